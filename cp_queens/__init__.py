@@ -1,0 +1,86 @@
+"""cp_queens: solve, count and enumerate N-Queens placements with a constraint model
+and a hand-written backtracker, side by side.
+
+Examples:
+    >>> import cp_queens
+    >>> cp_queens.count(8)
+    92
+    >>> cp_queens.first(6, engine="reference")
+    Placement([1, 3, 5, 0, 2, 4])
+    >>> cp_queens.verify([1, 3, 0, 2]).ok
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from cp_queens import engines
+from cp_queens.errors import CpQueensError
+from cp_queens.problem import Placement, Problem
+from cp_queens.stats import Stats
+from cp_queens.verify import Verdict, verify
+
+__all__ = [
+    "CpQueensError",
+    "Placement",
+    "Problem",
+    "Stats",
+    "Verdict",
+    "count",
+    "engines",
+    "first",
+    "solutions",
+    "verify",
+]
+
+#: Engine used by :func:`first` and :func:`solutions`: this is a modelling toolkit.
+DEFAULT_MODEL_ENGINE = "cpsat"
+
+
+def default_count_engine() -> str:
+    """The fastest exact counting engine that is installed."""
+    available = engines.names()
+    for name in ("fast", "reference"):
+        if name in available:
+            return name
+    return "reference"
+
+
+def _problem(n: int | Problem, fixed: Mapping[int, int] | None) -> Problem:
+    return n if isinstance(n, Problem) else Problem(n, fixed or {})
+
+
+def first(
+    n: int | Problem,
+    *,
+    fixed: Mapping[int, int] | None = None,
+    engine: str = DEFAULT_MODEL_ENGINE,
+    **options: Any,
+) -> Placement | None:
+    """One solution of the n-queens problem (or its completion), or ``None``."""
+    return engines.get(engine, **options).first(_problem(n, fixed))
+
+
+def count(
+    n: int | Problem,
+    *,
+    fixed: Mapping[int, int] | None = None,
+    engine: str | None = None,
+    **options: Any,
+) -> int:
+    """The number of solutions; by default with the fastest exact engine installed."""
+    return engines.get(engine or default_count_engine(), **options).count(_problem(n, fixed))
+
+
+def solutions(
+    n: int | Problem,
+    *,
+    fixed: Mapping[int, int] | None = None,
+    engine: str = DEFAULT_MODEL_ENGINE,
+    limit: int | None = None,
+    **options: Any,
+) -> Iterator[Placement]:
+    """Stream solutions one at a time (flat memory); stop after ``limit`` if given."""
+    return engines.get(engine, **options).solutions(_problem(n, fixed), limit=limit)

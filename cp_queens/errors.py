@@ -1,0 +1,36 @@
+"""Every error a user can cause, as one family of exceptions.
+
+The CLI catches :class:`CpQueensError` and prints its message on one line with
+exit code 2, so each message must say *what* is wrong and *where* on its own.
+They subclass :class:`ValueError` because each one is a bad value handed in.
+"""
+
+from __future__ import annotations
+
+
+class CpQueensError(ValueError):
+    """Base class: a problem with what the user asked for, never a bug."""
+
+
+class InvalidProblemError(CpQueensError):
+    """The board size or the pre-placed queens do not describe a valid problem."""
+
+
+class AttackingQueensError(InvalidProblemError):
+    """Two given queens attack each other; the message names both."""
+
+
+class InvalidPlacementError(CpQueensError):
+    """A sequence of columns is not a placement of the right shape."""
+
+
+class ParseError(CpQueensError):
+    """A file or string could not be read; the message names the line (and column)."""
+
+
+class UnknownEngineError(CpQueensError):
+    """No engine is registered under the requested name."""
+
+
+class UnsupportedTaskError(CpQueensError):
+    """An engine was asked for something it cannot do (a constructor cannot enumerate)."""
