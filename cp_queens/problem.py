@@ -49,9 +49,7 @@ class Placement(Sequence[int]):
         n = len(cols)
         for row, col in enumerate(cols):
             if not isinstance(col, int) or isinstance(col, bool):
-                raise InvalidPlacementError(
-                    f"row {row}: column {col!r} is not an integer"
-                )
+                raise InvalidPlacementError(f"row {row}: column {col!r} is not an integer")
             if not 0 <= col < n:
                 raise InvalidPlacementError(
                     f"row {row}: column {col} is outside the board 0..{n - 1}"
@@ -81,8 +79,7 @@ class Placement(Sequence[int]):
     def to_text(self, *, empty: str = ".", queen: str = "Q") -> str:
         """Rows of ``.`` and ``Q`` separated by spaces, one line per row."""
         return "\n".join(
-            " ".join(queen if c == col else empty for c in range(self.n))
-            for col in self.cols
+            " ".join(queen if c == col else empty for c in range(self.n)) for col in self.cols
         )
 
     def queens(self) -> list[tuple[int, int]]:
@@ -103,10 +100,11 @@ class Problem:
         8
         >>> Problem(8, fixed={0: 0}).fixed
         {0: 0}
-        >>> Problem(8, fixed={0: 0, 1: 1})
-        Traceback (most recent call last):
-        ...
-        cp_queens.errors.AttackingQueensError: given queens at (row 0, col 0) and (row 1, col 1) share a diagonal
+        >>> try:
+        ...     Problem(8, fixed={0: 0, 1: 1})
+        ... except ValueError as error:
+        ...     print(error)
+        given queens at (row 0, col 0) and (row 1, col 1) share a diagonal
     """
 
     n: int
@@ -122,9 +120,7 @@ class Problem:
         for row, col in fixed.items():
             for what, value in (("row", row), ("column", col)):
                 if isinstance(value, bool) or not isinstance(value, int):
-                    raise InvalidProblemError(
-                        f"given queen {what} {value!r} is not an integer"
-                    )
+                    raise InvalidProblemError(f"given queen {what} {value!r} is not an integer")
                 if not 0 <= value < n:
                     raise InvalidProblemError(
                         f"given queen at (row {row}, col {col}): {what} {value} "
@@ -151,9 +147,7 @@ class Problem:
 
     def admits(self, placement: Placement) -> bool:
         """True when ``placement`` has the right size and keeps every given queen."""
-        return placement.n == self.n and all(
-            placement[r] == c for r, c in self.fixed.items()
-        )
+        return placement.n == self.n and all(placement[r] == c for r, c in self.fixed.items())
 
 
 def _check_no_attacks(queens: Sequence[tuple[int, int]]) -> None:

@@ -39,7 +39,7 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         >>> verify([1, 3, 0, 2])
         Verdict(ok=True, reason=None)
         >>> verify([0, 2, 4, 1, 3, 5]).reason
-        'rows 2 and 5 share a diagonal'
+        'rows 0 and 5 share a diagonal'
     """
     cols = placement.cols if isinstance(placement, Placement) else tuple(placement)
     n = len(cols)

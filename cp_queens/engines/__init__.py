@@ -16,10 +16,10 @@ import importlib
 import pkgutil
 from typing import Any, TypeVar
 
-from cp_queens.engines.base import Engine, ProgressCallback
+from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
 from cp_queens.errors import UnknownEngineError
 
-__all__ = ["Engine", "ProgressCallback", "get", "names", "register", "engine_class"]
+__all__ = ["Engine", "ProgressCallback", "UniqueCount", "engine_class", "get", "names", "register"]
 
 _REGISTRY: dict[str, type[Engine]] = {}
 _loaded = False

@@ -22,11 +22,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
+
+
+class UniqueCount(NamedTuple):
+    """All solutions, and those distinct up to rotation and reflection."""
+
+    total: int
+    unique: int
+
 
 #: Called now and then during a long search with the number of solutions so far.
 ProgressCallback = Callable[[int], None]
@@ -71,6 +79,24 @@ class Engine:
         self._finish(total)
         return total
 
+    def count_unique(
+        self, problem: Problem, *, progress: ProgressCallback | None = None
+    ) -> UniqueCount:
+        """Count all solutions and those distinct up to the 8 symmetries of the square.
+
+        Only defined without pre-placed queens (they break the symmetry).
+        """
+        self._check(problem, "count", self.can_count)
+        if problem.fixed:
+            raise UnsupportedTaskError(
+                "unique counts (up to symmetry) are only defined without pre-placed queens"
+            )
+        self._start("count", problem)
+        result = self._count_unique(problem, progress)
+        self._finish(result.total)
+        self.stats.extra["unique"] = result.unique
+        return result
+
     def first(self, problem: Problem) -> Placement | None:
         """One solution, or ``None`` (no solution exists, or the time limit ran out)."""
         self._check(problem, "find a solution", True)
@@ -90,6 +116,17 @@ class Engine:
             if progress is not None and total % 4096 == 0:
                 progress(total)
         return total
+
+    def _count_unique(self, problem: Problem, progress: ProgressCallback | None) -> UniqueCount:
+        """Default: enumerate everything and keep a tally of canonical representatives."""
+        from cp_queens.symmetry import is_canonical
+
+        total = unique = 0
+        for total, placement in enumerate(self._solutions(problem), start=1):
+            unique += is_canonical(placement)
+            if progress is not None and total % 4096 == 0:
+                progress(total)
+        return UniqueCount(total, unique)
 
     def _first(self, problem: Problem) -> Placement | None:
         generator = self._solutions(problem)

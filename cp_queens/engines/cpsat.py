@@ -56,7 +56,10 @@ class CpSatEngine(Engine):
     ) -> None:
         super().__init__(time_limit=time_limit)
         self.settings = runner.SolverSettings(
-            time_limit=time_limit, workers=workers, log=log, seed=seed,
+            time_limit=time_limit,
+            workers=workers,
+            log=log,
+            seed=seed,
             parameters=dict(parameters or {}),
         )
 
