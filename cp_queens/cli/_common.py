@@ -1,0 +1,147 @@
+"""Pieces every subcommand shares: argument types, one-line errors, output, progress."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import inspect
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any, NoReturn, TextIO
+
+from cp_queens import engines
+from cp_queens.engines import Engine, ProgressCallback
+from cp_queens.errors import CpQueensError
+from cp_queens.stats import Stats
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (exit code 2), not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def fail(message: str, code: int = 2) -> int:
+    """Print ``cp-queens: error: message`` on stderr and return ``code``."""
+    print(f"cp-queens: error: {message}", file=sys.stderr)
+    return code
+
+
+def board_size(text: str) -> int:
+    """argparse type for N: a whole number >= 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"N must be a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"N must be at least 1, got {n}")
+    return n
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a time > 0 seconds, got {text}")
+    return value
+
+
+def engine_name(text: str) -> str:
+    """argparse type: a registered engine name, with the known names in the error."""
+    known = engines.names()
+    if text not in known:
+        raise argparse.ArgumentTypeError(
+            f"unknown engine {text!r} (choose from {', '.join(known)})"
+        )
+    return text
+
+
+def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, why: str) -> None:
+    parser.add_argument(
+        "--engine",
+        "-e",
+        type=engine_name,
+        default=default,
+        metavar="E",
+        help=f"solver to use ({', '.join(engines.names())}); default: {why}",
+    )
+
+
+def make_engine(name: str, **options: Any) -> Engine:
+    """Build engine ``name`` with the options the user set (``None`` means not set).
+
+    An option the engine does not take is a clear error rather than silently ignored.
+    """
+    chosen = {key: value for key, value in options.items() if value is not None}
+    accepted = inspect.signature(engines.engine_class(name).__init__).parameters
+    takes_anything = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+    for key in chosen:
+        if key not in accepted and not takes_anything:
+            flag = "--" + key.replace("_", "-")
+            raise CpQueensError(f"engine '{name}' has no option {flag}")
+    return engines.get(name, **chosen)
+
+
+def report(stats: Stats) -> None:
+    """The engine's statistics, on stderr so that stdout pipes cleanly."""
+    print(f"# {stats.summary()}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def open_output(path: str | None) -> Iterator[TextIO]:
+    """``path`` opened for writing, or stdout for ``None`` / ``-``."""
+    if path in (None, "-"):
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+    except OSError as error:
+        raise CpQueensError(f"cannot write {path}: {error.strerror}") from None
+    with handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def solution_progress(label: str) -> Iterator[ProgressCallback | None]:
+    """A live Rich line (solutions so far, rate, elapsed) on a terminal; ``None`` when piped.
+
+    The callback is cheap to call often: engines call it from their search.
+    """
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    started = time.perf_counter()
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{label}: starting")
+
+        def update(solutions: int) -> None:
+            rate = solutions / max(time.perf_counter() - started, 1e-9)
+            progress.update(task, description=f"{label}: {solutions:,} solutions, {rate:,.0f}/s")
+
+        yield update

@@ -1,0 +1,65 @@
+"""``cp-queens enumerate N``: stream every solution, at flat memory."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cp_queens import DEFAULT_MODEL_ENGINE, Problem
+from cp_queens.cli._common import (
+    add_engine_argument,
+    board_size,
+    make_engine,
+    non_negative_int,
+    open_output,
+    positive_seconds,
+    report,
+)
+from cp_queens.formats import WRITE_FORMATS, write_placements
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "enumerate",
+        help="list every solution",
+        description="Write every placement of N non-attacking queens, one after another, as "
+        "the engine finds them (memory does not grow with the number of solutions). "
+        "Ctrl-C stops cleanly: everything written so far stays intact.",
+    )
+    parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")
+    add_engine_argument(parser, DEFAULT_MODEL_ENGINE, f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model")
+    parser.add_argument(
+        "--limit", type=non_negative_int, metavar="K", help="stop after K solutions"
+    )
+    parser.add_argument(
+        "--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds"
+    )
+    parser.add_argument(
+        "--format",
+        choices=WRITE_FORMATS,
+        default="boards",
+        help="boards: rows of '.' and 'Q', blank line between (default); "
+        "jsonl: one JSON array of columns per line; csv: header q0,q1,... then one row each",
+    )
+    parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    engine = make_engine(args.engine, time_limit=args.time_limit)
+    stream = engine.solutions(Problem(args.n), limit=args.limit)
+    try:
+        with open_output(args.output) as out:
+            write_placements(stream, out, args.format)
+    except KeyboardInterrupt:
+        stream.close()
+        report(engine.stats)
+        where = f" in {args.output}" if args.output not in (None, "-") else ""
+        print(
+            f"cp-queens: interrupted after {engine.stats.solutions} solutions; "
+            f"those written{where} are complete",
+            file=sys.stderr,
+        )
+        return 130
+    report(engine.stats)
+    return 0

@@ -1,0 +1,82 @@
+"""``cp-queens verify``: check placements read from a file or stdin."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+from cp_queens.cli._common import board_size
+from cp_queens.errors import CpQueensError
+from cp_queens.formats import read_placements
+from cp_queens.problem import Problem
+from cp_queens.verify import verify
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "verify",
+        help="check placements from a file or stdin",
+        description="Read placements (jsonl: one JSON array of columns per line; csv; or boards "
+        "of '.' and 'Q' separated by blank lines; the format is detected) and check that no "
+        "two queens attack each other. Prints a summary; exit code 0 when all are valid, "
+        "1 when any is not, 2 when the input cannot be read.",
+    )
+    parser.add_argument(
+        "file", nargs="?", default="-", metavar="FILE", help="file to read (default: stdin)"
+    )
+    parser.add_argument(
+        "--n", type=board_size, metavar="N", help="also require every placement to have size N"
+    )
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="also require that no placement repeats (keeps one hash per placement)",
+    )
+    parser.add_argument("--expect", type=int, metavar="K", help="also require exactly K placements")
+    parser.set_defaults(run=run)
+
+
+@contextlib.contextmanager
+def _open_input(path: str) -> Iterator[TextIO]:
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
+    with handle:
+        yield handle
+
+
+def run(args: argparse.Namespace) -> int:
+    name = "<stdin>" if args.file == "-" else args.file
+    checked = invalid = 0
+    sizes: set[int] = set()
+    seen: dict[int, int] = {}
+    with _open_input(args.file) as source:
+        for index, cols in enumerate(read_placements(source, name), start=1):
+            checked += 1
+            sizes.add(len(cols))
+            verdict = verify(cols, None if args.n is None else Problem(args.n))
+            if verdict.ok and args.distinct:
+                earlier = seen.setdefault(hash(tuple(cols)), index)
+                if earlier != index:
+                    verdict = verdict.__class__(False, f"repeats placement {earlier}")
+            if not verdict.ok:
+                invalid += 1
+                print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
+    size_text = ", ".join(f"n={n}" for n in sorted(sizes)) or "no placements"
+    problems = []
+    if invalid:
+        problems.append(f"{invalid} invalid")
+    if args.expect is not None and checked != args.expect:
+        problems.append(f"expected {args.expect} placements")
+    if problems:
+        print(f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}")
+        return 1
+    print(f"OK: {checked} placements checked ({size_text}), all valid")
+    return 0
