@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("03_*.py"))
+ROOT = Path(__file__).parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("03_*.py"))
 
 
 def test_there_is_one_example_per_formulation() -> None:
@@ -22,8 +24,16 @@ def test_there_is_one_example_per_formulation() -> None:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_example_runs(path: Path) -> None:
+    # Import cp_queens from this checkout, not from wherever it is installed.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, str(path)], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
