@@ -52,6 +52,9 @@ def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
     for heading in ("solutions", "branches", "conflicts"):
         grid.add_column(heading, justify="right", no_wrap=True)
     grid.add_column("agrees", no_wrap=True)
+    notes = any(run.message for run in runs)
+    if notes:
+        grid.add_column("note", overflow="fold")
     for run in runs:
         status = run.status if run.status == OK else f"[yellow]{run.status}[/yellow]"
         grid.add_row(
@@ -64,6 +67,7 @@ def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
             _number(run.branches, "{:,}"),
             _number(run.conflicts, "{:,}"),
             {True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees],
+            *([run.message] if notes else []),
         )
     return grid
 
