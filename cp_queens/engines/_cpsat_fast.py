@@ -404,8 +404,8 @@ def _next_item(slot: Any, future: Future) -> Any:
         try:
             return slot.get(timeout=0.1)
         except queue.Empty:
-            if future.done() and future.exception() is not None:
-                raise future.exception()  # type: ignore[misc]
+            if future.done():
+                future.result()  # re-raises whatever ended the worker
 
 
 def _drain(slot: Any) -> None:
