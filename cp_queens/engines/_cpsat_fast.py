@@ -294,8 +294,6 @@ def count_unique(
     prefixes = subproblems(n)
     deadline = _deadline(settings)
     total = unique = 0
-    stats.branches = stats.conflicts = 0
-    stats.extra["enumerated"] = 0
     if processes <= 1 or len(prefixes) <= 1:
         outcomes: Iterator[_Outcome] = (
             _count_one(n, prefix, settings, deadline) for prefix in prefixes
@@ -332,8 +330,6 @@ def stream(
     n = problem.n
     prefixes = subproblems(n)
     deadline = _deadline(settings)
-    stats.branches = stats.conflicts = 0
-    stats.extra["enumerated"] = 0
     if processes <= 1 or len(prefixes) <= 1:
         for prefix in prefixes:
             outcome = _Outcome()
