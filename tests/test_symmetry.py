@@ -1,0 +1,187 @@
+"""The symmetry group, canonical forms and unique counts, against OEIS A002562."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cp_queens import engines, symmetry
+from cp_queens.errors import CpQueensError, InvalidPlacementError, UnsupportedTaskError
+from cp_queens.problem import Placement, Problem
+from cp_queens.verify import verify
+from tests.conftest import engines_that, total, unique
+
+
+@cache
+def all_solutions(n: int) -> frozenset[Placement]:
+    return frozenset(engines.get("reference").solutions(Problem(n)))
+
+
+def queens_of(placement: Placement) -> set[tuple[int, int]]:
+    return set(placement.queens())
+
+
+permutations = st.integers(1, 9).flatmap(lambda n: st.permutations(range(n)))
+
+
+def test_the_group_has_eight_distinct_elements_by_name() -> None:
+    names = [s.name for s in symmetry.SYMMETRIES]
+    assert names[0] == "identity"
+    assert len(set(names)) == 8
+    p = Placement((2, 0, 3, 1, 4))  # no symmetry of its own
+    assert len({symmetry.apply(name, p) for name in names}) == 8
+
+
+def test_each_symmetry_moves_queens_as_its_geometry_says() -> None:
+    n = 5
+    last = n - 1
+    p = Placement((1, 3, 0, 4, 2))
+    where = {
+        "identity": lambda r, c: (r, c),
+        "rot90": lambda r, c: (c, last - r),
+        "rot180": lambda r, c: (last - r, last - c),
+        "rot270": lambda r, c: (last - c, r),
+        "flip_lr": lambda r, c: (r, last - c),
+        "flip_ud": lambda r, c: (last - r, c),
+        "transpose": lambda r, c: (c, r),
+        "anti_transpose": lambda r, c: (last - c, last - r),
+    }
+    for name, move in where.items():
+        expected = {move(r, c) for r, c in p.queens()}
+        assert queens_of(symmetry.apply(name, p)) == expected, name
+        assert queens_of(getattr(symmetry, name)(p)) == expected, name
+
+
+@given(permutations)
+def test_group_laws(cols: list[int]) -> None:
+    p = Placement(tuple(cols))
+    r = symmetry.rot90
+    assert r(r(p)) == symmetry.rot180(p)
+    assert r(r(r(p))) == symmetry.rot270(p)
+    assert r(r(r(r(p)))) == p
+    for reflection in ("flip_lr", "flip_ud", "transpose", "anti_transpose"):
+        image = symmetry.apply(reflection, p)
+        assert symmetry.apply(reflection, image) == p
+    assert symmetry.transpose(symmetry.flip_lr(p)) == symmetry.rot270(p)
+
+
+@given(permutations)
+def test_orbit_and_canonical_form_are_invariants_of_the_orbit(cols: list[int]) -> None:
+    p = Placement(tuple(cols))
+    orbit = symmetry.orbit(p)
+    assert p in orbit
+    assert symmetry.canonical(p) == min(orbit, key=lambda x: x.cols)
+    assert len(orbit) == symmetry.orbit_size(p) == 8 // len(symmetry.stabiliser(p))
+    for image in orbit:
+        assert symmetry.orbit(image) == orbit
+        assert symmetry.canonical(image) == symmetry.canonical(p)
+        assert symmetry.is_canonical(image) == (image == symmetry.canonical(p))
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_orbit_sizes_of_solutions_follow_the_rotations(n: int) -> None:
+    """The module's claim: reflections fix no solution for n > 1, so the orbit
+    size is decided by the rotations alone."""
+    seen_sizes = set()
+    for p in all_solutions(n):
+        fixed_by = set(symmetry.stabiliser(p))
+        size = symmetry.orbit_size(p)
+        seen_sizes.add(size)
+        if n > 1:
+            assert fixed_by <= {"identity", "rot90", "rot180", "rot270"}
+        if "rot90" in fixed_by:
+            assert size == (1 if n == 1 else 2)
+        elif "rot180" in fixed_by:
+            assert size == 4
+        else:
+            assert size == 8
+        for image in symmetry.orbit(p):
+            assert verify(image), image
+    assert seen_sizes <= set(symmetry.ORBIT_SIZES)
+    if n == 1:
+        assert seen_sizes == {1}
+
+
+def test_all_orbit_sizes_2_4_8_occur() -> None:
+    assert {symmetry.orbit_size(p) for p in all_solutions(4)} == {2}
+    assert {symmetry.orbit_size(p) for p in all_solutions(6)} == {4}
+    assert {symmetry.orbit_size(p) for p in all_solutions(5)} == {2, 8}
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_unique_counts_match_oeis_with_the_reference(n: int) -> None:
+    if n > 10:
+        result = engines.get("reference").count_unique(Problem(n))
+    else:
+        solutions = all_solutions(n)
+        result = (len(solutions), sum(symmetry.is_canonical(p) for p in solutions))
+    assert tuple(result) == (total(n), unique(n))
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_expanding_the_canonical_solutions_gives_back_every_solution(n: int) -> None:
+    solutions = all_solutions(n)
+    representatives = [p for p in solutions if symmetry.is_canonical(p)]
+    expanded = list(symmetry.expand(iter(representatives)))
+    assert len(expanded) == len(solutions)  # no solution twice
+    assert set(expanded) == solutions
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_every_counting_engine_counts_unique_solutions(engine_name: str, n: int) -> None:
+    engine = engines.get(engine_name)
+    if not engine.can_count or (engine.max_n is not None and n > engine.max_n):
+        with pytest.raises(UnsupportedTaskError):
+            engine.count_unique(Problem(n))
+        return
+    result = engine.count_unique(Problem(n))
+    assert (result.total, result.unique) == (total(n), unique(n))
+    assert engine.stats.extra["unique"] == unique(n)
+
+
+def test_is_canonical_agrees_with_brute_force_on_all_permutations() -> None:
+    for n in range(1, 7):
+        for cols in itertools.permutations(range(n)):
+            p = Placement(cols)
+            assert symmetry.is_canonical(p) == (p == symmetry.canonical(p))
+
+
+def test_two_queens_in_one_column_have_no_diagonal_image() -> None:
+    with pytest.raises(InvalidPlacementError, match="row 2: column 0 already holds a queen"):
+        symmetry.canonical(Placement((0, 1, 0)))
+
+
+def test_unknown_symmetry_names_the_known_ones() -> None:
+    with pytest.raises(CpQueensError, match=r"unknown symmetry 'spin'.*rot90"):
+        symmetry.apply("spin", Placement((0,)))
+
+
+def test_unique_counts_refuse_preplaced_queens() -> None:
+    with pytest.raises(UnsupportedTaskError, match="pre-placed"):
+        engines.get("reference").count_unique(Problem(6, {0: 1}))
+
+
+def test_engines_that_cannot_count_say_so() -> None:
+    for name in set(engines.names()) - set(engines_that(count=True)):
+        with pytest.raises(UnsupportedTaskError, match=name):
+            engines.get(name).count_unique(Problem(6))
+
+
+def test_unique_only_filters_stops_and_closes_the_stream() -> None:
+    closed = []
+
+    def stream():
+        try:
+            yield from sorted(all_solutions(8), key=lambda p: p.cols)
+        finally:
+            closed.append(True)
+
+    assert len(list(symmetry.unique_only(stream()))) == unique(8)
+    first_three = list(symmetry.unique_only(stream(), limit=3))
+    assert len(first_three) == 3 and all(map(symmetry.is_canonical, first_three))
+    assert closed == [True, True]
+    assert list(symmetry.unique_only(stream(), limit=0)) == []
