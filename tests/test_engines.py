@@ -115,7 +115,7 @@ def test_cpsat_stream_memory_is_bounded_by_its_queue() -> None:
     """The solver thread may run ahead of the consumer by at most the queue size."""
     from cp_queens.engines import _cpsat_runner
 
-    engine = engines.get("cpsat")
+    engine = engines.get("cpsat", method="plain")
     stream = engine.solutions(Problem(12))
     next(stream)
     time.sleep(0.5)  # give the solver time to run ahead if it could
@@ -128,7 +128,7 @@ def test_cpsat_stream_memory_is_bounded_by_its_queue() -> None:
 
 
 def test_cpsat_time_limit_is_reported() -> None:
-    engine = engines.get("cpsat", time_limit=0.05)
+    engine = engines.get("cpsat", time_limit=0.05, method="plain")
     engine.count(Problem(13))
     assert engine.stats.status == "time_limit"
 
