@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import constraint
@@ -119,14 +119,14 @@ class _Tally(constraint.Constraint):
         """Keep the tally even on a one-variable board (the default would fold it away)."""
 
 
-def _diagonals_ok(distance: int) -> Any:
+def _diagonals_ok(distance: int) -> Callable[[int, int], bool]:
     def ok(a: int, b: int) -> bool:
         return a - b != distance and b - a != distance
 
     return ok
 
 
-def _columns_and_diagonals_ok(distance: int) -> Any:
+def _columns_and_diagonals_ok(distance: int) -> Callable[[int, int], bool]:
     def ok(a: int, b: int) -> bool:
         return a != b and a - b != distance and b - a != distance
 
