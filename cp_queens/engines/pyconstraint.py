@@ -168,7 +168,22 @@ def build_problem(
 
 @register
 class PyConstraintEngine(Engine):
-    """python-constraint2 with a chosen solver; see the module docstring for which and why."""
+    """python-constraint2 with a chosen solver; see the module docstring for which and why.
+
+    Examples:
+        >>> from cp_queens import Problem, engines
+        >>> engines.get("pyconstraint").count(Problem(8))
+        92
+        >>> engine = engines.get("pyconstraint", solver="min-conflicts", seed=1)
+        >>> engine.first(Problem(30)) is not None
+        True
+        >>> engine.count(Problem(8))
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.UnsupportedTaskError: engine 'pyconstraint' with solver 'min-conflicts' \
+cannot count: local search finds one solution at most and cannot enumerate, count or prove \
+infeasibility
+    """
 
     name = "pyconstraint"
     description = (
