@@ -71,6 +71,9 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
 
 def _shape_problem_plain(cols: Sequence[object]) -> str | None:
     n = len(cols)
+    # Fast path for a million queens: plain ints only (``type`` excludes bools), in range.
+    if set(map(type, cols)) <= {int} and (n == 0 or (min(cols) >= 0 and max(cols) < n)):  # type: ignore[type-var, operator]
+        return None
     for row, col in enumerate(cols):
         if isinstance(col, bool) or not isinstance(col, (int, np.integer)):
             return f"row {row}: column {col!r} is not an integer"
