@@ -86,6 +86,12 @@ class Placement(Sequence[int]):
         """The queens as ``(row, col)`` pairs."""
         return list(enumerate(self.cols))
 
+    def _repr_svg_(self) -> str:
+        """Jupyter draws a placement as a board; big boards shrink (see :mod:`cp_queens.render`)."""
+        from cp_queens.render import svg
+
+        return svg(self.cols)
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:

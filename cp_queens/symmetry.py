@@ -39,7 +39,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from cp_queens.errors import CpQueensError, InvalidPlacementError
@@ -263,6 +263,29 @@ def is_canonical(placement: Placement) -> bool:
     any full image: that keeps counting unique solutions cheap.
     """
     return is_canonical_columns(_checked(placement))
+
+
+def unique_only(placements: Iterable[Placement], limit: int | None = None) -> Iterator[Placement]:
+    """The canonical placements of a stream (one per orbit), stopping after ``limit`` of them.
+
+    Works on any engine's stream, and closes that stream when it stops early so
+    the engine can end its search.
+    """
+    if limit == 0:
+        return
+    found = 0
+    stream = iter(placements)
+    try:
+        for placement in stream:
+            if is_canonical_columns(placement.cols):
+                found += 1
+                yield placement
+                if limit is not None and found >= limit:
+                    return
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
 
 
 def expand(representatives: Iterator[Placement]) -> Iterator[Placement]:

@@ -169,3 +169,19 @@ def test_engines_that_cannot_count_say_so() -> None:
     for name in set(engines.names()) - set(engines_that(count=True)):
         with pytest.raises(UnsupportedTaskError, match=name):
             engines.get(name).count_unique(Problem(6))
+
+
+def test_unique_only_filters_stops_and_closes_the_stream() -> None:
+    closed = []
+
+    def stream():
+        try:
+            yield from sorted(all_solutions(8), key=lambda p: p.cols)
+        finally:
+            closed.append(True)
+
+    assert len(list(symmetry.unique_only(stream()))) == unique(8)
+    first_three = list(symmetry.unique_only(stream(), limit=3))
+    assert len(first_three) == 3 and all(map(symmetry.is_canonical, first_three))
+    assert closed == [True, True]
+    assert list(symmetry.unique_only(stream(), limit=0)) == []

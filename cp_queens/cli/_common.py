@@ -81,6 +81,16 @@ def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, wh
     )
 
 
+def add_method_argument(parser: argparse.ArgumentParser) -> None:
+    """``--method`` of the cpsat engine: one model, or the fast path (see engines/cpsat.py)."""
+    parser.add_argument(
+        "--method",
+        choices=("auto", "plain", "fast"),
+        help="cpsat only: 'plain' enumerates with one model, 'fast' one solution per "
+        "symmetry class in parallel subproblems, expanded (default: auto, fast from N=10)",
+    )
+
+
 def make_engine(name: str, **options: Any) -> Engine:
     """Build engine ``name`` with the options the user set (``None`` means not set).
 

@@ -7,6 +7,7 @@ import argparse
 from cp_queens import Problem, default_count_engine
 from cp_queens.cli._common import (
     add_engine_argument,
+    add_method_argument,
     board_size,
     make_engine,
     positive_seconds,
@@ -30,16 +31,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_seconds, metavar="S", help="give up after S seconds"
     )
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="also count the solutions distinct up to rotation and reflection",
+    )
+    add_method_argument(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    engine = make_engine(args.engine or default_count_engine(), time_limit=args.time_limit)
+    engine = make_engine(
+        args.engine or default_count_engine(), time_limit=args.time_limit, method=args.method
+    )
+    problem = Problem(args.n)
     with solution_progress(f"counting N={args.n} with {engine.name}") as progress:
-        total = engine.count(Problem(args.n), progress=progress)
+        if args.unique:
+            total, unique = engine.count_unique(problem, progress=progress)
+        else:
+            total = engine.count(problem, progress=progress)
     report(engine.stats)
+    answer = f"{total} solutions, {unique} unique" if args.unique else f"{total} solutions"
     if engine.stats.status != COMPLETE:
-        print(f"n={args.n}: at least {total} solutions (stopped: {engine.stats.status})")
+        print(f"n={args.n}: at least {answer} (stopped: {engine.stats.status})")
         return 1
-    print(f"n={args.n}: {total} solutions")
+    print(f"n={args.n}: {answer}")
     return 0

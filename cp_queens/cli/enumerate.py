@@ -8,6 +8,7 @@ import sys
 from cp_queens import DEFAULT_MODEL_ENGINE, Problem
 from cp_queens.cli._common import (
     add_engine_argument,
+    add_method_argument,
     board_size,
     make_engine,
     non_negative_int,
@@ -16,6 +17,7 @@ from cp_queens.cli._common import (
     report,
 )
 from cp_queens.formats import WRITE_FORMATS, write_placements
+from cp_queens.symmetry import unique_only
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -42,12 +44,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "jsonl: one JSON array of columns per line; csv: header q0,q1,... then one row each",
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
+    parser.add_argument(
+        "--unique",
+        action="store_true",
+        help="only one solution per symmetry class (the smallest of its 8 rotations and "
+        "reflections); --limit then counts these",
+    )
+    add_method_argument(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    engine = make_engine(args.engine, time_limit=args.time_limit)
-    stream = engine.solutions(Problem(args.n), limit=args.limit)
+    engine = make_engine(args.engine, time_limit=args.time_limit, method=args.method)
+    if args.unique:
+        stream = unique_only(engine.solutions(Problem(args.n)), args.limit)
+    else:
+        stream = engine.solutions(Problem(args.n), limit=args.limit)
     try:
         with open_output(args.output) as out:
             write_placements(stream, out, args.format)

@@ -1,0 +1,118 @@
+"""``cp-queens compare``: engines side by side over a range of n (table, CSV, JSON, plot)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cp_queens.cli._common import fail, positive_seconds
+from cp_queens.compare import (
+    TASKS,
+    Run,
+    check_task,
+    compare,
+    machine,
+    parse_engines,
+    parse_range,
+)
+from cp_queens.errors import CpQueensError
+
+EXAMPLE = (
+    "example:\n  cp-queens compare --n 4..12 --task count "
+    "--engines reference,cpsat,cpsat-board,pyconstraint --out report/"
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="run engines side by side over a range of N",
+        description="Run each engine on each N for one task, every run in its own process with "
+        "a time limit; record wall time, peak memory and the engine's own search figures. "
+        "Prints a table and, with --out, writes results.csv, results.json and results.png.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--n", required=True, metavar="RANGE", help="board sizes: 4..12, 8 or 4,6,8"
+    )
+    parser.add_argument(
+        "--engines",
+        default="reference,cpsat",
+        metavar="E1,E2",
+        help="comma-separated engine names (default: reference,cpsat)",
+    )
+    parser.add_argument(
+        "--task", default="count", metavar="TASK", help=f"one of {', '.join(TASKS)} (count)"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds per run (default 10); later sizes of an engine that timed out are skipped",
+    )
+    parser.add_argument(
+        "--no-skip",
+        action="store_true",
+        help="run larger sizes even after an engine timed out",
+    )
+    parser.add_argument("--out", metavar="DIR", help="directory for results.csv/.json/.png")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from cp_queens import compare_report
+
+    sizes = parse_range(args.n)
+    names = parse_engines(args.engines)
+    task = check_task(args.task)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
+
+    progress = Console(stderr=True)
+
+    def show(done: Run) -> None:
+        if progress.is_terminal:
+            progress.print(f"[dim]{done.engine} n={done.n}: {done.status}[/dim]", highlight=False)
+
+    runs = compare(
+        names,
+        sizes,
+        task,
+        time_limit=args.time_limit,
+        skip_after_timeout=not args.no_skip,
+        on_run=show,
+    )
+    title = f"task={task}, time limit {args.time_limit:g}s per run"
+    screen = Console()
+    if not screen.is_terminal:
+        screen = Console(width=120)  # piped or captured: do not squeeze the table to 80 columns
+    screen.print(compare_report.table(runs, title=title))
+    if out is not None:
+        settings = {
+            "task": task,
+            "sizes": sizes,
+            "engines": names,
+            "time_limit": args.time_limit,
+            "machine": machine(),
+        }
+        compare_report.write_csv(runs, out / "results.csv")
+        compare_report.write_json(runs, out / "results.json", settings)
+        written = ["results.csv", "results.json"]
+        try:
+            compare_report.plot(runs, out / "results.png", time_limit=args.time_limit, title=title)
+            written.append("results.png")
+        except compare_report.PlotUnavailableError as error:
+            fail(str(error), 0)
+        print(f"wrote {', '.join(str(out / name) for name in written)}", file=sys.stderr)
+    if any(run.agrees is False for run in runs):
+        return fail("engines disagree on the number of solutions (see the 'agrees' column)", 1)
+    return 0

@@ -1,0 +1,352 @@
+"""Run engines side by side: one process per run, a time limit, and peak memory.
+
+:func:`compare` runs every chosen engine on every ``n`` for one task
+(``first``, ``count`` or ``enumerate``) and returns one :class:`Run` per pair.
+Each run happens in a forked child process, for three reasons:
+
+* **a fair clock and a hard time limit** - the engine gets the time limit
+  itself (so it can stop cleanly and still report its search figures), and a
+  child that overruns it by the grace period is killed, whatever it is doing
+  (a MIP solve, a C++ search, a Python loop);
+* **peak memory per run** - ``os.wait4`` returns the child's own resource
+  usage, so ``ru_maxrss`` is the peak resident memory of that run alone, even
+  for a run that had to be killed. It includes what the child inherited from
+  the parent at fork time (the interpreter and the imported solvers), which
+  is reported separately as ``baseline_rss_mb``;
+* **isolation** - a crash or a leak in one engine cannot spoil the next run.
+
+Forking needs a POSIX system (Linux, macOS). Tables, CSV, JSON and the plot
+are in :mod:`cp_queens.compare_report`.
+
+Examples:
+    >>> parse_range("4..7")
+    [4, 5, 6, 7]
+    >>> parse_range("8,10,12")
+    [8, 10, 12]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from cp_queens import engines
+from cp_queens.errors import CpQueensError
+from cp_queens.problem import Problem
+from cp_queens.stats import COMPLETE
+
+TASKS = ("first", "count", "enumerate")
+
+#: Run outcomes.
+OK = "ok"
+TIMEOUT = "timeout"
+UNSUPPORTED = "unsupported"
+SKIPPED = "skipped"
+ERROR = "error"
+
+#: Largest range ``parse_range`` accepts, so a typo cannot queue a million runs.
+MAX_POINTS = 1000
+
+
+class CompareError(CpQueensError):
+    """A bad ``compare`` request: the range of n, an engine name, the task."""
+
+
+@dataclass
+class Run:
+    """One engine on one board size: what happened and what it cost.
+
+    Attributes:
+        engine: registry name.
+        n: board size.
+        task: ``first``, ``count`` or ``enumerate``.
+        status: ``ok``, ``timeout``, ``unsupported`` (the engine says it cannot
+            do the task), ``skipped`` (timed out on a smaller n already) or
+            ``error``.
+        wall_time: seconds the task took inside the child (the time of the kill
+            for a run that had to be killed; ``None`` if it never ran).
+        peak_rss_mb: peak resident memory of the run's process, in MiB.
+        baseline_rss_mb: resident memory the child started with (inherited).
+        solutions: solutions found (counted, streamed, or 0/1 for ``first``).
+        branches, conflicts: the engine's own search figures, if it has them.
+        agrees: for runs that finished, whether ``solutions`` equals that of every
+            other finished run at the same n (``None`` when there is nothing to
+            compare with).
+        message: why a run is not ``ok``.
+        extra: the engine's other figures (solver status, LP iterations, ...).
+    """
+
+    engine: str
+    n: int
+    task: str
+    status: str
+    wall_time: float | None = None
+    peak_rss_mb: float | None = None
+    baseline_rss_mb: float | None = None
+    solutions: int | None = None
+    branches: int | None = None
+    conflicts: int | None = None
+    agrees: bool | None = None
+    message: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# -- parsing requests --------------------------------------------------------------------------
+
+
+def parse_range(text: str) -> list[int]:
+    """Board sizes from ``"4..12"``, ``"8"`` or ``"4,6,8"`` (ranges inclusive)."""
+    sizes: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        low_text, dots, high_text = part.partition("..")
+        try:
+            low = int(low_text)
+            high = int(high_text) if dots else low
+        except ValueError:
+            raise CompareError(
+                f"--n: cannot read {part!r} in {text!r} (expected e.g. 4..12 or 4,6,8)"
+            ) from None
+        if low < 1:
+            raise CompareError(f"--n: board sizes start at 1, got {low} in {text!r}")
+        if high < low:
+            raise CompareError(f"--n: empty range {part!r} (the end is below the start)")
+        if high - low + 1 + len(sizes) > MAX_POINTS:
+            raise CompareError(f"--n: {text!r} asks for more than {MAX_POINTS} board sizes")
+        sizes.extend(range(low, high + 1))
+    return sorted(set(sizes))
+
+
+def parse_engines(text: str) -> list[str]:
+    """Engine names from ``"reference,cpsat"``; an unknown name lists the known ones."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise CompareError("--engines: no engine named (e.g. --engines reference,cpsat)")
+    known = engines.names()
+    for name in names:
+        if name not in known:
+            raise CompareError(
+                f"--engines: unknown engine '{name}' (known engines: {', '.join(known)})"
+            )
+    return list(dict.fromkeys(names))
+
+
+def check_task(task: str) -> str:
+    if task not in TASKS:
+        raise CompareError(f"--task: unknown task '{task}' (choose from {', '.join(TASKS)})")
+    return task
+
+
+# -- running ---------------------------------------------------------------------------------
+
+
+def compare(
+    engine_names: Sequence[str],
+    sizes: Sequence[int],
+    task: str,
+    *,
+    time_limit: float = 10.0,
+    grace: float = 2.0,
+    skip_after_timeout: bool = True,
+    on_run: Callable[[Run], None] | None = None,
+) -> list[Run]:
+    """Run every engine on every size, smallest n first, each in its own process.
+
+    Once an engine times out, its larger sizes are recorded as ``skipped``
+    (they could only take longer) unless ``skip_after_timeout`` is false.
+    ``on_run`` is called after each run, e.g. to show progress.
+    """
+    check_task(task)
+    if not hasattr(os, "fork"):
+        raise CompareError("compare runs each engine in a forked process: needs Linux or macOS")
+    engines.names()  # import every engine before forking, so each child starts alike
+    runs: list[Run] = []
+    for name in engine_names:
+        timed_out_at: int | None = None
+        for n in sizes:
+            if timed_out_at is not None and skip_after_timeout:
+                run = Run(name, n, task, SKIPPED, message=f"timed out at n={timed_out_at}")
+            else:
+                run = run_one(name, n, task, time_limit=time_limit, grace=grace)
+                if run.status == TIMEOUT:
+                    timed_out_at = n
+            runs.append(run)
+            if on_run is not None:
+                on_run(run)
+    mark_agreement(runs)
+    return runs
+
+
+def unsupported_reason(name: str, n: int, task: str) -> str | None:
+    """Why ``name`` cannot do ``task`` at size ``n`` (from its declared abilities), or None."""
+    cls = engines.engine_class(name)
+    if task == "count" and not cls.can_count:
+        return "cannot count"
+    if task == "enumerate" and not cls.can_enumerate:
+        return "cannot enumerate"
+    if cls.max_n is not None and n > cls.max_n:
+        return f"handles n <= {cls.max_n} only"
+    return None
+
+
+def run_one(name: str, n: int, task: str, *, time_limit: float, grace: float = 2.0) -> Run:
+    """One run in a forked child; killed if it overruns ``time_limit + grace`` seconds."""
+    reason = unsupported_reason(name, n, task)
+    if reason is not None:
+        return Run(name, n, task, UNSUPPORTED, message=reason)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read_end, write_end = os.pipe()
+    started = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # the child: run, send the result, and leave without cleanup
+        os.close(read_end)
+        code = 0
+        try:
+            result = _child_run(name, n, task, time_limit)
+            with os.fdopen(write_end, "w") as out:
+                json.dump(result, out, default=str)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    try:
+        payload, killed = _read_until(read_end, started + time_limit + grace)
+        if killed:
+            os.kill(pid, signal.SIGKILL)
+    except BaseException:  # Ctrl-C in the parent: take the child down too
+        os.kill(pid, signal.SIGKILL)
+        os.wait4(pid, 0)
+        raise
+    finally:
+        os.close(read_end)
+    _, wait_status, usage = os.wait4(pid, 0)
+    elapsed = time.perf_counter() - started
+    peak = _megabytes(usage.ru_maxrss)
+    if killed:
+        return Run(
+            name,
+            n,
+            task,
+            TIMEOUT,
+            wall_time=round(elapsed, 6),
+            peak_rss_mb=peak,
+            message=f"killed after {elapsed:.1f}s",
+        )
+    try:
+        result = json.loads(payload)
+    except ValueError:
+        return Run(
+            name,
+            n,
+            task,
+            ERROR,
+            wall_time=round(elapsed, 6),
+            peak_rss_mb=peak,
+            message=f"the run's process ended without a result ({_describe(wait_status)})",
+        )
+    return Run(peak_rss_mb=peak, **result)
+
+
+def _child_run(name: str, n: int, task: str, time_limit: float) -> dict[str, Any]:
+    """Inside the child: do the task and describe the outcome as a Run's fields."""
+    baseline = _megabytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    fields: dict[str, Any] = {"engine": name, "n": n, "task": task, "baseline_rss_mb": baseline}
+    try:
+        engine = engines.get(name, time_limit=time_limit)
+        problem = Problem(n)
+        started = time.perf_counter()
+        if task == "first":
+            solutions = int(engine.first(problem) is not None)
+        elif task == "count":
+            solutions = engine.count(problem)
+        else:
+            solutions = sum(1 for _ in engine.solutions(problem))
+        fields["wall_time"] = round(time.perf_counter() - started, 6)
+    except CpQueensError as error:
+        return {**fields, "status": UNSUPPORTED, "message": str(error)}
+    except Exception as error:
+        return {**fields, "status": ERROR, "message": f"{type(error).__name__}: {error}"}
+    stats = engine.stats
+    finished = stats.status == COMPLETE
+    return {
+        **fields,
+        "status": OK if finished else TIMEOUT,
+        "solutions": solutions,
+        "branches": stats.branches,
+        "conflicts": stats.conflicts,
+        "message": "" if finished else "stopped at its time limit",
+        "extra": stats.extra,
+    }
+
+
+def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
+    """Everything the child writes, or ``killed=True`` once the deadline passes."""
+    chunks: list[bytes] = []
+    while True:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return b"".join(chunks), True
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if ready:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks), False
+            chunks.append(chunk)
+
+
+def _megabytes(maxrss: int) -> float:
+    """``ru_maxrss`` in MiB: Linux reports KiB, macOS bytes."""
+    divisor = 1 << 20 if sys.platform == "darwin" else 1 << 10
+    return round(maxrss / divisor, 1)
+
+
+def _describe(wait_status: int) -> str:
+    if os.WIFSIGNALED(wait_status):
+        return f"killed by signal {os.WTERMSIG(wait_status)}"
+    return f"exit code {os.WEXITSTATUS(wait_status)}"
+
+
+def mark_agreement(runs: Sequence[Run]) -> None:
+    """Set ``agrees`` on finished runs: did every finished run at this n find as many solutions?"""
+    by_size: dict[int, list[Run]] = {}
+    for run in runs:
+        if run.status == OK and run.solutions is not None:
+            by_size.setdefault(run.n, []).append(run)
+    for group in by_size.values():
+        if len(group) > 1:
+            same = len({run.solutions for run in group}) == 1
+            for run in group:
+                run.agrees = same
+
+
+def machine() -> dict[str, Any]:
+    """Where and with what the numbers were measured."""
+    from importlib import metadata
+
+    versions = {}
+    for package in ("ortools", "python-constraint2", "numba", "numpy"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            continue
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "versions": versions,
+    }

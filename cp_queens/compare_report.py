@@ -1,0 +1,156 @@
+"""What ``compare`` found, as a Rich table, CSV, JSON and a Matplotlib plot.
+
+The plot shows wall time against n on a log scale, one line per engine.
+A run that timed out is drawn at the time limit with an ``x`` and never
+dropped, so a line that stops early is visibly an engine that ran out of time,
+not one that was not asked. Matplotlib is optional (``pip install
+'cp-queens[plot]'``); without it :func:`plot` raises
+:class:`PlotUnavailableError` and the tables are still written.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from cp_queens.compare import OK, TIMEOUT, Run
+from cp_queens.errors import CpQueensError
+
+CSV_FIELDS = [
+    "engine",
+    "n",
+    "task",
+    "status",
+    "wall_time",
+    "peak_rss_mb",
+    "baseline_rss_mb",
+    "solutions",
+    "branches",
+    "conflicts",
+    "agrees",
+    "message",
+    "extra",
+]
+
+
+class PlotUnavailableError(CpQueensError):
+    """Matplotlib is not installed."""
+
+
+def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
+    """One row per run, in the order they ran."""
+    grid = Table(title=title)
+    for heading in ("engine", "n", "status", "time s", "peak MiB"):
+        left = heading in ("engine", "status")
+        grid.add_column(heading, justify="left" if left else "right", no_wrap=True)
+    for heading in ("solutions", "branches", "conflicts"):
+        grid.add_column(heading, justify="right", no_wrap=True)
+    grid.add_column("agrees", no_wrap=True)
+    notes = any(run.message for run in runs)
+    if notes:
+        grid.add_column("note", overflow="fold")
+    for run in runs:
+        status = run.status if run.status == OK else f"[yellow]{run.status}[/yellow]"
+        grid.add_row(
+            run.engine,
+            str(run.n),
+            status,
+            _number(run.wall_time, "{:.3f}"),
+            _number(run.peak_rss_mb, "{:.0f}"),
+            _number(run.solutions, "{:,}"),
+            _number(run.branches, "{:,}"),
+            _number(run.conflicts, "{:,}"),
+            {True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees],
+            *([run.message] if notes else []),
+        )
+    return grid
+
+
+def _number(value: float | int | None, form: str) -> str:
+    return "" if value is None else form.format(value)
+
+
+def _evenly_spread(sizes: Sequence[int]) -> bool:
+    """Whether every size can be a tick label without labels running into each other."""
+    span = sizes[-1] - sizes[0]
+    return all(b - a >= span / 25 for a, b in pairwise(sizes))
+
+
+def write_csv(runs: Sequence[Run], path: Path) -> None:
+    """One row per run; ``extra`` (the engine's other figures) as a JSON object."""
+    with path.open("w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        for run in runs:
+            row = run.as_dict()
+            row["extra"] = json.dumps(row["extra"], sort_keys=True, default=str)
+            writer.writerow({key: "" if row[key] is None else row[key] for key in CSV_FIELDS})
+
+
+def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> None:
+    """The runs plus how and where they were measured."""
+    document = {"settings": settings, "runs": [run.as_dict() for run in runs]}
+    path.write_text(json.dumps(document, indent=2, default=str) + "\n")
+
+
+def plot(runs: Sequence[Run], path: Path, *, time_limit: float, title: str = "") -> None:
+    """Log-scale wall time against n, one line per engine; timeouts marked at the limit."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PlotUnavailableError(
+            "cannot draw the plot: matplotlib is not installed "
+            "(pip install 'cp-queens[plot]'); the CSV and JSON were written"
+        ) from None
+
+    figure, axes = plt.subplots(figsize=(7, 4.2), dpi=100)
+    engine_names = list(dict.fromkeys(run.engine for run in runs))
+    marked_timeout = False
+    for name in engine_names:
+        mine = [run for run in runs if run.engine == name]
+        done = [run for run in mine if run.status == OK and run.wall_time is not None]
+        late = [run for run in mine if run.status == TIMEOUT]
+        if not done and not late:
+            continue  # cannot do this task, or never ran
+        (line,) = axes.plot(
+            [run.n for run in done],
+            [max(run.wall_time or 0.0, 1e-5) for run in done],
+            marker="o",
+            markersize=4,
+            label=name,
+        )
+        if late:
+            axes.plot(
+                [run.n for run in late],
+                [time_limit] * len(late),
+                linestyle="none",
+                marker="x",
+                markersize=9,
+                markeredgewidth=2,
+                color=line.get_color(),
+            )
+            marked_timeout = True
+    axes.axhline(time_limit, color="grey", linestyle=":", linewidth=1)
+    if marked_timeout:  # one legend entry for all timeouts, in neutral black
+        axes.plot([], [], "kx", markersize=9, markeredgewidth=2, label="timed out (at the limit)")
+    axes.set_yscale("log")
+    axes.set_xlabel("n (board size)")
+    axes.set_ylabel("wall time (s, log scale)")
+    sizes = sorted({run.n for run in runs})
+    if sizes and len(sizes) <= 20 and _evenly_spread(sizes):
+        axes.set_xticks(sizes)
+    axes.set_title(title or f"time limit {time_limit:g}s per run")
+    axes.grid(True, which="major", alpha=0.3)
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)

@@ -1,0 +1,107 @@
+"""``cpsat-board``: the 0/1 board formulation, solved by OR-Tools CP-SAT.
+
+One Boolean per square instead of one integer per row::
+
+    x[r][c] = 1  <=>  a queen stands on (r, c)
+    sum over c of x[r][c] == 1      for every row      (exactly one)
+    sum over r of x[r][c] == 1      for every column   (exactly one)
+    sum over a diagonal     <= 1    for every diagonal of length >= 2, both directions
+
+This is the formulation of an integer-programming course (and of the ``mip``
+engine); CP-SAT reads ``exactly_one`` / ``at_most_one`` as clauses and
+cardinality constraints, so its search is a SAT search over n^2 literals
+rather than over n integer domains. Pre-placed queens fix ``x[r][c] = 1``.
+Running the model (enumeration parameters, streaming, statistics) is shared
+with ``cpsat`` in :mod:`cp_queens.engines._cpsat_runner`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from cp_queens.engines import _cpsat_runner as runner
+from cp_queens.engines import register
+from cp_queens.engines.base import Engine, ProgressCallback
+from cp_queens.problem import Placement, Problem
+
+Board = list[list[cp_model.IntVar]]
+
+
+def diagonals(n: int) -> Iterator[list[tuple[int, int]]]:
+    """The squares of every diagonal with at least two squares, both directions.
+
+    Examples:
+        >>> sorted(map(sorted, diagonals(2)))
+        [[(0, 0), (1, 1)], [(0, 1), (1, 0)]]
+    """
+    for total in range(1, 2 * n - 2):  # "/" diagonals: r + c == total
+        yield [(r, total - r) for r in range(max(0, total - n + 1), min(n, total + 1))]
+    for shift in range(-(n - 2), n - 1):  # "\\" diagonals: r - c == shift
+        yield [(r, r - shift) for r in range(max(0, shift), min(n, n + shift))]
+
+
+def build_model(problem: Problem) -> tuple[cp_model.CpModel, Board]:
+    """Booleans ``x[r][c]``: exactly one per row and column, at most one per diagonal."""
+    n = problem.n
+    model = cp_model.CpModel()
+    x = [[model.new_bool_var(f"x{r}_{c}") for c in range(n)] for r in range(n)]
+    for i in range(n):
+        model.add_exactly_one(x[i][c] for c in range(n))  # row i
+        model.add_exactly_one(x[r][i] for r in range(n))  # column i
+    for squares in diagonals(n):
+        model.add_at_most_one(x[r][c] for r, c in squares)
+    for row, col in problem.fixed.items():
+        model.add(x[row][col] == 1)
+    return model, x
+
+
+def _columns_of(x: Board) -> runner.Decoder:
+    """Read the queen's column in each row out of a solution."""
+
+    def decode(solution: Any) -> tuple[int, ...]:
+        return tuple(
+            next(c for c, square in enumerate(row) if solution.boolean_value(square)) for row in x
+        )
+
+    return decode
+
+
+@register
+class CpSatBoardEngine(Engine):
+    """CP-SAT on the 0/1 board model; solutions arrive through a solution callback."""
+
+    name = "cpsat-board"
+    description = "OR-Tools CP-SAT on 0/1 squares x[r][c]: one per row/column, <= 1 per diagonal"
+
+    def __init__(
+        self,
+        *,
+        time_limit: float | None = None,
+        workers: int = 0,
+        log: bool = False,
+        seed: int | None = None,
+        parameters: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(time_limit=time_limit)
+        self.settings = runner.SolverSettings(
+            time_limit=time_limit,
+            workers=workers,
+            log=log,
+            seed=seed,
+            parameters=dict(parameters or {}),
+        )
+
+    def _solutions(self, problem: Problem) -> Iterator[Placement]:
+        model, x = build_model(problem)
+        return runner.stream(model, _columns_of(x), self.settings, self.stats)
+
+    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
+        model, _ = build_model(problem)
+        return runner.count(model, self.settings, self.stats, progress)
+
+    def _first(self, problem: Problem) -> Placement | None:
+        model, x = build_model(problem)
+        return runner.first(model, _columns_of(x), self.settings, self.stats)

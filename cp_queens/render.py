@@ -1,0 +1,172 @@
+"""Drawing placements: plain text, a Unicode chess board, and SVG.
+
+Three audiences, three formats: ``text`` (``.`` and ``Q``) is what the
+completion reader parses back, so a board can round-trip through a file;
+``unicode`` looks like a chess diagram in a terminal; ``svg`` is for
+notebooks, slides and the web (:class:`~cp_queens.problem.Placement` uses it
+as ``_repr_svg_``, so Jupyter shows a board).
+
+Queens given in a completion problem can be passed as ``given`` and are drawn
+differently (``♕`` instead of ``♛``, a red disc instead of a black one), so a
+student sees which queens were asked for and which were found.
+
+Large boards must not flood a screen or a notebook: the SVG stays the same
+size whatever ``n``; above :data:`SVG_SQUARES_UP_TO` it drops the checker
+pattern and draws each queen as a dot, and above :data:`SVG_QUEENS_UP_TO` it
+draws an evenly spaced sample of rows and says so in a caption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+from xml.sax.saxutils import escape
+
+Format = Literal["text", "unicode", "svg"]
+FORMATS: tuple[Format, ...] = ("text", "unicode", "svg")
+
+#: Largest board drawn square by square (with the checker pattern).
+SVG_SQUARES_UP_TO = 64
+#: Largest board whose every queen is drawn; above, a sample of rows is drawn.
+SVG_QUEENS_UP_TO = 2_000
+
+LIGHT, DARK = "#f0d9b5", "#b58863"
+QUEEN, GIVEN = "#111111", "#c62828"
+
+#: Files are labelled a..z, so coordinates are shown up to n = 26.
+LABELLED_UP_TO = 26
+
+
+def render(placement: Sequence[int], fmt: Format = "text", **options: object) -> str:
+    """Render in one of :data:`FORMATS`; ``options`` go to that format's function."""
+    try:
+        function = {"text": text, "unicode": unicode, "svg": svg}[fmt]
+    except KeyError:
+        from cp_queens.errors import CpQueensError
+
+        raise CpQueensError(
+            f"unknown board format {fmt!r} (choose from {', '.join(FORMATS)})"
+        ) from None
+    return function(placement, **options)  # type: ignore[operator]
+
+
+def text(
+    placement: Sequence[int],
+    *,
+    given: Mapping[int, int] | None = None,
+    empty: str = ".",
+    queen: str = "Q",
+) -> str:
+    """Rows of ``.`` and ``Q`` separated by spaces; the format the completion reader reads.
+
+    Given queens are drawn like the others, so the output is a valid board file.
+
+    Examples:
+        >>> print(text([1, 3, 0, 2]))
+        . Q . .
+        . . . Q
+        Q . . .
+        . . Q .
+    """
+    n = len(placement)
+    return "\n".join(" ".join(queen if c == col else empty for c in range(n)) for col in placement)
+
+
+def unicode(
+    placement: Sequence[int],
+    *,
+    given: Mapping[int, int] | None = None,
+    coordinates: bool = True,
+) -> str:
+    """A chess diagram: light ``□`` and dark ``■`` squares, queens ``♛`` (given ones ``♕``).
+
+    Row 0 is drawn at the top, as rank ``n``; column 0 is file ``a``, so the
+    bottom-left square is ``a1`` and, as on a chess board, it is dark.
+    Coordinates are shown for boards up to 26 files.
+
+    Examples:
+        >>> print(unicode([1, 3, 0, 2], given={0: 1}))
+        4 □ ♕ □ ■
+        3 ■ □ ■ ♛
+        2 ♛ ■ □ ■
+        1 ■ □ ♛ □
+          a b c d
+    """
+    n = len(placement)
+    given = given or {}
+    labelled = coordinates and n <= LABELLED_UP_TO
+    width = len(str(n))
+    lines = []
+    for row, col in enumerate(placement):
+        rank = n - row
+        cells = []
+        for c in range(n):
+            if c == col:
+                cells.append("♕" if given.get(row) == c else "♛")
+            else:
+                cells.append("■" if (c + rank) % 2 else "□")
+        prefix = f"{rank:>{width}} " if labelled else ""
+        lines.append(prefix + " ".join(cells))
+    if labelled:
+        lines.append(" " * (width + 1) + " ".join(chr(ord("a") + c) for c in range(n)))
+    return "\n".join(lines)
+
+
+def svg(
+    placement: Sequence[int],
+    *,
+    given: Mapping[int, int] | None = None,
+    size: int = 400,
+) -> str:
+    """A standalone SVG document of about ``size`` pixels, whatever the board size.
+
+    Examples:
+        >>> picture = svg([1, 3, 0, 2])
+        >>> picture.startswith("<svg") and picture.count("♛") == 4
+        True
+    """
+    n = len(placement)
+    given = given or {}
+    cell = size / n
+    caption = ""
+    parts = []
+    if n <= SVG_SQUARES_UP_TO:
+        for r in range(n):
+            for c in range(n):
+                fill = DARK if (r + c) % 2 else LIGHT
+                parts.append(_rect(c * cell, r * cell, cell, cell, fill))
+        for r, c in enumerate(placement):
+            colour = GIVEN if given.get(r) == c else QUEEN
+            parts.append(
+                f'<text x="{(c + 0.5) * cell:.2f}" y="{(r + 0.5) * cell:.2f}" '
+                f'font-size="{0.8 * cell:.2f}" fill="{colour}" text-anchor="middle" '
+                f'dominant-baseline="central">♛</text>'
+            )
+    else:
+        parts.append(_rect(0, 0, size, size, LIGHT))
+        rows = range(n)
+        if n > SVG_QUEENS_UP_TO:
+            step = n / SVG_QUEENS_UP_TO
+            rows = sorted({int(i * step) for i in range(SVG_QUEENS_UP_TO)})
+            caption = f"n = {n:,}: every {step:.4g}th row shown ({len(rows):,} of {n:,} queens)"
+        dot = max(cell, 1.5)
+        for r in rows:
+            c = placement[r]
+            colour = GIVEN if given.get(r) == c else QUEEN
+            parts.append(_rect(c * cell, r * cell, dot, dot, colour))
+    height = size + (24 if caption else 0)
+    title = escape(caption or f"{n}-queens placement")
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
+        f'viewBox="0 0 {size} {height}"><title>{title}</title>'
+    )
+    if caption:
+        parts.append(
+            f'<text x="{size / 2}" y="{size + 16}" font-size="12" text-anchor="middle" '
+            f'font-family="sans-serif">{escape(caption)}</text>'
+        )
+    return head + "".join(parts) + "</svg>"
+
+
+def _rect(x: float, y: float, w: float, h: float, fill: str) -> str:
+    return f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="{fill}"/>'

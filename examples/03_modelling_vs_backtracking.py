@@ -1,0 +1,31 @@
+"""Modelling versus backtracking, measured: the engines side by side on the same task.
+
+Each run happens in its own process with a time limit; we record wall time,
+peak memory and each engine's own search figures. The command-line version,
+with CSV, JSON and a plot, is `cp-queens compare`.
+
+Run: python examples/03_modelling_vs_backtracking.py
+"""
+
+from rich.console import Console
+
+from cp_queens.compare import compare
+from cp_queens.compare_report import table
+
+runs = compare(
+    ["reference", "cpsat", "cpsat-board", "pyconstraint"],
+    sizes=[6, 8, 9],
+    task="count",
+    time_limit=10,
+)
+Console(width=110).print(table(runs, title="count all solutions"))
+
+# 'branches' is each engine's own unit: queens placed (reference), values that
+# passed every constraint (pyconstraint), solver decisions (CP-SAT). At these
+# sizes the plain backtracker is fastest: each node costs a few list lookups.
+# pyconstraint visits half as many nodes (it always picks the row with the fewest
+# free columns) but pays Python calls per constraint; CP-SAT pays a solver's
+# bookkeeping per node and per solution, which a count of all solutions repeats.
+by_engine = {run.engine: run for run in runs if run.n == 9}
+for name, run in by_engine.items():
+    print(f"n = 9 {name:>12}: {run.branches:>7,} branches, {run.wall_time:.3f} s")

@@ -1,0 +1,46 @@
+"""The ``construct`` engine: a valid placement for every n, checked by the independent verifier."""
+
+from __future__ import annotations
+
+import pytest
+
+from cp_queens import Problem, engines, verify
+from cp_queens.engines.construct import construct_columns
+from cp_queens.errors import UnsupportedTaskError
+
+
+@pytest.mark.parametrize("n", range(1, 400))
+def test_every_small_board_gets_a_valid_placement(n: int) -> None:
+    placement = engines.get("construct").first(Problem(n))
+    if n in (2, 3):
+        assert placement is None
+    else:
+        assert placement is not None and placement.n == n
+        assert verify(placement).ok, verify(placement).reason
+
+
+@pytest.mark.parametrize("n", [1000, 1002, 1004, 1005, 10_001, 123_456, 200_000])
+def test_large_boards_in_every_residue_class(n: int) -> None:
+    # n mod 6 covers 4, 0, 2, 3, 5, 0, 2: both even rules and the odd corner rule.
+    cols = construct_columns(n)
+    assert cols is not None and sorted(cols.tolist()) == list(range(n))
+    assert verify(cols).ok
+
+
+def test_first_sets_stats() -> None:
+    engine = engines.get("construct")
+    engine.first(Problem(10))
+    assert engine.stats.engine == "construct" and engine.stats.solutions == 1
+
+
+@pytest.mark.parametrize("task", ["count", "solutions"])
+def test_says_it_cannot_count_or_enumerate(task: str) -> None:
+    engine = engines.get("construct")
+    with pytest.raises(UnsupportedTaskError, match="cannot"):
+        result = getattr(engine, task)(Problem(8))
+        list(result)
+
+
+def test_refuses_pre_placed_queens() -> None:
+    with pytest.raises(UnsupportedTaskError, match="pre-placed"):
+        engines.get("construct").first(Problem(8, fixed={0: 0}))

@@ -1,0 +1,139 @@
+"""CP-SAT symmetry breaking and the fast enumeration path, against the reference."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+
+from cp_queens import engines
+from cp_queens.engines import _cpsat_fast as fast
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.problem import Placement, Problem
+from cp_queens.stats import COMPLETE, TIME_LIMIT
+from cp_queens.symmetry import is_canonical
+from cp_queens.verify import verify
+from tests.conftest import total, unique
+
+
+@cache
+def all_solutions(n: int) -> frozenset[Placement]:
+    return frozenset(engines.get("reference").solutions(Problem(n)))
+
+
+def listed(n: int, **options: object) -> list[Placement]:
+    return list(engines.get("cpsat", **options).solutions(Problem(n)))
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_full_break_leaves_exactly_the_canonical_solutions(n: int) -> None:
+    found = listed(n, symmetry="full", method="plain")
+    assert len(found) == len(set(found)) == unique(n)
+    assert set(found) == {p for p in all_solutions(n) if is_canonical(p)}
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_mirror_break_keeps_the_first_queen_in_the_left_half(n: int) -> None:
+    found = listed(n, symmetry="mirror", method="plain")
+    expected = {p for p in all_solutions(n) if 2 * p[0] <= n - 1}
+    assert len(found) == len(set(found))
+    assert set(found) == expected
+    if n % 2 == 0:
+        assert len(found) == total(n) // 2
+
+
+@pytest.mark.parametrize("level", ["none", "mirror", "full"])
+def test_counting_agrees_with_enumerating_under_each_break(level: str) -> None:
+    engine = engines.get("cpsat", symmetry=level, method="plain")
+    assert engine.count(Problem(8)) == len(listed(8, symmetry=level, method="plain"))
+
+
+def test_completion_with_symmetry_breaking_is_the_intersection() -> None:
+    problem = Problem(8, {0: 2})
+    found = set(engines.get("cpsat", symmetry="full").solutions(problem))
+    assert found == {p for p in all_solutions(8) if p[0] == 2 and is_canonical(p)}
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+@pytest.mark.parametrize("n", range(1, 11))
+def test_fast_enumeration_gives_exactly_every_solution_once(n: int, processes: int) -> None:
+    engine = engines.get("cpsat", method="fast", processes=processes)
+    found = list(engine.solutions(Problem(n)))
+    assert len(found) == total(n)
+    assert set(found) == all_solutions(n)
+    assert engine.stats.solutions == total(n)
+    assert engine.stats.status == COMPLETE
+
+
+@pytest.mark.parametrize("n", [11, 12])
+def test_fast_counts_match_oeis(n: int) -> None:
+    engine = engines.get("cpsat", method="fast")
+    assert tuple(engine.count_unique(Problem(n))) == (total(n), unique(n))
+    assert engine.stats.extra["method"] == "fast"
+    assert engine.stats.extra["enumerated"] < total(n) // 4
+    assert engine.count(Problem(n)) == total(n)
+
+
+def test_fast_stream_order_is_deterministic_and_grouped_by_orbit() -> None:
+    first = listed(10, method="fast", processes=2)
+    assert first == listed(10, method="fast", processes=2)
+    assert first == listed(10, method="fast", processes=1)
+    assert is_canonical(first[0])
+
+
+def test_fast_stream_stops_early_and_cleanly() -> None:
+    engine = engines.get("cpsat", method="fast", processes=2)
+    found = list(engine.solutions(Problem(12), limit=5))
+    assert len(found) == 5
+    assert all(verify(p) for p in found)
+    stream = engine.solutions(Problem(12))
+    head = list(itertools.islice(stream, 300))
+    stream.close()
+    assert len(set(head)) == 300
+    assert engine.stats.solutions == 300
+
+
+def test_fast_count_honours_the_time_limit() -> None:
+    engine = engines.get("cpsat", method="fast", time_limit=0.01)
+    engine.count(Problem(14))
+    assert engine.stats.status == TIME_LIMIT
+
+
+def test_auto_takes_the_fast_path_only_where_it_pays() -> None:
+    engine = engines.get("cpsat")
+    engine.count(Problem(10))
+    assert engine.stats.extra.get("method") == "fast"
+    for problem in (Problem(8), Problem(10, {0: 1})):
+        engine.count(problem)
+        assert "method" not in engine.stats.extra
+    list(engine.solutions(Problem(10), limit=3))
+    assert "method" not in engine.stats.extra
+
+
+def test_subproblems_are_the_left_half_of_the_first_row_and_its_safe_extensions() -> None:
+    assert fast.subproblems(8, depth=1) == [(0,), (1,), (2,), (3,)]
+    two_rows = fast.subproblems(8, depth=2)
+    assert (0, 2) in two_rows and (0, 0) not in two_rows and (0, 1) not in two_rows
+    assert (2, 0) not in two_rows  # column 0 in row 1 would be closer to a corner than 2
+    assert fast.subproblems(1) == [(0,)]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"method": "quick"}, "unknown enumeration method 'quick'"),
+        ({"symmetry": "rotations"}, "unknown symmetry breaking 'rotations'"),
+        ({"method": "fast", "symmetry": "full"}, "cannot be combined with symmetry 'full'"),
+    ],
+)
+def test_bad_options_are_named(options: dict[str, str], message: str) -> None:
+    with pytest.raises(CpQueensError, match=message):
+        engines.get("cpsat", **options)
+
+
+def test_fast_path_refuses_preplaced_queens_and_broken_models_refuse_unique_counts() -> None:
+    with pytest.raises(UnsupportedTaskError, match="pre-placed"):
+        engines.get("cpsat", method="fast").count(Problem(8, {0: 0}))
+    with pytest.raises(UnsupportedTaskError, match="symmetry 'mirror' removes some"):
+        engines.get("cpsat", symmetry="mirror").count_unique(Problem(8))

@@ -1,0 +1,181 @@
+"""The three extra formulations (pyconstraint, cpsat-board, mip) against the reference.
+
+The lead's registry-wide tests cover every engine's default settings; these
+check the options that only these engines have (solvers, column forms,
+backends) and what each one must refuse.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cp_queens import Problem, engines, verify
+from cp_queens.engines.cpsat_board import diagonals
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT
+from tests.conftest import total
+
+
+def reference_set(problem: Problem) -> set[tuple[int, ...]]:
+    return {p.cols for p in engines.get("reference").solutions(problem)}
+
+
+def solution_set(engine: engines.Engine, problem: Problem) -> set[tuple[int, ...]]:
+    found = [p.cols for p in engine.solutions(problem)]
+    assert len(found) == len(set(found)), "duplicate solutions"
+    return set(found)
+
+
+COMPLETIONS = [Problem(8, {0: 0}), Problem(9, {2: 4, 5: 2}), Problem(6, {0: 0})]
+
+
+# -- pyconstraint ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("solver", ["backtracking", "recursive", "optimized"])
+@pytest.mark.parametrize("columns", ["global", "pairwise"])
+def test_pyconstraint_solution_sets_match_reference(solver: str, columns: str) -> None:
+    engine = engines.get("pyconstraint", solver=solver, columns=columns)
+    for n in range(1, 9):
+        assert solution_set(engine, Problem(n)) == reference_set(Problem(n)), n
+
+
+def test_pyconstraint_counts_n9_and_n10_match_oeis() -> None:
+    engine = engines.get("pyconstraint")
+    assert engine.count(Problem(9)) == total(9)
+    assert engine.count(Problem(10)) == total(10)
+    assert engine.stats.branches and engine.stats.conflicts
+    assert engine.stats.status == COMPLETE
+
+
+@pytest.mark.parametrize("problem", COMPLETIONS, ids=str)
+def test_pyconstraint_completion_matches_reference(problem: Problem) -> None:
+    engine = engines.get("pyconstraint")
+    assert solution_set(engine, problem) == reference_set(problem)
+
+
+def test_pyconstraint_default_finds_a_first_solution_at_n50() -> None:
+    # The library's own default (static order) finds nothing here in minutes.
+    engine = engines.get("pyconstraint")
+    placement = engine.first(Problem(50))
+    assert placement is not None and verify(placement).ok
+
+
+def test_pyconstraint_stream_stops_early() -> None:
+    engine = engines.get("pyconstraint")
+    assert len(list(engine.solutions(Problem(10), limit=3))) == 3
+    assert engine.stats.status == STOPPED
+
+
+def test_pyconstraint_time_limit_is_reported() -> None:
+    engine = engines.get("pyconstraint", solver="optimized", time_limit=0.2)
+    assert engine.first(Problem(60)) is None
+    assert engine.stats.status == TIME_LIMIT
+
+
+def test_min_conflicts_finds_one_solution_with_given_queens() -> None:
+    engine = engines.get("pyconstraint", solver="min-conflicts", seed=3, steps=2000)
+    placement = engine.first(Problem(30, {0: 5}))
+    assert placement is not None and verify(placement).ok and placement[0] == 5
+
+
+def test_min_conflicts_giving_up_is_not_a_proof() -> None:
+    engine = engines.get("pyconstraint", solver="min-conflicts", seed=1, steps=20)
+    assert engine.first(Problem(3)) is None
+    assert engine.stats.status == TIME_LIMIT
+
+
+@pytest.mark.parametrize("task", ["count", "solutions"])
+def test_min_conflicts_refuses_to_enumerate_or_count(task: str) -> None:
+    engine = engines.get("pyconstraint", solver="min-conflicts")
+    with pytest.raises(UnsupportedTaskError, match=r"min-conflicts.*cannot"):
+        getattr(engine, task)(Problem(6))
+
+
+def test_pyconstraint_unknown_option_is_a_clear_error() -> None:
+    with pytest.raises(CpQueensError, match="unknown solver 'dfs'"):
+        engines.get("pyconstraint", solver="dfs")
+
+
+# -- cpsat-board -------------------------------------------------------------------------------
+
+
+def test_diagonals_cover_every_pair_of_squares_on_a_diagonal() -> None:
+    n = 6
+    lines = list(diagonals(n))
+    assert len(lines) == 2 * (2 * n - 3)
+    attacked = {frozenset((a, b)) for line in lines for a in line for b in line if a != b}
+    expected = {
+        frozenset(((r1, c1), (r2, c2)))
+        for r1 in range(n)
+        for c1 in range(n)
+        for r2 in range(n)
+        for c2 in range(n)
+        if (r1, c1) != (r2, c2) and abs(r1 - r2) == abs(c1 - c2)
+    }
+    assert attacked == expected
+
+
+def test_cpsat_board_solution_sets_match_reference() -> None:
+    engine = engines.get("cpsat-board")
+    for n in range(1, 10):
+        assert solution_set(engine, Problem(n)) == reference_set(Problem(n)), n
+
+
+@pytest.mark.parametrize("problem", COMPLETIONS, ids=str)
+def test_cpsat_board_completion_matches_reference(problem: Problem) -> None:
+    engine = engines.get("cpsat-board")
+    assert solution_set(engine, problem) == reference_set(problem)
+    assert engine.count(problem) == len(reference_set(problem))
+
+
+def test_cpsat_board_count_n10_and_first_n40() -> None:
+    engine = engines.get("cpsat-board")
+    assert engine.count(Problem(10)) == total(10)
+    assert engine.stats.branches is not None
+    placement = engine.first(Problem(40))
+    assert placement is not None and verify(placement).ok
+
+
+# -- mip -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["SCIP", "CBC"])
+def test_mip_first_is_a_solution_exactly_when_one_exists(backend: str) -> None:
+    engine = engines.get("mip", backend=backend)
+    for n in range(1, 13):
+        placement = engine.first(Problem(n))
+        if total(n) == 0:
+            assert placement is None and engine.stats.status == COMPLETE
+        else:
+            assert placement is not None and verify(placement).ok, n
+
+
+@pytest.mark.parametrize("problem", COMPLETIONS, ids=str)
+def test_mip_completion_keeps_the_given_queens(problem: Problem) -> None:
+    placement = engines.get("mip").first(problem)
+    expected = reference_set(problem)
+    if expected:
+        assert placement is not None and placement.cols in expected
+    else:
+        assert placement is None
+
+
+def test_mip_infeasible_completion_is_none() -> None:
+    problem = Problem(4, {0: 0})  # no 4-queens solution has a corner queen
+    assert not reference_set(problem)
+    engine = engines.get("mip")
+    assert engine.first(problem) is None
+    assert engine.stats.extra["solver_status"] == "INFEASIBLE"
+
+
+@pytest.mark.parametrize("task", ["count", "solutions"])
+def test_mip_refuses_to_enumerate_or_count(task: str) -> None:
+    assert not engines.engine_class("mip").can_count
+    with pytest.raises(UnsupportedTaskError, match="cannot enumerate or count"):
+        getattr(engines.get("mip"), task)(Problem(6))
+
+
+def test_mip_unknown_backend_is_a_clear_error() -> None:
+    with pytest.raises(CpQueensError, match="unknown backend 'GUROBI'"):
+        engines.get("mip", backend="GUROBI")

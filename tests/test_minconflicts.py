@@ -1,0 +1,60 @@
+"""The ``minconflicts`` local search: valid, reproducible with a seed, honest about its limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from cp_queens import Problem, engines, verify
+from cp_queens.errors import UnsupportedTaskError
+
+
+@pytest.mark.parametrize("n", range(4, 41))
+def test_finds_a_valid_placement(n: int) -> None:
+    for seed in range(3):
+        placement = engines.get("minconflicts", seed=seed).first(Problem(n))
+        assert placement is not None and verify(placement).ok
+
+
+@pytest.mark.parametrize(("n", "expected"), [(1, [0]), (2, None), (3, None)])
+def test_tiny_boards(n: int, expected: list[int] | None) -> None:
+    placement = engines.get("minconflicts", seed=0).first(Problem(n))
+    assert (None if placement is None else list(placement)) == expected
+
+
+def test_same_seed_same_placement_and_seed_is_reported() -> None:
+    a = engines.get("minconflicts", seed=42)
+    b = engines.get("minconflicts", seed=42)
+    assert a.first(Problem(300)) == b.first(Problem(300))
+    assert a.stats.extra["seed"] == 42
+    unseeded = engines.get("minconflicts")
+    unseeded.first(Problem(30))
+    assert isinstance(unseeded.stats.extra["seed"], int)
+
+
+def test_different_seeds_explore_different_starts() -> None:
+    found = {engines.get("minconflicts", seed=s).first(Problem(12)) for s in range(20)}
+    assert len(found) > 1
+
+
+def test_restarts_still_end_in_a_solution() -> None:
+    # A budget of one move per start forces many random restarts.
+    engine = engines.get("minconflicts", seed=7, restart_after=1)
+    placement = engine.first(Problem(10))
+    assert placement is not None and verify(placement).ok
+    assert engine.stats.extra["restarts"] >= 1
+
+
+def test_large_board() -> None:
+    engine = engines.get("minconflicts", seed=5)
+    placement = engine.first(Problem(20_000))
+    assert placement is not None and verify(placement).ok
+
+
+def test_limits_are_clear_errors() -> None:
+    engine = engines.get("minconflicts")
+    with pytest.raises(UnsupportedTaskError, match="cannot count"):
+        engine.count(Problem(8))
+    with pytest.raises(UnsupportedTaskError, match="pre-placed"):
+        engine.first(Problem(8, fixed={0: 0}))
+    with pytest.raises(ValueError, match="restart_after"):
+        engines.get("minconflicts", restart_after=0)
