@@ -219,9 +219,7 @@ def count_subtree(
         below_left = (left | bit) << 1
         below_right = (right | bit) >> 1
         below = row + 1
-        below_free = row_options(
-            below, below_cols, below_left, below_right, allow, side_row, side
-        )
+        below_free = row_options(below, below_cols, below_left, below_right, allow, side_row, side)
         if below_free == 0:
             continue
         if below == last:

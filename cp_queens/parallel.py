@@ -87,6 +87,8 @@ class CountResult:
     #: False when a deadline stopped the count: ``total`` is then a lower bound.
     complete: bool
     wall_time: float
+    #: Times a local pool was replaced after losing a worker process.
+    restarts: int = 0
 
 
 class Interrupted(KeyboardInterrupt):
@@ -158,6 +160,7 @@ def count(
         resumed=ledger.resumed,
         complete=complete,
         wall_time=time.perf_counter() - started,
+        restarts=ledger.restarts,
     )
 
 
@@ -172,6 +175,7 @@ class _Ledger:
         self.done: dict[str, PartialCount] = dict(self.file.done) if self.file else {}
         self.subproblems = len(subs)
         self.resumed = 0
+        self.restarts = 0
 
     def record(self, results: list[tuple[str, PartialCount]]) -> None:
         fresh = [(key, part) for key, part in results if key not in self.done]
@@ -264,6 +268,7 @@ def _run(
                 # A worker died: its pool is unusable. Start a fresh one for the rest.
                 waiting.extend(pending.values())
                 restarts += 1
+                ledger.restarts = restarts
                 executor.shutdown(wait=False, cancel_futures=True)
                 executor = local_pool(workers)
         return True
@@ -295,4 +300,3 @@ def _stop_now(executor: Executor) -> None:
     processes = getattr(executor, "_processes", None) or {}
     for process in list(processes.values()):
         process.terminate()
-

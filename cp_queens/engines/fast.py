@@ -43,8 +43,7 @@ class FastEngine(Engine):
 
     name = "fast"
     description = (
-        "compiled bitmask backtracker (Numba), full symmetry reduction, "
-        "all cores or a Dask cluster"
+        "compiled bitmask backtracker (Numba), full symmetry reduction, all cores or a Dask cluster"
     )
     max_n = kernels.MAX_N
 
