@@ -193,11 +193,11 @@ def unsupported_reason(name: str, n: int, task: str) -> str | None:
     """Why ``name`` cannot do ``task`` at size ``n`` (from its declared abilities), or None."""
     cls = engines.engine_class(name)
     if task == "count" and not cls.can_count:
-        return f"engine '{name}' cannot count"
+        return "cannot count"
     if task == "enumerate" and not cls.can_enumerate:
-        return f"engine '{name}' cannot enumerate"
+        return "cannot enumerate"
     if cls.max_n is not None and n > cls.max_n:
-        return f"engine '{name}' handles n <= {cls.max_n}"
+        return f"handles n <= {cls.max_n} only"
     return None
 
 
@@ -244,7 +244,7 @@ def run_one(name: str, n: int, task: str, *, time_limit: float, grace: float = 2
             TIMEOUT,
             wall_time=round(elapsed, 6),
             peak_rss_mb=peak,
-            message=f"killed after {elapsed:.1f}s (time limit {time_limit:g}s)",
+            message=f"killed after {elapsed:.1f}s",
         )
     try:
         result = json.loads(payload)
@@ -288,7 +288,7 @@ def _child_run(name: str, n: int, task: str, time_limit: float) -> dict[str, Any
         "solutions": solutions,
         "branches": stats.branches,
         "conflicts": stats.conflicts,
-        "message": "" if finished else f"engine stopped: {stats.status}",
+        "message": "" if finished else "stopped at its time limit",
         "extra": stats.extra,
     }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,9 @@ def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
     for heading in ("solutions", "branches", "conflicts"):
         grid.add_column(heading, justify="right", no_wrap=True)
     grid.add_column("agrees", no_wrap=True)
+    notes = any(run.message for run in runs)
+    if notes:
+        grid.add_column("note", overflow="fold")
     for run in runs:
         status = run.status if run.status == OK else f"[yellow]{run.status}[/yellow]"
         grid.add_row(
@@ -63,12 +67,19 @@ def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
             _number(run.branches, "{:,}"),
             _number(run.conflicts, "{:,}"),
             {True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees],
+            *([run.message] if notes else []),
         )
     return grid
 
 
 def _number(value: float | int | None, form: str) -> str:
     return "" if value is None else form.format(value)
+
+
+def _evenly_spread(sizes: Sequence[int]) -> bool:
+    """Whether every size can be a tick label without labels running into each other."""
+    span = sizes[-1] - sizes[0]
+    return all(b - a >= span / 25 for a, b in pairwise(sizes))
 
 
 def write_csv(runs: Sequence[Run], path: Path) -> None:
@@ -126,15 +137,16 @@ def plot(runs: Sequence[Run], path: Path, *, time_limit: float, title: str = "")
                 markersize=9,
                 markeredgewidth=2,
                 color=line.get_color(),
-                label=None if marked_timeout else "timed out",
             )
             marked_timeout = True
     axes.axhline(time_limit, color="grey", linestyle=":", linewidth=1)
+    if marked_timeout:  # one legend entry for all timeouts, in neutral black
+        axes.plot([], [], "kx", markersize=9, markeredgewidth=2, label="timed out (at the limit)")
     axes.set_yscale("log")
     axes.set_xlabel("n (board size)")
     axes.set_ylabel("wall time (s, log scale)")
     sizes = sorted({run.n for run in runs})
-    if sizes and len(sizes) <= 30:
+    if sizes and len(sizes) <= 20 and _evenly_spread(sizes):
         axes.set_xticks(sizes)
     axes.set_title(title or f"time limit {time_limit:g}s per run")
     axes.grid(True, which="major", alpha=0.3)

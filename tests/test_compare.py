@@ -149,7 +149,7 @@ SAMPLE = [
     Run("reference", 4, "count", OK, wall_time=0.001, peak_rss_mb=50, solutions=2, branches=16),
     Run("reference", 5, "count", TIMEOUT, wall_time=1.0, message="killed"),
     Run("reference", 6, "count", SKIPPED, message="timed out at n=5"),
-    Run("mip", 4, "count", UNSUPPORTED, message="engine 'mip' cannot count"),
+    Run("mip", 4, "count", UNSUPPORTED, message="cannot count"),
 ]
 
 

@@ -148,8 +148,10 @@ class _Handover(cp_model.CpSolverSolutionCallback):
         self._decode = decode
         self._out = out
         self._stop = stop
+        self.produced = 0
 
     def on_solution_callback(self) -> None:
+        self.produced += 1
         if not put_unless_stopped(self._out, self._decode(self), self._stop):
             self.stop_search()
 
@@ -173,10 +175,11 @@ def stream(
     handover: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
     stop = threading.Event()
     outcome: dict[str, Any] = {}
+    callback = _Handover(decode, handover, stop)
 
     def run() -> None:
         try:
-            outcome["status"] = solver.solve(model, _Handover(decode, handover, stop))
+            outcome["status"] = solver.solve(model, callback)
         except BaseException as error:  # handed to the consumer below
             outcome["error"] = error
         put_unless_stopped(handover, _DONE, stop)
@@ -194,3 +197,4 @@ def stream(
         if "error" in outcome:
             raise outcome["error"]
         record(stats, solver, outcome["status"], stopped=not finished)
+        stats.extra["solver_found"] = callback.produced

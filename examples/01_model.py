@@ -1,0 +1,48 @@
+"""Lesson 1: the N-Queens constraint model, nothing else.
+
+Place 8 queens on a chess board so that no two attack each other.
+One integer variable per row, q[r] = the column of the queen in row r, so
+"one queen per row" holds by construction. Three AllDifferent constraints do
+the rest:
+
+    AllDifferent(q[r])        no two queens share a column
+    AllDifferent(q[r] + r)    no two share a "/" diagonal (r + c is constant on it)
+    AllDifferent(q[r] - r)    no two share a "\\" diagonal (r - c is constant on it)
+
+Only OR-Tools is imported: this is the model as you would write it in a course.
+Run it:  python examples/01_model.py
+"""
+
+from ortools.sat.python import cp_model
+
+N = 8
+
+model = cp_model.CpModel()
+q = [model.new_int_var(0, N - 1, f"q{r}") for r in range(N)]
+model.add_all_different(q)
+model.add_all_different(q[r] + r for r in range(N))
+model.add_all_different(q[r] - r for r in range(N))
+
+
+class PrintSolutions(cp_model.CpSolverSolutionCallback):
+    """CP-SAT calls on_solution_callback once for every solution it finds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def on_solution_callback(self) -> None:
+        self.count += 1
+        print(f"{self.count:3}: {[self.value(v) for v in q]}")
+
+
+solver = cp_model.CpSolver()
+# Ask for every solution, not just one. Enumeration is exact with one worker only.
+solver.parameters.enumerate_all_solutions = True
+solver.parameters.num_workers = 1
+printer = PrintSolutions()
+status = solver.solve(model, printer)
+
+print(f"\n{printer.count} solutions, search {solver.status_name(status)}")
+print(f"branches={solver.num_branches} conflicts={solver.num_conflicts}")
+print(f"wall time={solver.wall_time:.3f}s")

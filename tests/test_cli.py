@@ -1,0 +1,165 @@
+"""The ``cp-queens`` command: answers, pipes, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cp_queens import verify
+from cp_queens.cli import main
+from tests.conftest import total
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # argparse errors and --help
+        code = exit_.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_prints_a_board_and_stats_on_stderr(capsys) -> None:
+    code, out, err = run(capsys, "solve", "8")
+    assert code == 0
+    rows = out.split("\n")[:8]
+    assert all(row.replace(" ", "").count("Q") == 1 for row in rows)
+    assert "engine=cpsat" in err
+
+
+def test_solve_jsonl_is_a_verified_array(capsys) -> None:
+    code, out, _ = run(capsys, "solve", "12", "--format", "jsonl", "--engine", "reference")
+    assert code == 0 and verify(json.loads(out))
+
+
+def test_solve_without_solution_exits_1(capsys) -> None:
+    code, out, _ = run(capsys, "solve", "3")
+    assert code == 1 and "no solution exists for N=3" in out
+
+
+@pytest.mark.parametrize("engine", ["reference", "cpsat"])
+def test_count_prints_total_and_engine(capsys, engine: str) -> None:
+    code, out, err = run(capsys, "count", "8", "--engine", engine)
+    assert code == 0 and "92" in out
+    assert f"engine={engine}" in err
+
+
+def test_count_default_engine_answers(capsys) -> None:
+    code, out, err = run(capsys, "count", "9")
+    assert code == 0 and f"{total(9)} solutions" in out and "engine=" in err
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "boards"])
+def test_enumerate_output_verifies(capsys, tmp_path: Path, fmt: str) -> None:
+    target = tmp_path / f"eight.{fmt}"
+    code, _, _ = run(capsys, "enumerate", "8", "--format", fmt, "--output", str(target))
+    assert code == 0
+    code, out, _ = run(capsys, "verify", str(target), "--expect", "92", "--distinct", "--n", "8")
+    assert code == 0, out
+    assert "OK: 92 placements checked (n=8)" in out
+
+
+def test_enumerate_limit(capsys) -> None:
+    code, out, _ = run(capsys, "enumerate", "10", "--format", "jsonl", "--limit", "7")
+    assert code == 0 and len(out.splitlines()) == 7
+
+
+def test_verify_reports_invalid_and_duplicates(capsys, tmp_path: Path) -> None:
+    target = tmp_path / "mixed.jsonl"
+    target.write_text("[1, 3, 0, 2]\n[0, 1, 2, 3]\n[1, 3, 0, 2]\n")
+    code, out, _ = run(capsys, "verify", str(target), "--distinct")
+    assert code == 1
+    assert "placement 2 (n=4): rows 0 and 1 share a diagonal" in out
+    assert "placement 3 (n=4): repeats placement 1" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "0"], "N must be at least 1, got 0"),
+        (["solve", "-3"], "N must be at least 1"),
+        (["count", "eight"], "N must be a whole number, got 'eight'"),
+        (["solve", "8", "--engine", "nope"], "unknown engine 'nope'"),
+        (["enumerate", "8", "--limit", "-1"], "expected a number >= 0"),
+        (["solve", "8", "--time-limit", "0"], "expected a time > 0"),
+        (["enumerate", "8", "--format", "xml"], "invalid choice: 'xml'"),
+        (["verify", "/no/such/file"], "cannot read /no/such/file"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(capsys, argv: list[str], message: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[0, 1\n", "bad.txt:1:6: not valid JSON"),
+        ('[1, 3, 0, 2]\n{"n": 4}\n', "bad.txt:2: expected a JSON array"),
+        (". Q\nQ ?\n", "bad.txt:2:3: unexpected '?'"),
+        (". . .\nQ . .\n. . Q\n", "bad.txt:1: row 0 has 0 queens"),
+    ],
+)
+def test_malformed_placement_file_is_exit_2(capsys, tmp_path: Path, content, message) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text(content)
+    code, _, err = run(capsys, "verify", str(bad))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def _cli(*argv: str, **kwargs) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cp_queens", *argv], capture_output=True, text=True, **kwargs
+    )
+
+
+def test_module_entry_point_and_pipe_into_verify() -> None:
+    listing = _cli("enumerate", "8", "--format", "jsonl")
+    assert listing.returncode == 0
+    checked = _cli("verify", input=listing.stdout)
+    assert checked.returncode == 0 and "OK: 92 placements checked" in checked.stdout
+
+
+def test_help_explains_commands() -> None:
+    helped = _cli("--help")
+    assert helped.returncode == 0
+    for command in ("solve", "count", "enumerate", "verify"):
+        assert command in helped.stdout
+
+
+def test_ctrl_c_keeps_written_lines_intact(tmp_path: Path) -> None:
+    target = tmp_path / "fourteen.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cp_queens", "enumerate", "14", "--engine", "reference",
+         "--format", "jsonl", "--output", str(target)],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while (not target.exists() or target.stat().st_size < 10_000) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted after" in err and "Traceback" not in err
+    lines = target.read_text().splitlines()
+    assert 0 < len(lines) < total(14)
+    assert all(verify(json.loads(line)) for line in lines)
+
+
+def test_broken_pipe_is_quiet() -> None:
+    shell = subprocess.run(
+        f"{sys.executable} -m cp_queens enumerate 10 --engine reference --format jsonl | head -1",
+        shell=True, capture_output=True, text=True,
+    )  # fmt: skip
+    assert shell.stdout.count("\n") == 1
+    assert "Traceback" not in shell.stderr
