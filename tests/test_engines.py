@@ -146,3 +146,17 @@ def test_cpsat_reports_solver_statistics() -> None:
     assert engine.stats.branches > 0
     assert engine.stats.conflicts is not None
     assert engine.stats.extra["solver_status"] == "OPTIMAL"
+
+
+@pytest.mark.parametrize(("name", "options"), [("reference", {}), ("cpsat", {"method": "plain"})])
+def test_count_reports_progress_as_it_goes(name: str, options: dict) -> None:
+    import cp_queens.engines._cpsat_runner as runner
+
+    seen: list[int] = []
+    previous, runner.PROGRESS_EVERY = runner.PROGRESS_EVERY, 0.0
+    try:
+        assert engines.get(name, **options).count(Problem(11), progress=seen.append) == total(11)
+    finally:
+        runner.PROGRESS_EVERY = previous
+    assert seen, "no progress reported"
+    assert seen == sorted(seen) and seen[-1] <= total(11)
