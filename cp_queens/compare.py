@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cp_queens import engines
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Problem
 from cp_queens.stats import COMPLETE
 
@@ -276,7 +276,7 @@ def _child_run(name: str, n: int, task: str, time_limit: float) -> dict[str, Any
         else:
             solutions = sum(1 for _ in engine.solutions(problem))
         fields["wall_time"] = round(time.perf_counter() - started, 6)
-    except CpQueensError as error:
+    except UnsupportedTaskError as error:
         return {**fields, "status": UNSUPPORTED, "message": str(error)}
     except Exception as error:
         return {**fields, "status": ERROR, "message": f"{type(error).__name__}: {error}"}

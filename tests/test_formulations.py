@@ -176,6 +176,13 @@ def test_mip_refuses_to_enumerate_or_count(task: str) -> None:
         getattr(engines.get("mip"), task)(Problem(6))
 
 
+def test_mip_time_limit_is_reported_not_taken_for_infeasibility() -> None:
+    engine = engines.get("mip", time_limit=0.01)  # far too short for 14 400 binaries
+    assert engine.first(Problem(120)) is None
+    assert engine.stats.status == TIME_LIMIT
+    assert engine.stats.extra["solver_status"] == "NOT_SOLVED"
+
+
 def test_mip_unknown_backend_is_a_clear_error() -> None:
     with pytest.raises(CpQueensError, match="unknown backend 'GUROBI'"):
         engines.get("mip", backend="GUROBI")

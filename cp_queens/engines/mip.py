@@ -58,7 +58,14 @@ def build_model(
 
 @register
 class MipEngine(Engine):
-    """A MIP solver on the 0/1 board model: one solution, never a count."""
+    """A MIP solver on the 0/1 board model: one solution, never a count.
+
+    Examples:
+        >>> from cp_queens import Problem, engines, verify
+        >>> engine = engines.get("mip")
+        >>> verify(engine.first(Problem(10))).ok, engine.first(Problem(3))
+        (True, None)
+    """
 
     name = "mip"
     description = (

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import constraint
@@ -119,14 +119,14 @@ class _Tally(constraint.Constraint):
         """Keep the tally even on a one-variable board (the default would fold it away)."""
 
 
-def _diagonals_ok(distance: int) -> Any:
+def _diagonals_ok(distance: int) -> Callable[[int, int], bool]:
     def ok(a: int, b: int) -> bool:
         return a - b != distance and b - a != distance
 
     return ok
 
 
-def _columns_and_diagonals_ok(distance: int) -> Any:
+def _columns_and_diagonals_ok(distance: int) -> Callable[[int, int], bool]:
     def ok(a: int, b: int) -> bool:
         return a != b and a - b != distance and b - a != distance
 
@@ -168,7 +168,22 @@ def build_problem(
 
 @register
 class PyConstraintEngine(Engine):
-    """python-constraint2 with a chosen solver; see the module docstring for which and why."""
+    """python-constraint2 with a chosen solver; see the module docstring for which and why.
+
+    Examples:
+        >>> from cp_queens import Problem, engines
+        >>> engines.get("pyconstraint").count(Problem(8))
+        92
+        >>> engine = engines.get("pyconstraint", solver="min-conflicts", seed=1)
+        >>> engine.first(Problem(30)) is not None
+        True
+        >>> engine.count(Problem(8))
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.UnsupportedTaskError: engine 'pyconstraint' with solver 'min-conflicts' \
+cannot count: local search finds one solution at most and cannot enumerate, count or prove \
+infeasibility
+    """
 
     name = "pyconstraint"
     description = (
