@@ -33,6 +33,9 @@ SVG_QUEENS_UP_TO = 2_000
 LIGHT, DARK = "#f0d9b5", "#b58863"
 QUEEN, GIVEN = "#111111", "#c62828"
 
+#: Largest board drawn as text or Unicode by the CLI: one line per row floods a screen.
+TEXT_UP_TO = 1_000
+
 #: Files are labelled a..z, so coordinates are shown up to n = 26.
 LABELLED_UP_TO = 26
 

@@ -137,3 +137,15 @@ def test_fast_path_refuses_preplaced_queens_and_broken_models_refuse_unique_coun
         engines.get("cpsat", method="fast").count(Problem(8, {0: 0}))
     with pytest.raises(UnsupportedTaskError, match="symmetry 'mirror' removes some"):
         engines.get("cpsat", symmetry="mirror").count_unique(Problem(8))
+
+
+def test_fast_path_is_exact_while_another_cpsat_search_runs_in_a_thread() -> None:
+    """Then the pool must not fork (see _cpsat_fast._context); the answer is the same."""
+    open_stream = engines.get("cpsat", method="plain").solutions(Problem(10))
+    next(open_stream)  # the plain search now waits in its worker thread
+    try:
+        engine = engines.get("cpsat", method="fast", processes=2)
+        assert tuple(engine.count_unique(Problem(10))) == (total(10), unique(10))
+        assert set(engine.solutions(Problem(9))) == all_solutions(9)
+    finally:
+        open_stream.close()

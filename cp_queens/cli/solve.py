@@ -1,10 +1,11 @@
-"""``cp-queens solve N``: one solution, drawn as a board (or as JSON)."""
+"""``cp-queens solve N``: one solution, drawn as a board (or as JSON, Unicode, SVG)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from cp_queens import DEFAULT_MODEL_ENGINE, Problem
+from cp_queens import SOLVE_WITH_MODEL_UP_TO, Problem, default_solve_engine
 from cp_queens.cli._common import (
     add_engine_argument,
     board_size,
@@ -13,8 +14,12 @@ from cp_queens.cli._common import (
     positive_seconds,
     report,
 )
+from cp_queens.errors import CpQueensError
 from cp_queens.formats import format_placement
+from cp_queens.render import TEXT_UP_TO, svg, unicode
 from cp_queens.stats import TIME_LIMIT
+
+FORMATS = ("boards", "jsonl", "unicode", "svg")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -25,22 +30,44 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "Statistics go to stderr, so stdout can be piped.",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")
-    add_engine_argument(parser, DEFAULT_MODEL_ENGINE, f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model")
+    add_engine_argument(
+        parser,
+        None,
+        f"the CP-SAT model 'cpsat' up to N={SOLVE_WITH_MODEL_UP_TO}, "
+        "the O(N) formula 'construct' above",
+    )
     parser.add_argument(
         "--time-limit", type=positive_seconds, metavar="S", help="give up after S seconds"
     )
     parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="K",
+        help="random seed (cpsat, minconflicts) for repeatable runs",
+    )
+    parser.add_argument(
         "--format",
-        choices=["boards", "jsonl"],
+        choices=FORMATS,
         default="boards",
-        help="boards: rows of '.' and 'Q' (default); jsonl: one JSON array of columns",
+        help="boards: rows of '.' and 'Q' (default); jsonl: one JSON array of columns; "
+        "unicode: a chess diagram; svg: a picture (large boards are shrunk)",
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    engine = make_engine(args.engine, time_limit=args.time_limit)
+    if args.format in ("boards", "unicode") and args.n > TEXT_UP_TO:
+        # Checked before solving: a million-line board would flood the terminal.
+        raise CpQueensError(
+            f"N={args.n} is too large to draw as --format {args.format} (at most {TEXT_UP_TO}); "
+            "use --format jsonl or svg"
+        )
+    name = args.engine
+    if name is None:
+        name = default_solve_engine(args.n)
+        print(f"# engine: {name} (default for N={args.n})", file=sys.stderr)
+    engine = make_engine(name, time_limit=args.time_limit, seed=args.seed)
     placement = engine.first(Problem(args.n))
     report(engine.stats)
     if placement is None:
@@ -50,5 +77,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"no solution exists for N={args.n}")
         return 1
     with open_output(args.output) as out:
-        out.write(format_placement(placement, args.format))
+        if args.format == "unicode":
+            out.write(unicode(placement) + "\n")
+        elif args.format == "svg":
+            out.write(svg(placement) + "\n")
+        else:
+            out.write(format_placement(placement, args.format))
     return 0

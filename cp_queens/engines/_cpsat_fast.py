@@ -36,6 +36,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
@@ -256,14 +257,29 @@ def default_processes() -> int:
 
 
 def _context() -> multiprocessing.context.BaseContext:
-    # fork: the children inherit the imported OR-Tools (spawn would re-import it
-    # in every child, ~0.5 s each, more than the whole n = 12 search).
+    """``fork`` when it is safe, a clean server process otherwise.
+
+    ``fork`` lets the children inherit the imported OR-Tools (``spawn`` would
+    import it again in every child, ~0.5 s each, more than the whole n = 12
+    search). But a fork copies only the calling thread: had another thread
+    been inside CP-SAT holding a lock, the child could wait on it forever. So
+    with other threads alive (say, an unfinished plain ``cpsat`` stream) we
+    use ``forkserver``, which forks from a single-threaded helper process.
+    """
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else None)
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
-def _pool(processes: int, **kwargs: Any) -> Executor:
-    return ProcessPoolExecutor(max_workers=processes, mp_context=_context(), **kwargs)
+def _pool(
+    processes: int, context: multiprocessing.context.BaseContext | None = None, **kwargs: Any
+) -> Executor:
+    return ProcessPoolExecutor(max_workers=processes, mp_context=context or _context(), **kwargs)
 
 
 def _deadline(settings: runner.SolverSettings) -> float | None:
@@ -359,7 +375,7 @@ def _stream_in_processes(
     used = min(processes, len(prefixes))
     slots = [context.Queue(maxsize=SLOT_CHUNKS) for _ in range(used)]
     stop = context.Event()
-    pool = _pool(used, initializer=_init_worker, initargs=(slots, stop))
+    pool = _pool(used, context, initializer=_init_worker, initargs=(slots, stop))
     futures: dict[int, Future] = {}
 
     def submit(index: int) -> None:

@@ -1,0 +1,266 @@
+"""Splitting a count into independent subproblems, one symmetry class of subtrees each.
+
+A count of all solutions only needs one member of every orbit under the 8
+symmetries of the square (see :mod:`cp_queens.symmetry`): the canonical one,
+lexicographically smallest of its images. Which boards can be canonical is
+decided mostly by the queens on the border, so it prunes near the root:
+
+* **corner** - some queen stands in a corner. Then none of the 4 rotations
+  fixes the board (a corner goes to another corner, which cannot also hold a
+  queen: any two corners share a row, column or diagonal), so the orbit has 8
+  members. Exactly two images keep the queen at ``(0, 0)``: the board and its
+  transpose, and they differ in row 1 (``q[1]`` against the row of the queen in
+  column 1 - equal would put two queens on one anti-diagonal). The canonical
+  one has ``q[1]`` smaller, so the queen of column 1 sits below row ``q[1]``:
+  column 1 is closed in rows ``2 .. q[1]-1``. Each leaf weighs 8.
+
+* **edge** - no queen in a corner. Each of the four border lines holds exactly
+  one queen; an image can bring any of them to row 0, read from either end, so
+  the smallest ``q[0]`` of any image is the smallest distance ``b`` of a border
+  queen to its nearest corner. The canonical board has ``q[0] = b``, so
+  ``b < n-1-b``, the side columns are closed in rows ``1 .. b-1`` and must both
+  be used by row ``n-1-b``, and the last row's queen keeps distance ``>= b``
+  from the corners. What these rules cannot see (two border queens at the same
+  distance) is settled at each leaf by comparing the few tying images
+  (:func:`cp_queens.kernels.edge_orbit`), which also finds the orbit size.
+
+A subproblem fixes the first rows (its *prefix*) inside one kind, so
+subproblems never overlap and together cover every canonical board once.
+Without symmetry (pre-placed queens break it) the kind is **plain**: every
+completion of every prefix, each weighing 1.
+
+Examples:
+    >>> [(s.kind, s.prefix) for s in split(5, depth=1)]
+    [('corner', (0, 2)), ('corner', (0, 3)), ('edge', (1,))]
+    >>> sum(count(s).total for s in split(8)), sum(count(s).unique for s in split(8))
+    (92, 12)
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from cp_queens import kernels
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
+
+PLAIN = "plain"
+CORNER = "corner"
+EDGE = "edge"
+
+
+class PartialCount(NamedTuple):
+    """What one subproblem contributed: solutions, orbits (unique), search nodes."""
+
+    total: int
+    unique: int
+    nodes: int
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """A subtree of the search: ``prefix`` gives the columns of the first rows.
+
+    Picklable and self-contained, so it can be sent to another process or to a
+    Dask worker. ``fixed`` are the pre-placed queens as sorted ``(row, col)``
+    pairs (plain kind only).
+    """
+
+    n: int
+    kind: str
+    prefix: tuple[int, ...]
+    fixed: tuple[tuple[int, int], ...] = field(default=())
+
+    @property
+    def weight(self) -> int:
+        """How many solutions one leaf stands for: 1 (plain), 8 (corner), 0 = its orbit size."""
+        if self.kind == PLAIN or self.n == 1:
+            return 1
+        return 8 if self.kind == CORNER else kernels.BY_ORBIT
+
+    @property
+    def key(self) -> str:
+        """A stable name for checkpoint files, e.g. ``edge:3.0.5``."""
+        return f"{self.kind}:{'.'.join(map(str, self.prefix))}"
+
+
+def check_size(n: int) -> None:
+    """Reject boards the 64-bit masks cannot hold."""
+    if n > kernels.MAX_N:
+        raise UnsupportedTaskError(f"engine 'fast' handles n <= {kernels.MAX_N}, got n={n}")
+
+
+def default_depth(n: int) -> int:
+    """Rows fixed by a subproblem: enough subtrees to keep many workers busy, evenly.
+
+    Grows with ``n`` so that a subproblem stays well under a second or so while
+    their number (a few thousand at n = 17) keeps the scheduling overhead small.
+    """
+    if n <= 8:
+        return 2
+    if n <= 13:
+        return 3
+    return 4
+
+
+def allow_masks(sub: Subproblem) -> tuple[list[int], int]:
+    """Per-row masks of the columns the subproblem's kind permits, and its ``side_row``."""
+    n = sub.n
+    mask = (1 << n) - 1
+    allow = [mask] * n
+    side_row = -1
+    if sub.kind == PLAIN:
+        for row, col in sub.fixed:
+            for r in range(n):
+                if r == row:
+                    allow[r] &= 1 << col
+                else:  # squares a given queen attacks are closed from the start
+                    distance = abs(r - row)
+                    attacked = 1 << col
+                    if col + distance < n:
+                        attacked |= 1 << (col + distance)
+                    if col - distance >= 0:
+                        attacked |= 1 << (col - distance)
+                    allow[r] &= ~attacked
+    elif sub.kind == CORNER:
+        allow[0] = 1
+        if n > 1:
+            below = sub.prefix[1]
+            for r in range(2, below):
+                allow[r] &= ~2
+    else:
+        b = sub.prefix[0]
+        side = 1 | (1 << (n - 1))
+        allow[0] = 1 << b
+        for r in range(1, b):
+            allow[r] &= ~side
+        near_corners = ((1 << b) - 1) | (((1 << b) - 1) << (n - b))
+        allow[n - 1] &= ~near_corners
+        side_row = n - 1 - b
+    return allow, side_row
+
+
+def split(
+    n: int, *, depth: int | None = None, fixed: Mapping[int, int] | None = None
+) -> list[Subproblem]:
+    """The subproblems of a count of ``n``: symmetry-reduced, or plain with ``fixed`` queens.
+
+    ``depth`` rows are preset in each (fewer when the board is that small);
+    the order is deterministic, so a checkpoint can name subproblems by key.
+    """
+    check_size(n)
+    depth = default_depth(n) if depth is None else depth
+    if depth < 1:
+        raise CpQueensError(f"split depth must be at least 1, got {depth}")
+    depth = min(depth, n)
+    if fixed:
+        pairs = tuple(sorted(fixed.items()))
+        return list(_extend(Subproblem(n, PLAIN, (), pairs), depth))
+    if n == 1:
+        return [Subproblem(1, CORNER, (0,))]
+    found: list[Subproblem] = []
+    for second in range(2, n - 1):
+        found.extend(_extend(Subproblem(n, CORNER, (0, second)), max(depth, 2)))
+    for b in range(1, n):
+        if b >= n - 1 - b:
+            break
+        found.extend(_extend(Subproblem(n, EDGE, (b,)), depth))
+    return found
+
+
+def _extend(sub: Subproblem, depth: int) -> Iterator[Subproblem]:
+    """Every legal way of filling rows ``len(prefix) .. depth-1``, in lexicographic order."""
+    n = sub.n
+    allow, side_row = allow_masks(sub)
+    side = 1 | (1 << (n - 1))
+    mask = (1 << n) - 1
+    cols = left = right = 0
+    for r, col in enumerate(sub.prefix):
+        bit = 1 << col
+        if not bit & kernels.row_options(r, cols, left, right, allow, side_row, side):
+            return
+        cols, left, right = cols | bit, ((left | bit) << 1) & mask, (right | bit) >> 1
+
+    def fill(row: int, prefix: tuple[int, ...], cols: int, left: int, right: int) -> Iterator:
+        if row == depth:
+            yield Subproblem(n, sub.kind, prefix, sub.fixed)
+            return
+        free = kernels.row_options(row, cols, left, right, allow, side_row, side)
+        while free:
+            bit = free & -free
+            free ^= bit
+            yield from fill(
+                row + 1,
+                (*prefix, bit.bit_length() - 1),
+                cols | bit,
+                ((left | bit) << 1) & mask,
+                (right | bit) >> 1,
+            )
+
+    yield from fill(len(sub.prefix), sub.prefix, cols, left, right)
+
+
+# -- running one subproblem ---------------------------------------------------
+
+_warned = False
+
+
+def backend(force_python: bool = False) -> tuple[Any, bool]:
+    """The kernels to run (compiled when possible) and whether they are compiled.
+
+    Without Numba the interpreted kernels run, after one warning: the answer is
+    the same, only several hundred times slower.
+    """
+    global _warned
+    if kernels.COMPILED is not None and not force_python:
+        return kernels.COMPILED, True
+    if kernels.COMPILED is None and not _warned:
+        _warned = True
+        warnings.warn(
+            "numba is not installed: engine 'fast' runs its pure-Python fallback "
+            "(exact but slow); pip install numba",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return kernels.PYTHON, False
+
+
+def new_array(size: int, compiled: bool) -> Any:
+    """An int64 array for the compiled kernels, a list for the interpreted ones."""
+    if compiled:
+        import numpy as np
+
+        return np.zeros(size, dtype=np.int64)
+    return [0] * size
+
+
+def count(sub: Subproblem, *, force_python: bool = False) -> PartialCount:
+    """Count one subproblem: its weighted solutions, its orbits and the nodes searched."""
+    code, compiled = backend(force_python)
+    n = sub.n
+    allow, side_row = allow_masks(sub)
+    bits = new_array(n, compiled)
+    for r, col in enumerate(sub.prefix):
+        bits[r] = 1 << col
+    allow_array = new_array(n, compiled)
+    for r, mask in enumerate(allow):
+        allow_array[r] = mask
+    total, leaves, nodes = code.count_subtree(
+        n,
+        len(sub.prefix),
+        bits,
+        allow_array,
+        side_row,
+        sub.weight,
+        *(new_array(n + 1, compiled) for _ in range(4)),
+        new_array(n, compiled),
+        new_array(n, compiled),
+    )
+    return PartialCount(int(total), int(leaves), int(nodes))
+
+
+def warm_up(force_python: bool = False) -> None:
+    """Compile (or load from Numba's cache) the counting kernel now, not inside a timing."""
+    count(Subproblem(4, EDGE, (1,)), force_python=force_python)

@@ -1,0 +1,107 @@
+"""The ``fast`` engine: exact totals and unique counts (OEIS), order and set of its stream."""
+
+from __future__ import annotations
+
+import pytest
+
+from cp_queens import engines, kernels
+from cp_queens import subproblems as split_module
+from cp_queens.engines.base import UniqueCount
+from cp_queens.engines.construct import construct_columns
+from cp_queens.engines.fast import BATCH_SIZES
+from cp_queens.errors import UnsupportedTaskError
+from cp_queens.problem import Placement, Problem
+from cp_queens.stats import TIME_LIMIT
+from cp_queens.verify import verify
+from tests.conftest import total, unique
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_counts_and_unique_counts_match_oeis(n: int) -> None:
+    engine = engines.get("fast")
+    assert engine.count_unique(Problem(n)) == UniqueCount(total(n), unique(n))
+    assert engine.count(Problem(n)) == total(n)
+    assert engine.stats.branches is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [15, 16, 17])
+def test_large_counts_match_oeis(n: int) -> None:
+    result = engines.get("fast", workers=0).count_unique(Problem(n))
+    assert result == UniqueCount(total(n), unique(n))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 5, 20])
+def test_the_split_depth_does_not_change_the_answer(depth: int) -> None:
+    assert engines.get("fast", depth=depth).count_unique(Problem(11)) == (total(11), unique(11))
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_stream_has_the_reference_order_and_set(n: int) -> None:
+    fast = list(engines.get("fast").solutions(Problem(n)))
+    assert fast == list(engines.get("reference").solutions(Problem(n)))
+    assert all(isinstance(p, Placement) for p in fast)
+
+
+def test_stream_of_twelve_crosses_batch_boundaries_in_order() -> None:
+    """Several full batches: still sorted, complete, distinct and valid."""
+    fast = [p.cols for p in engines.get("fast").solutions(Problem(12))]
+    assert len(fast) == total(12) > sum(BATCH_SIZES)
+    assert fast == sorted(set(fast))
+    assert all(verify(cols) for cols in fast)
+
+
+@pytest.mark.parametrize(
+    "fixed", [{0: 0}, {3: 4}, {0: 1, 7: 6}, {2: 2, 5: 7}, {1: 5, 4: 0, 6: 3}, {0: 0, 1: 1}]
+)
+def test_completion_counts_and_streams_equal_the_reference(fixed: dict[int, int]) -> None:
+    try:
+        problem = Problem(9, fixed)
+    except ValueError:  # attacking given queens are refused by Problem itself
+        return
+    reference = engines.get("reference")
+    fast = engines.get("fast")
+    assert fast.count(problem) == reference.count(problem)
+    assert list(fast.solutions(problem)) == list(reference.solutions(problem))
+
+
+def test_limit_stops_the_stream_early() -> None:
+    engine = engines.get("fast")
+    assert len(list(engine.solutions(Problem(14), limit=5))) == 5
+    assert engine.stats.status == "stopped"
+    assert engine.first(Problem(16)) == engines.get("reference").first(Problem(16))
+
+
+def test_boards_beyond_the_masks_are_refused_clearly() -> None:
+    with pytest.raises(UnsupportedTaskError, match="n <= 62"):
+        engines.get("fast").count(Problem(63))
+    # The widest board still works: complete a known solution of n = 62 from 50 of its rows.
+    known = tuple(int(c) for c in construct_columns(62))
+    problem = Problem(62, dict(enumerate(known[:50])))
+    assert engines.get("fast").first(problem) == Placement(known)
+
+
+def test_an_expired_time_limit_reports_a_partial_count() -> None:
+    engine = engines.get("fast", time_limit=1e-9)
+    assert engine.count(Problem(12)) <= total(12)
+    assert engine.stats.status == TIME_LIMIT
+
+
+def test_interpreted_kernels_give_the_same_answers() -> None:
+    engine = engines.get("fast", force_python=True)
+    for n in range(1, 9):
+        assert engine.count_unique(Problem(n)) == (total(n), unique(n))
+    assert list(engine.solutions(Problem(6))) == list(engines.get("fast").solutions(Problem(6)))
+
+
+def test_missing_numba_means_a_warning_and_the_interpreted_path(monkeypatch) -> None:
+    monkeypatch.setattr(kernels, "COMPILED", None)
+    monkeypatch.setattr(split_module, "_warned", False)
+    with pytest.warns(RuntimeWarning, match="numba is not installed"):
+        assert engines.get("fast").count(Problem(8)) == 92
+
+
+def test_the_kernels_are_compiled_here() -> None:
+    """The fast path really is the compiled one in this environment."""
+    assert kernels.COMPILED is not None
+    assert split_module.backend()[1] is True
