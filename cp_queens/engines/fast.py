@@ -137,10 +137,18 @@ class FastEngine(Engine):
                 else:
                     rows = [out[k * n : (k + 1) * n] for k in range(found)]
                 for cols in rows:
-                    yield Placement(tuple(cols))
+                    yield _trusted(tuple(cols))
             if deadline is not None and time.perf_counter() > deadline:
                 self.stats.status = TIME_LIMIT
                 return
+
+
+def _trusted(cols: tuple[int, ...]) -> Placement:
+    """A :class:`Placement` without re-checking its columns: the kernel only emits
+    solutions, and the check would cost more than the search itself."""
+    placement = object.__new__(Placement)
+    object.__setattr__(placement, "cols", cols)
+    return placement
 
 
 def _solutions_only(progress: ProgressCallback):  # type: ignore[no-untyped-def]
