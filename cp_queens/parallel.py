@@ -127,8 +127,9 @@ def count(
 ) -> CountResult:
     """Count ``subproblems`` on ``executor`` (default: a pool of ``workers`` local processes).
 
-    ``workers=None`` means every core. ``deadline`` is a ``time.perf_counter()``
-    instant after which the count stops early (``complete=False``).
+    ``workers=None`` means every core; ``workers=1`` counts in this process.
+    ``deadline`` is a ``time.perf_counter()`` instant after which the count
+    stops early (``complete=False``).
     """
     started = time.perf_counter()
     if n is None:
@@ -210,7 +211,8 @@ def count_chunk(
     subs: Sequence[Subproblem], force_python: bool = False
 ) -> list[tuple[str, PartialCount]]:
     """The task a worker runs: count a few subproblems (a module-level function, so it pickles)."""
-    return [(s.key, split_module.count(s, force_python=force_python)) for s in subs]
+    parts = split_module.count_many(subs, force_python=force_python)
+    return [(s.key, part) for s, part in zip(subs, parts, strict=True)]
 
 
 def chunks(subs: Sequence[Subproblem], tasks: int = TASKS) -> list[list[Subproblem]]:
@@ -229,6 +231,8 @@ def _run(
     report: Callable[[], None],
 ) -> bool:
     """Submit the tasks and collect them; False if the deadline came first."""
+    if executor is None and workers == 1:
+        return _run_here(todo, deadline, force_python, ledger, report)
     own = executor is None
     if own:
         split_module.warm_up(force_python)
@@ -279,6 +283,22 @@ def _run(
     finally:
         if own:
             executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_here(
+    todo: list[Subproblem],
+    deadline: float | None,
+    force_python: bool,
+    ledger: _Ledger,
+    report: Callable[[], None],
+) -> bool:
+    """One worker: no pool at all, the same tasks in this process."""
+    for chunk in chunks(todo):
+        if deadline is not None and time.perf_counter() > deadline:
+            return False
+        ledger.record(count_chunk(chunk, force_python))
+        report()
+    return True
 
 
 def local_pool(workers: int | None) -> ProcessPoolExecutor:

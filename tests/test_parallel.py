@@ -102,7 +102,9 @@ def test_a_killed_local_worker_is_replaced_and_the_total_stays_exact() -> None:
 
     def kill_one_worker(info: parallel.Progress) -> None:
         if info.done_this_run and not killed:
-            workers = psutil.Process().children()
+            me = psutil.Process()
+            # Forked pool workers share our command line (unlike, say, a resource tracker).
+            workers = [c for c in me.children() if c.cmdline() == me.cmdline()]
             if workers:
                 os.kill(workers[0].pid, signal.SIGKILL)
                 killed.append(workers[0].pid)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -48,7 +49,7 @@ from ortools.sat.python import cp_model
 from cp_queens.engines import _cpsat_runner as runner
 from cp_queens.engines.base import ProgressCallback, UniqueCount
 from cp_queens.problem import Placement, Problem, attack_reason
-from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
+from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 from cp_queens.symmetry import is_canonical_columns, orbit_columns
 
 #: Representatives per chunk sent from a worker to the consumer.
@@ -160,6 +161,9 @@ def _representatives(
     stats = Stats()
     try:
         for placement in runner.stream(model, _decoder(q), _with_fixed_search(settings), stats):
+            if _stop is not None and _stop.is_set():  # the consumer stopped or was interrupted
+                outcome.status = STOPPED
+                break
             outcome.enumerated += 1
             cols = placement.cols
             if is_canonical_columns(cols):
@@ -174,8 +178,15 @@ def _representatives(
 
 
 def _with_fixed_search(settings: runner.SolverSettings) -> runner.SolverSettings:
-    """The user's parameters, plus rows branched on in order (unless they chose otherwise)."""
-    parameters: dict[str, Any] = {"search_branching": cp_model.FIXED_SEARCH}
+    """The user's parameters, plus rows branched on in order (unless they chose otherwise).
+
+    CP-SAT's own Ctrl-C handler is turned off: in a worker process it aborted
+    the process (``std::bad_function_call``); the consumer handles Ctrl-C.
+    """
+    parameters: dict[str, Any] = {
+        "search_branching": cp_model.FIXED_SEARCH,
+        "catch_sigint_signal": False,
+    }
     parameters.update(
         (name, value) for name, value in settings.parameters.items() if name != "search_branching"
     )
@@ -207,6 +218,9 @@ _stop: Any = None
 def _init_worker(slots: list[Any], stop: Any) -> None:
     global _slots, _stop
     _slots, _stop = slots, stop
+    # Ctrl-C reaches the whole process group; the consumer alone handles it and
+    # sets ``stop``. (Interrupted inside CP-SAT's callback, a child would abort.)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for slot in slots:
         # Never block process exit on chunks nobody will read (the consumer stopped).
         slot.cancel_join_thread()
@@ -317,26 +331,25 @@ def count_unique(
         used = 1
     else:
         used = min(processes, len(prefixes))
-        pool = _pool(used)
+        context = _context()
+        stop = context.Event()
+        pool = _pool(used, context, initializer=_init_worker, initargs=([], stop))
         futures: list[Future] = [
             pool.submit(_count_one, n, prefix, settings, deadline) for prefix in prefixes
         ]
-        outcomes = _results_then_shutdown(pool, futures)
-    for outcome in outcomes:
-        total += outcome.total
-        unique += outcome.unique
-        _merge(stats, outcome, len(prefixes), used)
-        if progress is not None:
-            progress(total)
-    return UniqueCount(total, unique)
-
-
-def _results_then_shutdown(pool: Executor, futures: list[Future]) -> Iterator[_Outcome]:
+        outcomes = (future.result() for future in as_completed(futures))
     try:
-        for future in as_completed(futures):
-            yield future.result()
+        for outcome in outcomes:
+            total += outcome.total
+            unique += outcome.unique
+            _merge(stats, outcome, len(prefixes), used)
+            if progress is not None:
+                progress(total)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if used > 1:
+            stop.set()  # on an error or Ctrl-C, the running subproblems end early
+            pool.shutdown(wait=True, cancel_futures=True)
+    return UniqueCount(total, unique)
 
 
 def stream(

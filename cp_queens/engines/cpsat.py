@@ -26,7 +26,10 @@ Options a course can compare:
   whole plain search is quicker than starting processes, given queens break the
   symmetry, and a stream stopped after ``limit`` solutions is best served by
   one search that starts at once. Both stream at bounded memory; ``fast``
-  yields whole orbits in a fixed order.
+  yields whole orbits in a fixed order. ``processes`` (default: the number of
+  cores) sets the size of its process pool; its ``stats.extra`` reports
+  ``subproblems`` and ``enumerated`` (solutions CP-SAT found before the
+  canonical filter).
 * ``strategy="auto" | "portfolio" | "fixed" | "greedy"`` with
   ``variable_order`` and ``value_order`` says how CP-SAT searches
   (:mod:`cp_queens.engines._cpsat_search`). ``auto`` uses ``greedy`` for

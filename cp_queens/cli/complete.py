@@ -1,0 +1,204 @@
+"""``cp-queens complete FILE``: add queens to a partial board, or prove it cannot be done."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+from cp_queens import DEFAULT_MODEL_ENGINE
+from cp_queens.cli._common import (
+    add_engine_argument,
+    engine_name,
+    make_engine,
+    non_negative_int,
+    open_output,
+    positive_seconds,
+    report,
+)
+from cp_queens.completion import completions, cross_check, first_completion
+from cp_queens.engines import Engine
+from cp_queens.errors import CpQueensError
+from cp_queens.formats import format_placement
+from cp_queens.partial import read_partial
+from cp_queens.problem import Placement, Problem
+from cp_queens.render import svg, unicode
+from cp_queens.stats import COMPLETE
+
+FORMATS = ("boards", "jsonl", "unicode", "svg")
+#: Exit code when the second engine disagrees: a bug in an engine, not an answer.
+DISAGREEMENT = 3
+
+EPILOG = """\
+input (detected):
+  a board, one line per row: '.', '-', '_' or '0' empty, 'Q' or '1' a queen,
+  spaces optional, '#' starts a comment line; or JSON: {"n": 8, "queens": [[0, 0]]}
+  with rows and columns counted from 0.
+
+exit codes: 0 completed, 1 no completion exists (or none found in the time
+limit), 2 unreadable input or queens that attack each other, 3 the engines
+named by --engine and --cross-check disagree.
+
+examples:
+  cp-queens complete board.txt                      one completion, as a board
+  cp-queens complete board.txt --count -x reference count, checked by a 2nd engine
+  echo '{"n": 8, "queens": [[0, 0]]}' | cp-queens complete - --all --format jsonl
+"""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "complete",
+        help="complete a partial board (or prove it impossible)",
+        description="Read a board with some queens already placed and add the missing ones, "
+        "or prove that no completion exists. Every completion is checked by the independent "
+        "verifier; --cross-check asks a second engine the same question.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", metavar="FILE", help="partial board to read ('-' for stdin)")
+    add_engine_argument(parser, DEFAULT_MODEL_ENGINE, f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model")
+    task = parser.add_mutually_exclusive_group()
+    task.add_argument("--count", action="store_true", help="count every completion")
+    task.add_argument("--all", action="store_true", help="list every completion")
+    parser.add_argument(
+        "--limit", type=non_negative_int, metavar="K", help="with --all: stop after K completions"
+    )
+    parser.add_argument(
+        "--cross-check",
+        "-x",
+        type=engine_name,
+        metavar="E2",
+        help="ask engine E2 the same question and fail (exit 3) if it disagrees",
+    )
+    parser.add_argument(
+        "--time-limit", type=positive_seconds, metavar="S", help="give up after S seconds"
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="boards",
+        help="boards: rows of '.' and 'Q' (default); jsonl: JSON arrays of columns; "
+        "unicode: a chess diagram, given queens as ♕; svg: a picture (one completion only)",
+    )
+    parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
+    parser.set_defaults(run=run)
+
+
+@contextlib.contextmanager
+def _open_input(path: str) -> Iterator[TextIO]:
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
+    with handle:
+        yield handle
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.format == "svg" and (args.all or args.count):
+        raise CpQueensError("--format svg draws one completion; use it without --all/--count")
+    if args.limit is not None and not args.all:
+        raise CpQueensError("--limit only applies to --all")
+    name = "<stdin>" if args.file == "-" else args.file
+    with _open_input(args.file) as source:
+        problem = read_partial(source, name)
+    engine = make_engine(args.engine, time_limit=args.time_limit)
+    args.source_name = name
+    if args.count:
+        return _count(args, problem, engine)
+    if args.all:
+        return _all(args, problem, engine)
+    return _first(args, problem, engine)
+
+
+def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+    placement = first_completion(problem, engine)
+    _report(args, problem, engine)
+    proven = engine.stats.status == COMPLETE
+    if placement is None and not proven:
+        print(f"no completion found within the time limit of {args.time_limit:g} s")
+        return 1
+    if args.cross_check and _disagrees(args, problem, exists=placement is not None):
+        return DISAGREEMENT
+    if placement is None:
+        print("no completion exists")
+        return 1
+    with open_output(args.output) as out:
+        out.write(_draw(placement, problem, args.format))
+    return 0
+
+
+def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+    total = engine.count(problem)
+    _report(args, problem, engine)
+    if engine.stats.status != COMPLETE:
+        print(f"at least {total} completions (stopped: {engine.stats.status})")
+        return 1
+    if args.cross_check and _disagrees(args, problem, count=total):
+        return DISAGREEMENT
+    if total == 0:
+        print("no completion exists")
+        return 1
+    print(f"{total} completion{'s' * (total != 1)}")
+    return 0
+
+
+def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+    found: set[Placement] = set()
+    written = 0
+    with open_output(args.output) as out:
+        for placement in completions(problem, engine, limit=args.limit):
+            text = _draw(placement, problem, args.format)
+            out.write(text if written == 0 or args.format == "jsonl" else "\n" + text)
+            written += 1
+            if args.cross_check:
+                found.add(placement)
+    _report(args, problem, engine)
+    complete = engine.stats.status == COMPLETE
+    plural = "s" * (written != 1)
+    print(
+        f"# {written} completion{plural}{'' if complete else ' (stopped early)'}", file=sys.stderr
+    )
+    if args.cross_check and complete and _disagrees(args, problem, found=found):
+        return DISAGREEMENT
+    if written == 0:
+        print("no completion exists" if complete else "no completion found", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
+    given = len(problem.fixed)
+    print(
+        f"# {args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}",
+        file=sys.stderr,
+    )
+    report(engine.stats)
+
+
+def _disagrees(args: argparse.Namespace, problem: Problem, **answer: object) -> bool:
+    difference = cross_check(
+        problem,
+        args.cross_check,
+        time_limit=args.time_limit,
+        **answer,  # type: ignore[arg-type]
+    )
+    if difference is None:
+        print(f"# cross-check: {args.cross_check} agrees", file=sys.stderr)
+        return False
+    print(f"cp-queens: cross-check FAILED against {args.engine}: {difference}", file=sys.stderr)
+    return True
+
+
+def _draw(placement: Placement, problem: Problem, fmt: str) -> str:
+    if fmt == "unicode":
+        return unicode(placement, given=problem.fixed) + "\n"
+    if fmt == "svg":
+        return svg(placement, given=problem.fixed) + "\n"
+    return format_placement(placement, fmt)

@@ -1,0 +1,108 @@
+"""Solving the completion problem, with every answer checked twice.
+
+Completing a partial board is NP-complete (Gent, Jefferson and Nightingale,
+"Complexity of n-Queens Completion", *JAIR* 59, 2017), and "no completion
+exists" is a claim that cannot be checked by looking at a board. So this module
+never trusts one engine alone:
+
+* every completion an engine returns goes through the independent
+  :func:`cp_queens.verify.verify`, which also checks the given queens are kept;
+* :func:`cross_check` asks a *second* engine the same question and says where
+  the two disagree (existence, number of completions, or the set of them).
+
+Examples:
+    >>> from cp_queens import Problem
+    >>> problem = Problem(8, fixed={0: 0})
+    >>> len(list(completions(problem, "reference")))
+    4
+    >>> cross_check(problem, "cpsat", count=4) is None
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from cp_queens import engines
+from cp_queens.engines import Engine
+from cp_queens.problem import Placement, Problem
+from cp_queens.stats import COMPLETE
+from cp_queens.verify import verify
+
+
+class WrongCompletionError(AssertionError):
+    """An engine returned a board that is not a completion: a bug, never a user error."""
+
+
+def checked(problem: Problem, placement: Placement, engine: str) -> Placement:
+    """``placement`` if it is a valid completion of ``problem``; otherwise raise."""
+    verdict = verify(placement, problem)
+    if not verdict.ok:
+        raise WrongCompletionError(f"engine '{engine}' returned {placement}: {verdict.reason}")
+    return placement
+
+
+def first_completion(problem: Problem, engine: str | Engine, **options: Any) -> Placement | None:
+    """One verified completion, or ``None`` (see the engine's ``stats.status`` for why)."""
+    solver = _engine(engine, options)
+    found = solver.first(problem)
+    return None if found is None else checked(problem, found, solver.name)
+
+
+def completions(
+    problem: Problem, engine: str | Engine, *, limit: int | None = None, **options: Any
+) -> Iterator[Placement]:
+    """Stream every completion, each verified on its way out."""
+    solver = _engine(engine, options)
+    for placement in solver.solutions(problem, limit=limit):
+        yield checked(problem, placement, solver.name)
+
+
+def cross_check(
+    problem: Problem,
+    engine: str | Engine,
+    *,
+    exists: bool | None = None,
+    count: int | None = None,
+    found: set[Placement] | None = None,
+    **options: Any,
+) -> str | None:
+    """Ask ``engine`` the same question; ``None`` if it agrees, else what differs.
+
+    Give the answer to check as ``exists`` (is there a completion?), ``count``
+    (how many?) or ``found`` (the set of all completions). If the second engine
+    runs out of time, that is reported too: no answer is not agreement.
+    """
+    solver = _engine(engine, options)
+    name = solver.name
+    if found is not None:
+        theirs = set(completions(problem, solver))
+        if solver.stats.status != COMPLETE:
+            return f"{name} stopped early ({solver.stats.status})"
+        if theirs != found:
+            return (
+                f"{name} finds {len(theirs)} completions, {len(found & theirs)} of them in common "
+                f"with the {len(found)} being checked"
+            )
+        return None
+    if count is not None:
+        theirs_count = solver.count(problem)
+        if solver.stats.status != COMPLETE:
+            return f"{name} stopped early ({solver.stats.status})"
+        if theirs_count != count:
+            return f"{name} counts {theirs_count} completions, not {count}"
+        return None
+    if exists is None:
+        raise ValueError("cross_check needs one of exists, count or found")
+    theirs_first = first_completion(problem, solver)
+    if theirs_first is None and solver.stats.status != COMPLETE:
+        return f"{name} stopped early ({solver.stats.status})"
+    if (theirs_first is not None) != exists:
+        said = "finds a completion" if theirs_first is not None else "finds no completion"
+        return f"{name} {said}"
+    return None
+
+
+def _engine(engine: str | Engine, options: dict[str, Any]) -> Engine:
+    return engines.get(engine, **options) if isinstance(engine, str) else engine

@@ -1,0 +1,94 @@
+"""Where a parallel count runs: a Dask cluster, existing or started here.
+
+:mod:`cp_queens.parallel` takes any ``concurrent.futures.Executor``; this
+module makes one from a command line's ``--scheduler tcp://HOST:8786`` (an
+existing cluster) or ``--cluster local[:W]`` (a ``LocalCluster`` of W worker
+processes, for trying it out). Dask is an optional extra, imported only here
+and only when asked for::
+
+    pip install 'cp-queens[distributed]'
+
+Every worker needs ``cp_queens`` (and Numba) importable: install the package
+in the workers' environment too. Dask re-runs the tasks of a worker that dies,
+so a lost worker costs time, not correctness.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from cp_queens.errors import CpQueensError
+
+INSTALL_HINT = "pip install 'cp-queens[distributed]'"
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """An open connection to a Dask cluster, as an executor."""
+
+    executor: Executor
+    client: Any
+    #: e.g. ``Dask cluster at tcp://10.0.0.5:8786 (4 workers)``.
+    description: str
+
+
+def parse_cluster(spec: str) -> int | None:
+    """``local`` -> ``None`` (Dask picks the number of workers), ``local:W`` -> ``W``."""
+    name, _, workers = spec.partition(":")
+    if name != "local":
+        raise CpQueensError(f"--cluster must be 'local' or 'local:W', got {spec!r}")
+    if not workers:
+        return None
+    if not workers.isdigit() or int(workers) < 1:
+        raise CpQueensError(f"--cluster local:W needs a number of workers >= 1, got {workers!r}")
+    return int(workers)
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise CpQueensError(
+            f"counting on a Dask cluster needs dask.distributed: {INSTALL_HINT}"
+        ) from None
+    return distributed
+
+
+@contextlib.contextmanager
+def dask_cluster(
+    *, scheduler: str | None = None, cluster: str | None = None, timeout: float = 10.0
+) -> Iterator[Cluster]:
+    """Connect to ``scheduler`` (waiting up to ``timeout`` seconds), or start a local
+    cluster described by ``cluster``."""
+    if (scheduler is None) == (cluster is None):
+        raise CpQueensError("give exactly one of --scheduler and --cluster")
+    distributed = _distributed()
+    with contextlib.ExitStack() as stack:
+        if scheduler is not None:
+            try:
+                client = distributed.Client(scheduler, timeout=f"{timeout}s")
+            except (OSError, TimeoutError) as error:
+                raise CpQueensError(
+                    f"cannot reach the Dask scheduler at {scheduler}: {error}"
+                ) from None
+            where = f"Dask cluster at {scheduler}"
+        else:
+            workers = parse_cluster(cluster or "")
+            local = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,  # the kernel holds a core; threads would only contend
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            stack.callback(local.close)
+            client = distributed.Client(local)
+            where = "local Dask cluster"
+        stack.callback(client.close)
+        count = len(client.scheduler_info().get("workers", {}))
+        yield Cluster(client.get_executor(pure=False), client, f"{where} ({count} workers)")

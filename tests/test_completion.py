@@ -1,0 +1,130 @@
+"""Completion: every engine that takes pre-placed queens agrees with a brute-force oracle.
+
+The oracle shares no code with any engine: it tries all n! permutations and
+keeps those :func:`verify` accepts, then keeps the ones that hold the given
+queens. Partial boards are drawn at random (Hypothesis), half of them from a
+real solution (always solvable), half from random non-attacking queens (often
+unsolvable), so both answers are exercised.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cp_queens import Placement, Problem, engines, verify
+from cp_queens.completion import (
+    WrongCompletionError,
+    checked,
+    completions,
+    cross_check,
+    first_completion,
+)
+from cp_queens.errors import UnsupportedTaskError
+from cp_queens.problem import attack_reason
+
+FIXED_ENGINES = [n for n in engines.names() if engines.engine_class(n).supports_fixed]
+ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
+COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
+
+
+@cache
+def all_solutions(n: int) -> frozenset[tuple[int, ...]]:
+    """Brute force over every permutation (n <= 8: at most 40,320 candidates)."""
+    return frozenset(p for p in itertools.permutations(range(n)) if verify(p).ok)
+
+
+def oracle(problem: Problem) -> frozenset[tuple[int, ...]]:
+    return frozenset(
+        s for s in all_solutions(problem.n) if all(s[r] == c for r, c in problem.fixed.items())
+    )
+
+
+@st.composite
+def partial_boards(draw: st.DrawFn) -> Problem:
+    n = draw(st.integers(4, 8))
+    if draw(st.booleans()):
+        solution = draw(st.sampled_from(sorted(all_solutions(n))))
+        rows = draw(st.sets(st.integers(0, n - 1), max_size=n))
+        return Problem(n, {r: solution[r] for r in rows})
+    fixed: dict[int, int] = {}
+    for r, c in draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=4)):
+        if all(
+            attack_reason(r, c, r2, c2) is None and (r, c) != (r2, c2) for r2, c2 in fixed.items()
+        ):
+            fixed[r] = c
+    return Problem(n, fixed)
+
+
+def test_the_oracle_knows_the_classic_counts() -> None:
+    assert [len(all_solutions(n)) for n in range(1, 9)] == [1, 0, 0, 2, 10, 4, 40, 92]
+
+
+def test_eight_queens_with_a_queen_in_a_corner() -> None:
+    # a1 is the bottom-left corner: row 7, column 0. Counted, not trusted.
+    problem = Problem(8, {7: 0})
+    expected = len(oracle(problem))
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == expected, name
+    # By symmetry every corner has the same number of completions.
+    assert {len(oracle(Problem(8, {r: c}))) for r in (0, 7) for c in (0, 7)} == {expected}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_boards())
+def test_enumerating_engines_find_exactly_the_oracle_completions(problem: Problem) -> None:
+    expected = oracle(problem)
+    for name in ENUMERATING:
+        found = [p.cols for p in completions(problem, name)]
+        assert len(found) == len(set(found)), f"{name} repeats a completion"
+        assert set(found) == expected, f"{name} on {problem}"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_boards())
+def test_counts_and_first_completions_agree_with_the_oracle(problem: Problem) -> None:
+    expected = oracle(problem)
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == len(expected), name
+    for name in FIXED_ENGINES:
+        found = first_completion(problem, name)
+        if expected:
+            assert found is not None and found.cols in expected, name
+        else:
+            assert found is None, name
+
+
+@pytest.mark.parametrize("name", FIXED_ENGINES)
+def test_every_completion_keeps_the_given_queens(name: str) -> None:
+    problem = Problem(10, {0: 2, 4: 7, 9: 4})
+    found = first_completion(problem, name)
+    assert found is not None and problem.admits(found) and verify(found, problem).ok
+
+
+@pytest.mark.parametrize("name", sorted(set(engines.names()) - set(FIXED_ENGINES)))
+def test_engines_without_completion_say_so(name: str) -> None:
+    with pytest.raises(UnsupportedTaskError, match="pre-placed queens"):
+        engines.get(name).first(Problem(8, {0: 0}))
+
+
+def test_cross_check_reports_agreement_and_disagreement() -> None:
+    problem = Problem(8, {0: 0})
+    assert cross_check(problem, "reference", exists=True) is None
+    assert cross_check(problem, "reference", count=4) is None
+    assert cross_check(problem, "reference", count=5) == "reference counts 4 completions, not 5"
+    assert cross_check(problem, "reference", exists=False) == "reference finds a completion"
+    found = {Placement(s) for s in oracle(problem)}
+    assert cross_check(problem, "cpsat", found=found) is None
+    assert "3 of them in common" in cross_check(problem, "cpsat", found=set(list(found)[:3]))
+    with pytest.raises(ValueError, match="needs one of"):
+        cross_check(problem, "reference")
+
+
+def test_a_wrong_completion_is_caught_as_an_engine_bug() -> None:
+    problem = Problem(4, {0: 1})
+    with pytest.raises(WrongCompletionError, match="given queen in column 1 was moved"):
+        checked(problem, Placement((2, 0, 3, 1)), "buggy")

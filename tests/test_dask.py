@@ -1,0 +1,64 @@
+"""Counting on a real Dask cluster (two worker processes), including a worker killed mid-run."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+from cp_queens import parallel
+from cp_queens.errors import CpQueensError
+from cp_queens.executors import Cluster, dask_cluster, parse_cluster
+from tests.conftest import total, unique
+
+pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    with dask_cluster(cluster="local:2") as opened:
+        yield opened
+
+
+def test_a_local_cluster_gives_the_local_pool_counts(cluster: Cluster) -> None:
+    assert "2 workers" in cluster.description
+    on_dask = parallel.count_board(11, executor=cluster.executor)
+    on_pool = parallel.count_board(11, workers=2)
+    assert (on_dask.total, on_dask.unique) == (on_pool.total, on_pool.unique)
+    assert (on_dask.total, on_dask.unique) == (total(11), unique(11))
+
+
+def test_a_worker_killed_mid_run_still_gives_the_exact_total(cluster: Cluster) -> None:
+    pids = cluster.client.run(os.getpid)
+    victim = max(pids.values())
+    killed = []
+
+    def kill_a_worker(info: parallel.Progress) -> None:
+        if info.done_this_run and not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    result = parallel.count_board(12, executor=cluster.executor, progress=kill_a_worker)
+    assert killed
+    assert (result.total, result.unique) == (total(12), unique(12))
+    assert result.complete
+
+
+def test_cluster_specs_are_checked() -> None:
+    assert parse_cluster("local") is None
+    assert parse_cluster("local:3") == 3
+    for bad in ("remote", "local:0", "local:x"):
+        with pytest.raises(CpQueensError, match="--cluster"):
+            parse_cluster(bad)
+    with pytest.raises(CpQueensError, match="exactly one"), dask_cluster():
+        pass
+
+
+def test_an_unreachable_scheduler_is_a_clear_error() -> None:
+    address = "tcp://127.0.0.1:9"
+    expected = f"cannot reach the Dask scheduler at {re.escape(address)}"
+    with pytest.raises(CpQueensError, match=expected), dask_cluster(scheduler=address, timeout=1):
+        pass
