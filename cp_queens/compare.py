@@ -15,6 +15,13 @@ Each run happens in a forked child process, for three reasons:
   is reported separately as ``baseline_rss_mb``;
 * **isolation** - a crash or a leak in one engine cannot spoil the next run.
 
+An engine that starts worker processes of its own (``cpsat``'s default
+``method="fast"`` for n >= 10) is measured with them: the wall time includes
+their work, and ``ru_maxrss`` is then the largest single process among the
+run and the workers it waited for, not their sum. Engines are named as on the
+command line, optionally with constructor options: ``cpsat:method=plain``,
+``pyconstraint:solver=min-conflicts`` (see :func:`parse_engine_spec`).
+
 Forking needs a POSIX system (Linux, macOS). Tables, CSV, JSON and the plot
 are in :mod:`cp_queens.compare_report`.
 
@@ -27,6 +34,7 @@ Examples:
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import platform
@@ -129,18 +137,74 @@ def parse_range(text: str) -> list[int]:
     return sorted(set(sizes))
 
 
-def parse_engines(text: str) -> list[str]:
-    """Engine names from ``"reference,cpsat"``; an unknown name lists the known ones."""
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise CompareError("--engines: no engine named (e.g. --engines reference,cpsat)")
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine as named on the command line: ``cpsat`` or ``cpsat:method=plain``.
+
+    ``label`` is the text as given (it names the engine in every output);
+    ``options`` go to the engine's constructor in each run.
+    """
+
+    label: str
+    name: str
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def build(self, **more: Any) -> engines.Engine:
+        return engines.get(self.name, **self.options, **more)
+
+
+def parse_engine_spec(text: str) -> EngineSpec:
+    """``name`` or ``name:key=value[:key=value...]``; values read as int, float, bool or text.
+
+    Examples:
+        >>> parse_engine_spec("pyconstraint:solver=optimized:forwardcheck=false").options
+        {'solver': 'optimized', 'forwardcheck': False}
+    """
+    name, *pairs = (part.strip() for part in text.strip().split(":"))
     known = engines.names()
-    for name in names:
-        if name not in known:
+    if name not in known:
+        raise CompareError(
+            f"--engines: unknown engine '{name}' (known engines: {', '.join(known)})"
+        )
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
             raise CompareError(
-                f"--engines: unknown engine '{name}' (known engines: {', '.join(known)})"
+                f"--engines: cannot read option {pair!r} in {text!r} (expected name:key=value)"
             )
-    return list(dict.fromkeys(names))
+        options[key.strip().replace("-", "_")] = _option_value(value.strip())
+    accepted = inspect.signature(engines.engine_class(name).__init__).parameters
+    for key in options:
+        if key not in accepted or key in ("self", "time_limit"):
+            raise CompareError(f"--engines: engine '{name}' has no option '{key}' (in {text!r})")
+    spec = EngineSpec(text.strip(), name, options)
+    try:
+        spec.build()  # let the engine judge the values now, not in every run
+    except CpQueensError as error:
+        raise CompareError(f"--engines: {text.strip()}: {error}") from None
+    return spec
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+def parse_engines(text: str) -> list[EngineSpec]:
+    """Engines from ``"reference,cpsat:method=plain"``; an unknown name lists the known ones."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if not parts:
+        raise CompareError("--engines: no engine named (e.g. --engines reference,cpsat)")
+    specs = {spec.label: spec for spec in map(parse_engine_spec, parts)}
+    return list(specs.values())
 
 
 def check_task(task: str) -> str:
@@ -153,7 +217,7 @@ def check_task(task: str) -> str:
 
 
 def compare(
-    engine_names: Sequence[str],
+    engine_specs: Sequence[str | EngineSpec],
     sizes: Sequence[int],
     task: str,
     *,
@@ -173,13 +237,13 @@ def compare(
         raise CompareError("compare runs each engine in a forked process: needs Linux or macOS")
     engines.names()  # import every engine before forking, so each child starts alike
     runs: list[Run] = []
-    for name in engine_names:
+    for spec in map(_spec, engine_specs):
         timed_out_at: int | None = None
         for n in sizes:
             if timed_out_at is not None and skip_after_timeout:
-                run = Run(name, n, task, SKIPPED, message=f"timed out at n={timed_out_at}")
+                run = Run(spec.label, n, task, SKIPPED, message=f"timed out at n={timed_out_at}")
             else:
-                run = run_one(name, n, task, time_limit=time_limit, grace=grace)
+                run = run_one(spec, n, task, time_limit=time_limit, grace=grace)
                 if run.status == TIMEOUT:
                     timed_out_at = n
             runs.append(run)
@@ -189,21 +253,32 @@ def compare(
     return runs
 
 
-def unsupported_reason(name: str, n: int, task: str) -> str | None:
-    """Why ``name`` cannot do ``task`` at size ``n`` (from its declared abilities), or None."""
-    cls = engines.engine_class(name)
-    if task == "count" and not cls.can_count:
+def _spec(engine: str | EngineSpec) -> EngineSpec:
+    return engine if isinstance(engine, EngineSpec) else parse_engine_spec(engine)
+
+
+def unsupported_reason(engine: str | EngineSpec, n: int, task: str) -> str | None:
+    """Why the engine cannot do ``task`` at size ``n`` (as it declares), or ``None``.
+
+    Asked of an instance: options can take abilities away (min-conflicts cannot count).
+    """
+    instance = _spec(engine).build()
+    if task == "count" and not instance.can_count:
         return "cannot count"
-    if task == "enumerate" and not cls.can_enumerate:
+    if task == "enumerate" and not instance.can_enumerate:
         return "cannot enumerate"
-    if cls.max_n is not None and n > cls.max_n:
-        return f"handles n <= {cls.max_n} only"
+    if instance.max_n is not None and n > instance.max_n:
+        return f"handles n <= {instance.max_n} only"
     return None
 
 
-def run_one(name: str, n: int, task: str, *, time_limit: float, grace: float = 2.0) -> Run:
+def run_one(
+    engine: str | EngineSpec, n: int, task: str, *, time_limit: float, grace: float = 2.0
+) -> Run:
     """One run in a forked child; killed if it overruns ``time_limit + grace`` seconds."""
-    reason = unsupported_reason(name, n, task)
+    spec = _spec(engine)
+    name = spec.label
+    reason = unsupported_reason(spec, n, task)
     if reason is not None:
         return Run(name, n, task, UNSUPPORTED, message=reason)
     sys.stdout.flush()
@@ -215,7 +290,7 @@ def run_one(name: str, n: int, task: str, *, time_limit: float, grace: float = 2
         os.close(read_end)
         code = 0
         try:
-            result = _child_run(name, n, task, time_limit)
+            result = _child_run(spec, n, task, time_limit)
             with os.fdopen(write_end, "w") as out:
                 json.dump(result, out, default=str)
         except BaseException:
@@ -261,12 +336,17 @@ def run_one(name: str, n: int, task: str, *, time_limit: float, grace: float = 2
     return Run(peak_rss_mb=peak, **result)
 
 
-def _child_run(name: str, n: int, task: str, time_limit: float) -> dict[str, Any]:
+def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[str, Any]:
     """Inside the child: do the task and describe the outcome as a Run's fields."""
     baseline = _megabytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-    fields: dict[str, Any] = {"engine": name, "n": n, "task": task, "baseline_rss_mb": baseline}
+    fields: dict[str, Any] = {
+        "engine": spec.label,
+        "n": n,
+        "task": task,
+        "baseline_rss_mb": baseline,
+    }
     try:
-        engine = engines.get(name, time_limit=time_limit)
+        engine = spec.build(time_limit=time_limit)
         problem = Problem(n)
         started = time.perf_counter()
         if task == "first":

@@ -211,7 +211,8 @@ def count_chunk(
     subs: Sequence[Subproblem], force_python: bool = False
 ) -> list[tuple[str, PartialCount]]:
     """The task a worker runs: count a few subproblems (a module-level function, so it pickles)."""
-    return [(s.key, split_module.count(s, force_python=force_python)) for s in subs]
+    parts = split_module.count_many(subs, force_python=force_python)
+    return [(s.key, part) for s, part in zip(subs, parts, strict=True)]
 
 
 def chunks(subs: Sequence[Subproblem], tasks: int = TASKS) -> list[list[Subproblem]]:

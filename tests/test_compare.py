@@ -80,8 +80,38 @@ def test_parse_range_errors_name_the_problem(text: str, says: str) -> None:
         parse_range(text)
 
 
+def test_engine_options_are_read_and_checked_up_front() -> None:
+    specs = parse_engines("reference, pyconstraint:solver=optimized:columns=pairwise,reference")
+    assert [spec.label for spec in specs] == [
+        "reference",
+        "pyconstraint:solver=optimized:columns=pairwise",
+    ]
+    assert specs[1].name == "pyconstraint"
+    assert specs[1].options == {"solver": "optimized", "columns": "pairwise"}
+    typed = parse_engines("pyconstraint:steps=50:forwardcheck=false:seed=7")[0].options
+    assert typed == {"steps": 50, "forwardcheck": False, "seed": 7}
+    with pytest.raises(CompareError, match="engine 'mip' has no option 'depth'"):
+        parse_engines("mip:depth=3")
+    with pytest.raises(CompareError, match="has no option 'time_limit'"):
+        parse_engines("mip:time_limit=3")  # compare sets the time limit itself
+    with pytest.raises(CompareError, match=r"pyconstraint:solver=dfs: .*unknown solver 'dfs'"):
+        parse_engines("pyconstraint:solver=dfs")
+    with pytest.raises(CompareError, match="cannot read option 'plain'"):
+        parse_engines("cpsat:plain")
+
+
+def test_options_that_take_abilities_away_are_respected() -> None:
+    runs = compare(["pyconstraint:solver=min-conflicts"], [8], "count", time_limit=10)
+    assert runs[0].status == UNSUPPORTED and runs[0].engine == "pyconstraint:solver=min-conflicts"
+    runs = compare(["pyconstraint:solver=min-conflicts:seed=1"], [8], "first", time_limit=10)
+    assert runs[0].status == OK and runs[0].solutions == 1
+
+
 def test_parse_engines_rejects_unknown_names() -> None:
-    assert parse_engines("reference, cpsat,reference") == ["reference", "cpsat"]
+    assert [spec.label for spec in parse_engines("reference, cpsat,reference")] == [
+        "reference",
+        "cpsat",
+    ]
     with pytest.raises(CompareError, match=r"unknown engine 'nope'.*known engines: .*reference"):
         parse_engines("reference,nope")
 
@@ -186,20 +216,20 @@ def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch, tmp_path) -> No
 def test_cli_compare_writes_csv_json_and_plot(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("matplotlib")
     out = tmp_path / "R"
-    engines_flag = ["--engines", "reference,cpsat-board"]
+    engines_flag = ["--engines", "reference,pyconstraint:solver=recursive"]
     code = main(["compare", "--n", "4..6", *engines_flag, "--time-limit", "20", "--out", str(out)])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "reference" in printed and "cpsat-board" in printed
+    assert "reference" in printed and "pyconstraint:solver=recursive" in printed
     assert {p.name for p in out.iterdir()} == {"results.csv", "results.json", "results.png"}
     runs = json.loads((out / "results.json").read_text())["runs"]
     assert [(r["engine"], r["n"], r["solutions"]) for r in runs] == [
         ("reference", 4, 2),
         ("reference", 5, 10),
         ("reference", 6, 4),
-        ("cpsat-board", 4, 2),
-        ("cpsat-board", 5, 10),
-        ("cpsat-board", 6, 4),
+        ("pyconstraint:solver=recursive", 4, 2),
+        ("pyconstraint:solver=recursive", 5, 10),
+        ("pyconstraint:solver=recursive", 6, 4),
     ]
 
 
@@ -210,6 +240,7 @@ def test_cli_compare_writes_csv_json_and_plot(tmp_path, capsys) -> None:  # type
         (["--n", "x"], "cannot read"),
         (["--n", "4..5", "--engines", "reference,bogus"], "unknown engine 'bogus'"),
         (["--n", "4..5", "--task", "solve"], "unknown task 'solve'"),
+        (["--n", "4..5", "--engines", "mip:depth=3"], "has no option 'depth'"),
     ],
 )
 def test_cli_compare_bad_input_is_one_line_exit_2(argv: list[str], says: str, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -40,6 +40,18 @@ def test_pyconstraint_solution_sets_match_reference(solver: str, columns: str) -
         assert solution_set(engine, Problem(n)) == reference_set(Problem(n)), n
 
 
+@pytest.mark.parametrize("solver", ["backtracking", "recursive"])
+def test_pyconstraint_value_order_changes_no_solution(solver: str) -> None:
+    engine = engines.get("pyconstraint", solver=solver, values="natural")
+    for n in range(1, 9):
+        assert solution_set(engine, Problem(n)) == reference_set(Problem(n)), n
+
+
+def test_pyconstraint_first_solution_at_n200() -> None:
+    placement = engines.get("pyconstraint").first(Problem(200))
+    assert placement is not None and verify(placement).ok
+
+
 def test_pyconstraint_counts_n9_and_n10_match_oeis() -> None:
     engine = engines.get("pyconstraint")
     assert engine.count(Problem(9)) == total(9)
@@ -95,6 +107,8 @@ def test_min_conflicts_refuses_to_enumerate_or_count(task: str) -> None:
 def test_pyconstraint_unknown_option_is_a_clear_error() -> None:
     with pytest.raises(CpQueensError, match="unknown solver 'dfs'"):
         engines.get("pyconstraint", solver="dfs")
+    with pytest.raises(CpQueensError, match="values must be one of centre, natural"):
+        engines.get("pyconstraint", values="random")
 
 
 # -- cpsat-board -------------------------------------------------------------------------------

@@ -41,7 +41,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--engines",
         default="reference,cpsat",
         metavar="E1,E2",
-        help="comma-separated engine names (default: reference,cpsat)",
+        help="comma-separated engines, each NAME or NAME:OPTION=VALUE[:...], "
+        "e.g. cpsat:method=plain (default: reference,cpsat)",
     )
     parser.add_argument(
         "--task", default="count", metavar="TASK", help=f"one of {', '.join(TASKS)} (count)"
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens import compare_report
 
     sizes = parse_range(args.n)
-    names = parse_engines(args.engines)
+    specs = parse_engines(args.engines)
     task = check_task(args.task)
     out = Path(args.out) if args.out else None
     if out is not None:
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             progress.print(f"[dim]{done.engine} n={done.n}: {done.status}[/dim]", highlight=False)
 
     runs = compare(
-        names,
+        specs,
         sizes,
         task,
         time_limit=args.time_limit,
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         settings = {
             "task": task,
             "sizes": sizes,
-            "engines": names,
+            "engines": [spec.label for spec in specs],
             "time_limit": args.time_limit,
             "machine": machine(),
         }
