@@ -27,7 +27,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -57,7 +57,8 @@ class SolverSettings:
         log: print CP-SAT's own search log (``log_search_progress``).
         seed: ``random_seed``, for reproducible runs.
         parameters: any other ``SatParameters`` field by name, e.g.
-            ``{"linearization_level": 0}``.
+            ``{"linearization_level": 0}``; enum fields also take the value's
+            name, e.g. ``{"search_branching": "FIXED_SEARCH"}``.
     """
 
     time_limit: float | None = None
@@ -70,7 +71,7 @@ class SolverSettings:
         solver = cp_model.CpSolver()
         params = solver.parameters
         for name, value in self.parameters.items():
-            setattr(params, name, value)
+            _set_parameter(params, name, value)
         if self.time_limit is not None:
             params.max_time_in_seconds = self.time_limit
         if self.seed is not None:
@@ -82,6 +83,26 @@ class SolverSettings:
         else:
             params.num_workers = self.workers or (os.cpu_count() or 1)
         return solver
+
+    def with_defaults(self, defaults: dict[str, Any]) -> SolverSettings:
+        """A copy whose parameters are ``defaults`` overridden by the user's own.
+
+        ``num_workers`` in ``defaults`` applies only while the user left
+        ``workers`` at 0 (CP-SAT's choice).
+        """
+        merged = {k: v for k, v in defaults.items() if k != "num_workers"}
+        merged.update(self.parameters)
+        workers = self.workers or defaults.get("num_workers", 0)
+        return replace(self, workers=workers, parameters=merged)
+
+
+def _set_parameter(params: Any, name: str, value: Any) -> None:
+    """``setattr``, turning an enum value's name or number into the enum OR-Tools wants."""
+    current = getattr(params, name)
+    if isinstance(value, (str, int)) and not isinstance(current, (str, int, float, bool)):
+        enum = type(current)
+        value = getattr(enum, value) if isinstance(value, str) else enum(value)
+    setattr(params, name, value)
 
 
 def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) -> None:

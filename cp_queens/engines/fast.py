@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from cp_queens import kernels
 from cp_queens import subproblems as split_module
@@ -29,6 +30,9 @@ from cp_queens.engines import register
 from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT
+
+if TYPE_CHECKING:
+    from cp_queens import parallel as parallel_progress
 
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
@@ -154,10 +158,10 @@ def _trusted(cols: tuple[int, ...]) -> Placement:
     return placement
 
 
-def _solutions_only(progress: ProgressCallback):  # type: ignore[no-untyped-def]
+def _solutions_only(progress: ProgressCallback) -> parallel_progress.ProgressCallback:
     """Adapt the engine's progress callback (solutions so far) to the parallel one."""
 
-    def report(info) -> None:  # type: ignore[no-untyped-def]
+    def report(info: parallel_progress.Progress) -> None:
         progress(info.solutions)
 
     return report
