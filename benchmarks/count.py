@@ -10,6 +10,9 @@ machine and versions, then one table measured in this one run:
 * ``fast 1 core``: the compiled kernels in this process;
 * ``fast all cores``: :func:`cp_queens.parallel.count_board` on a local process
   pool of every core, pool start-up included;
+* ``C mirror s``: a plain C bitmask counter with only the mirror symmetry
+  (``benchmarks/c_bitmask.c``, built here with ``cc -O3 -march=native``; the
+  column is left out when no C compiler is found), as a yardstick;
 * ``(cpu s)``: CPU seconds of the all-cores run (this process and the pool's
   workers): on a shared machine, all cores wall seconds near this figure mean
   the workers did not get a core each;
@@ -24,9 +27,11 @@ best run is the one least disturbed); every count is checked against OEIS.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,6 +107,32 @@ def compile_seconds() -> tuple[float, float]:
     return runs[0], runs[1]
 
 
+def build_c(directory: str) -> str | None:
+    """Compile the C yardstick; ``None`` when there is no working C compiler."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_bitmask.c")
+    binary = os.path.join(directory, "c_bitmask")
+    for compiler in ("cc", "gcc", "clang"):
+        try:
+            subprocess.run(
+                [compiler, "-O3", "-march=native", "-o", binary, source],
+                check=True,
+                capture_output=True,
+            )
+            return binary
+        except (OSError, subprocess.CalledProcessError):
+            continue
+    return None
+
+
+def run_c(binary: str, n: int) -> float:
+    started = time.perf_counter()
+    out = subprocess.run([binary, str(n)], capture_output=True, text=True, check=True).stdout
+    seconds = time.perf_counter() - started
+    if int(out) != EXPECTED[n][0]:
+        raise SystemExit(f"C yardstick gave {out.strip()} for n={n}")
+    return seconds
+
+
 def machine() -> str:
     model = platform.processor() or platform.machine()
     try:
@@ -136,24 +167,33 @@ def main() -> None:
     fresh, cached = compile_seconds()
     print(f"kernel compile: {fresh:.2f} s from scratch, {cached:.2f} s loaded from the cache")
     split_module.warm_up()
+    build_dir = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, build_dir, ignore_errors=True)
+    c_binary = build_c(build_dir)
     print(
-        f"\n{'n':>3} {'solutions':>10} {'unique':>9} {'python s':>9} {'1 core s':>9} "
-        f"{'all cores s':>12} {'(cpu s)':>8} {'python/1 core':>14} {'1 core/all':>11}"
+        f"\n{'n':>3} {'solutions':>10} {'unique':>9} {'python s':>9} {'C mirror s':>10} "
+        f"{'1 core s':>9} {'all cores s':>12} {'(cpu s)':>8} {'python/1 core':>14} "
+        f"{'C/1 core':>9} {'1 core/all':>11}"
     )
     for n in range(args.min_n, args.max_n + 1):
         total, unique = EXPECTED[n]
         python = (
             best_of(1, n, lambda m: count_in_process(m, True))[0] if n <= args.python_max else None
         )
+        c_seconds = run_c(c_binary, n) if c_binary else None
         one, _ = best_of(args.repeat, n, lambda m: count_in_process(m, False))
         every, every_cpu = best_of(args.repeat, n, count_on_all_cores)
         python_text = f"{python:9.3f}" if python is not None else f"{'skipped':>9}"
+        c_text = f"{c_seconds:10.3f}" if c_seconds is not None else f"{'-':>10}"
         ratio = f"{python / one:13.0f}x" if python is not None else f"{'-':>14}"
+        c_ratio = f"{c_seconds / one:8.2f}x" if c_seconds is not None else f"{'-':>9}"
         print(
-            f"{n:>3} {total:>10} {unique:>9} {python_text} {one:>9.3f} {every:>12.3f} "
-            f"{every_cpu:>8.2f} {ratio} {one / every:>10.2f}x"
+            f"{n:>3} {total:>10} {unique:>9} {python_text} {c_text} {one:>9.3f} "
+            f"{every:>12.3f} {every_cpu:>8.2f} {ratio} {c_ratio} {one / every:>10.2f}x"
         )
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if c_binary is None:
+        print("C yardstick skipped: no C compiler found")
     if args.python_max < args.max_n:
         print(
             f"python path skipped above n={args.python_max}: each n costs ~6x the previous, "
