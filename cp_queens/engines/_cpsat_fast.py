@@ -14,8 +14,10 @@ as the solutions pile up (measured here: about 0.5 ms each at n = 12 and
    each search node dearer and the whole run slower.)
 2. **Decomposition.** The first row (for n >= 13 the first two rows) is fixed
    in every way the restrictions allow; each prefix is an independent model.
-   Rows are branched on in order, smallest column first (``FIXED_SEARCH``):
-   with a row fixed, this plain order beat CP-SAT's default search here.
+   The search is fixed (``FIXED_SEARCH``): the row with the fewest columns
+   left first (first-fail), its smallest column first. With a row fixed, this
+   plain order beat CP-SAT's default search here, and first-fail beat taking
+   the rows top to bottom by about a fifth.
 3. **Processes.** The subproblems run in a process pool (``fork``, so the
    children need not import OR-Tools again); exact enumeration needs
    ``num_workers = 1`` inside each model, so processes are the only way to
@@ -117,7 +119,7 @@ def _border_allows(n: int, k: int, row: int, col: int) -> bool:
 
 
 def subproblem_model(n: int, prefix: tuple[int, ...]) -> tuple[cp_model.CpModel, list]:
-    """The plain model with ``prefix`` fixed, the border restrictions, rows in order."""
+    """The plain model with ``prefix`` fixed, the border restrictions, first-fail search."""
     from cp_queens.engines.cpsat import build_model
 
     model, q = build_model(Problem(n, dict(enumerate(prefix))))
@@ -129,7 +131,7 @@ def subproblem_model(n: int, prefix: tuple[int, ...]) -> tuple[cp_model.CpModel,
         if row < k or row > last - k:
             model.add(q[row] != 0)
             model.add(q[row] != last)
-    model.add_decision_strategy(q, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
     return model, q
 
 
@@ -148,7 +150,7 @@ class _Outcome:
 def _subproblem_settings(
     settings: runner.SolverSettings, deadline: float | None
 ) -> runner.SolverSettings | None:
-    """Settings for one subproblem: the time left, rows in order; ``None`` if time is up."""
+    """Settings for one subproblem: the time left, fixed search; ``None`` if time is up."""
     if deadline is not None:
         remaining = deadline - time.time()
         if remaining <= 0:
@@ -227,7 +229,7 @@ def _representatives(
 
 
 def _with_fixed_search(settings: runner.SolverSettings) -> runner.SolverSettings:
-    """The user's parameters, plus rows branched on in order (unless they chose otherwise).
+    """The user's parameters, plus the model's own search order (unless they chose otherwise).
 
     CP-SAT's own Ctrl-C handler is turned off: in a worker process it aborted
     the process (``std::bad_function_call``); the consumer handles Ctrl-C.
