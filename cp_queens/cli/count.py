@@ -18,12 +18,14 @@ from cp_queens import Problem, default_count_engine, parallel
 from cp_queens.cli._common import (
     add_engine_argument,
     add_method_argument,
+    add_strategy_arguments,
     board_size,
     make_engine,
     non_negative_int,
     positive_seconds,
     report,
     solution_progress,
+    strategy_options,
 )
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
@@ -60,6 +62,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "(the fast engine always does: it costs nothing there)",
     )
     add_method_argument(parser)
+    add_strategy_arguments(parser)
     where = parser.add_argument_group("where the fast engine counts")
     where.add_argument(
         "--workers",
@@ -88,13 +91,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     name = args.engine or default_count_engine()
+    search = {k: v for k, v in strategy_options(args).items() if k != "workers"}
     if name == "fast":
+        for option, value in search.items():
+            if value is not None:
+                flag = "--" + option.replace("_", "-")
+                raise CpQueensError(f"{flag} needs the cpsat engine, not 'fast'")
         return _run_split(args)
     for option in PARALLEL_OPTIONS:
         if getattr(args, option) is not None:
             flag = "--" + option.replace("_", "-")
             raise CpQueensError(f"{flag} needs the fast engine, not '{name}'")
-    engine = make_engine(name, time_limit=args.time_limit, method=args.method)
+    engine = make_engine(name, time_limit=args.time_limit, method=args.method, **search)
     problem = Problem(args.n)
     with solution_progress(f"counting N={args.n} with {engine.name}") as progress:
         if args.unique:
