@@ -13,9 +13,10 @@ machine and versions, then one table measured in this one run:
 * ``C mirror s``: a plain C bitmask counter with only the mirror symmetry
   (``benchmarks/c_bitmask.c``, built here with ``cc -O3 -march=native``; the
   column is left out when no C compiler is found), as a yardstick;
-* ``(cpu s)``: CPU seconds of the all-cores run (this process and the pool's
-  workers): on a shared machine, all cores wall seconds near this figure mean
-  the workers did not get a core each;
+* ``(cpu s)``: CPU seconds of the run before it (this process and the pool's
+  workers). On a shared machine they show what the work costs when the other
+  load is not counted: wall seconds well above them mean the run did not get
+  its cores;
 * ratios, and the compile time of the kernels reported apart: once compiled
   from scratch (an empty Numba cache, in a fresh process) and once loaded from
   the cache, as every later run does. Timings of compiled runs exclude it.
@@ -172,7 +173,7 @@ def main() -> None:
     c_binary = build_c(build_dir)
     print(
         f"\n{'n':>3} {'solutions':>10} {'unique':>9} {'python s':>9} {'C mirror s':>10} "
-        f"{'1 core s':>9} {'all cores s':>12} {'(cpu s)':>8} {'python/1 core':>14} "
+        f"{'1 core s':>9} {'(cpu s)':>8} {'all cores s':>12} {'(cpu s)':>8} {'python/1 core':>14} "
         f"{'C/1 core':>9} {'1 core/all':>11}"
     )
     for n in range(args.min_n, args.max_n + 1):
@@ -181,14 +182,14 @@ def main() -> None:
             best_of(1, n, lambda m: count_in_process(m, True))[0] if n <= args.python_max else None
         )
         c_seconds = run_c(c_binary, n) if c_binary else None
-        one, _ = best_of(args.repeat, n, lambda m: count_in_process(m, False))
+        one, one_cpu = best_of(args.repeat, n, lambda m: count_in_process(m, False))
         every, every_cpu = best_of(args.repeat, n, count_on_all_cores)
         python_text = f"{python:9.3f}" if python is not None else f"{'skipped':>9}"
         c_text = f"{c_seconds:10.3f}" if c_seconds is not None else f"{'-':>10}"
         ratio = f"{python / one:13.0f}x" if python is not None else f"{'-':>14}"
         c_ratio = f"{c_seconds / one:8.2f}x" if c_seconds is not None else f"{'-':>9}"
         print(
-            f"{n:>3} {total:>10} {unique:>9} {python_text} {c_text} {one:>9.3f} "
+            f"{n:>3} {total:>10} {unique:>9} {python_text} {c_text} {one:>9.3f} {one_cpu:>8.2f} "
             f"{every:>12.3f} {every_cpu:>8.2f} {ratio} {c_ratio} {one / every:>10.2f}x"
         )
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

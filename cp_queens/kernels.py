@@ -5,7 +5,7 @@ Everything here is written so that the *same source* runs in two ways:
 * compiled with Numba (``COMPILED`` holds the ``@njit(cache=True)`` versions),
   the fast path, over NumPy ``int64`` arrays;
 * interpreted by CPython over plain lists, the fallback when Numba cannot be
-  imported (several hundred times slower, but exact).
+  imported (exact, but some 50-100 times slower).
 
 So the functions use only what both understand: integer arithmetic, indexing
 and loops. Validation and the choice of arrays live in the Python wrappers

@@ -214,7 +214,7 @@ def backend(force_python: bool = False) -> tuple[Any, bool]:
     """The kernels to run (compiled when possible) and whether they are compiled.
 
     Without Numba the interpreted kernels run, after one warning: the answer is
-    the same, only several hundred times slower.
+    the same, only some 50-100 times slower.
     """
     global _warned
     if kernels.COMPILED is not None and not force_python:
