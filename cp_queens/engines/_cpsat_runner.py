@@ -115,6 +115,12 @@ def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) 
         stats.status = STOPPED
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         stats.status = COMPLETE
+    elif solver.wall_time < 0.9 * solver.parameters.max_time_in_seconds:
+        # CP-SAT catches Ctrl-C itself and returns early as if time ran out, and
+        # Python never sees the signal. Unfinished well before the time limit
+        # (or without one) means the user interrupted: say so, as Python would.
+        stats.status = STOPPED
+        raise KeyboardInterrupt
     else:
         stats.status = TIME_LIMIT
 
@@ -236,6 +242,10 @@ def stream(
 ) -> Iterator[Placement]:
     """Yield every solution as the solver finds it (see the module docstring)."""
     solver = settings.solver(enumerate_all=True)
+    # The solver runs on a worker thread, where CP-SAT's own Ctrl-C handler
+    # aborts the process; leave Ctrl-C to Python, whose KeyboardInterrupt in
+    # the consumer stops the search through the stop flag like any early close.
+    solver.parameters.catch_sigint_signal = False
     handover: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
     stop = threading.Event()
     outcome: dict[str, Any] = {}
