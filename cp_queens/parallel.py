@@ -219,8 +219,14 @@ def count_chunk(
     return [(s.key, part) for s, part in zip(subs, parts, strict=True)]
 
 
-def chunks(subs: Sequence[Subproblem], tasks: int = TASKS) -> list[list[Subproblem]]:
-    """Deal ``subs`` round-robin into at most ``tasks`` lists of mixed sizes."""
+def chunks(subs: Sequence[Subproblem], tasks: int | None = None) -> list[list[Subproblem]]:
+    """Deal ``subs`` round-robin into at most ``tasks`` lists of mixed sizes.
+
+    By default :data:`TASKS`, or one task per 64 subproblems for the huge
+    splits of large boards, so a task (and what Ctrl-C can lose) stays short.
+    """
+    if tasks is None:
+        tasks = max(TASKS, len(subs) // 64)
     many = max(1, min(tasks, len(subs)))
     return [list(subs[i::many]) for i in range(many)]
 

@@ -95,14 +95,17 @@ def check_size(n: int) -> None:
 def default_depth(n: int) -> int:
     """Rows fixed by a subproblem: enough subtrees to keep many workers busy, evenly.
 
-    Grows with ``n`` so that a subproblem stays well under a second or so while
-    their number (a few thousand at n = 17) keeps the scheduling overhead small.
+    Grows with ``n`` so that subproblems stay small (about 2 ms on average at
+    n = 17, 0.3 s at n = 20) while their number (9033 at n = 17, 300000 at
+    n = 21) keeps the scheduling overhead small.
     """
     if n <= 8:
         return 2
     if n <= 13:
         return 3
-    return 4
+    if n <= 20:
+        return 4
+    return 5
 
 
 KIND_NUMBERS = {PLAIN: kernels.PLAIN, CORNER: kernels.CORNER, EDGE: kernels.EDGE}
