@@ -13,8 +13,9 @@ import contextlib
 import sys
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from cp_queens import Problem, default_count_engine, parallel
+from cp_queens import Problem, default_count_engine
 from cp_queens.cli._common import (
     add_engine_argument,
     add_method_argument,
@@ -29,6 +30,9 @@ from cp_queens.cli._common import (
 )
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
+
+if TYPE_CHECKING:
+    from cp_queens import parallel
 
 #: The options that only the split count of the ``fast`` engine understands.
 PARALLEL_OPTIONS = ("workers", "scheduler", "cluster", "checkpoint")
@@ -119,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_split(args: argparse.Namespace) -> int:
+    from cp_queens import parallel  # loads the compiled kernels: only when counting
+
     if args.method is not None:
         raise CpQueensError("--method belongs to the cpsat engine, not 'fast'")
     if args.scheduler is not None and args.cluster is not None:
