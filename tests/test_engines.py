@@ -171,5 +171,5 @@ def test_registry_names_match_their_modules() -> None:
 def test_unknown_engine_lists_the_known_ones() -> None:
     from cp_queens.errors import UnknownEngineError
 
-    with pytest.raises(UnknownEngineError, match="unknown engine 'nope'.*reference"):
+    with pytest.raises(UnknownEngineError, match=r"unknown engine 'nope'.*reference"):
         engines.get("nope")

@@ -43,14 +43,15 @@ def _module_name(engine_name: str) -> str:
 def names() -> list[str]:
     """Every engine name, sorted, read off the module names.
 
-    Nothing is imported here, so ``--help`` and argument checks stay quick and
+    Engine modules are not imported here, so ``--help`` and argument checks stay quick and
     light; an engine's module (OR-Tools, Numba, ...) loads only when it is used.
     """
-    return sorted(
+    in_modules = {
         module.name.replace("_", "-")
         for module in pkgutil.iter_modules(__path__)
         if module.name != "base" and not module.name.startswith("_")
-    )
+    }
+    return sorted(in_modules | _REGISTRY.keys())  # plus any registered from elsewhere
 
 
 def engine_class(name: str) -> type[Engine]:
