@@ -151,6 +151,20 @@ def report(stats: Stats) -> None:
 
 
 @contextlib.contextmanager
+def open_input(path: str) -> Iterator[TextIO]:
+    """``path`` opened for reading, or stdin for ``-``; a missing file is a one-line error."""
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
+    with handle:
+        yield handle
+
+
+@contextlib.contextmanager
 def open_output(path: str | None) -> Iterator[TextIO]:
     """``path`` opened for writing, or stdout for ``None`` / ``-``."""
     if path in (None, "-"):
