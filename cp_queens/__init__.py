@@ -49,9 +49,10 @@ def default_count_engine() -> str:
     return "reference"
 
 
-#: Largest board for which :func:`default_solve_engine` picks the CP-SAT model. Measured
-#: here: n = 100 takes about a second, n = 200 over a minute; the formula is instant.
-SOLVE_WITH_MODEL_UP_TO = 100
+#: Largest board for which :func:`default_solve_engine` picks the CP-SAT model. Its
+#: greedy search finds n = 500 in about a second, but the 0/1 view has n^2 literals
+#: (n = 2000: some 20 s and gigabytes); the formula is instant at any n.
+SOLVE_WITH_MODEL_UP_TO = 500
 
 
 def default_solve_engine(n: int, *, fixed: bool = False) -> str:

@@ -5,7 +5,7 @@ Everything here is written so that the *same source* runs in two ways:
 * compiled with Numba (``COMPILED`` holds the ``@njit(cache=True)`` versions),
   the fast path, over NumPy ``int64`` arrays;
 * interpreted by CPython over plain lists, the fallback when Numba cannot be
-  imported (several hundred times slower, but exact).
+  imported (exact, but some 50-100 times slower).
 
 So the functions use only what both understand: integer arithmetic, indexing
 and loops. Validation and the choice of arrays live in the Python wrappers
@@ -60,6 +60,11 @@ BIT_INDEX = tuple(
 
 #: Leaf weight meaning "look at the leaf's symmetries" (edge subtrees).
 BY_ORBIT = 0
+
+#: Kinds of subtree (see :mod:`cp_queens.subproblems`), as the kernels number them.
+PLAIN = 0
+CORNER = 1
+EDGE = 2
 
 
 @register_jitable
@@ -149,6 +154,92 @@ def edge_orbit(n: int, bits: Any, queen_cols: Any, inverse: Any) -> int:
     return 8 // stabiliser
 
 
+@register_jitable
+def kind_rules(n: int, kind: int, bits: Any, base: Any, allow: Any) -> int:
+    """Fill ``allow`` (columns open per row) for a subtree of ``kind``; return its ``side_row``.
+
+    ``base`` holds the rows' masks before the kind's rules (all columns, or the
+    squares left open by pre-placed queens); ``bits[0]`` (edge) or ``bits[1]``
+    (corner) is the preset queen the rules depend on.
+
+    * corner: column 1 closed in rows ``2 .. q[1]-1``;
+    * edge with ``q[0] = b``: side columns closed in rows ``1 .. b-1``, both used
+      by row ``n-1-b`` (the ``side_row``), last row at distance ``>= b`` from the corners.
+    """
+    for r in range(n):
+        allow[r] = base[r]
+    side_row = -1
+    if kind == CORNER:
+        allow[0] &= 1
+        if n > 1:
+            below = column_of(bits[1])
+            for r in range(2, below):
+                allow[r] &= ~2
+    elif kind == EDGE:
+        b = column_of(bits[0])
+        side = 1 | (1 << (n - 1))
+        allow[0] &= 1 << b
+        for r in range(1, b):
+            allow[r] &= ~side
+        near_corners = ((1 << b) - 1) | (((1 << b) - 1) << (n - b))
+        allow[n - 1] &= ~near_corners
+        side_row = n - 1 - b
+    return side_row
+
+
+def count_many(
+    n: int,
+    kinds: Any,
+    depths: Any,
+    prefixes: Any,
+    base: Any,
+    results: Any,
+    allow: Any,
+    bits: Any,
+    stack_free: Any,
+    stack_cols: Any,
+    stack_left: Any,
+    stack_right: Any,
+    queen_cols: Any,
+    inverse: Any,
+) -> None:
+    """Count a batch of subtrees in one call, so that small ones cost no dispatch each.
+
+    Subtree ``i`` has kind ``kinds[i]`` and its first ``depths[i]`` rows preset
+    to the one-bit masks ``prefixes[i*n : i*n + depths[i]]``; its
+    ``(weighted solutions, leaves, nodes)`` go to ``results[3*i : 3*i + 3]``.
+    """
+    for i in range(len(kinds)):
+        kind = kinds[i]
+        depth = depths[i]
+        for r in range(depth):
+            bits[r] = prefixes[i * n + r]
+        side_row = kind_rules(n, kind, bits, base, allow)
+        weight = 1
+        if kind == CORNER and n > 1:
+            weight = 8
+        elif kind == EDGE:
+            weight = BY_ORBIT
+        total, leaves, nodes = count_subtree(
+            n,
+            depth,
+            bits,
+            allow,
+            side_row,
+            weight,
+            stack_free,
+            stack_cols,
+            stack_left,
+            stack_right,
+            queen_cols,
+            inverse,
+        )
+        results[3 * i] = total
+        results[3 * i + 1] = leaves
+        results[3 * i + 2] = nodes
+
+
+@register_jitable
 def count_subtree(
     n: int,
     depth: int,
@@ -309,10 +400,10 @@ def enumerate_batch(
 
 
 #: The kernels a wrapper calls, by name.
-KERNELS = ("count_subtree", "enumerate_batch")
+KERNELS = ("count_many", "enumerate_batch")
 
 #: Interpreted versions (over lists): always available.
-PYTHON = SimpleNamespace(count_subtree=count_subtree, enumerate_batch=enumerate_batch)
+PYTHON = SimpleNamespace(count_many=count_many, enumerate_batch=enumerate_batch)
 
 #: Compiled versions (over int64 arrays), or ``None`` without Numba.
 COMPILED = (

@@ -33,6 +33,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cp_queens import subproblems as split_module
 from cp_queens.checkpoint import Checkpoint
@@ -106,7 +107,7 @@ def count_board(
     *,
     fixed: Mapping[int, int] | None = None,
     depth: int | None = None,
-    **options,  # type: ignore[no-untyped-def]
+    **options: Any,
 ) -> CountResult:
     """Split the count of ``n`` (with ``fixed`` queens) and run it; see :func:`count`."""
     subs = split_module.split(n, depth=depth, fixed=fixed)
@@ -174,6 +175,8 @@ class _Ledger:
         self.file = None if path is None else Checkpoint.open(path, n, subs)
         self.path = None if self.file is None else self.file.path
         self.done: dict[str, PartialCount] = dict(self.file.done) if self.file else {}
+        #: Running total of ``done``, so progress reports cost nothing per task.
+        self.solutions = sum(part.total for part in self.done.values())
         self.subproblems = len(subs)
         self.resumed = 0
         self.restarts = 0
@@ -183,6 +186,7 @@ class _Ledger:
         if self.file is not None:
             self.file.record(fresh)
         self.done.update(fresh)
+        self.solutions += sum(part.total for _, part in fresh)
 
     def close(self) -> None:
         if self.file is not None:
@@ -198,7 +202,7 @@ def _reporter(
                 Progress(
                     done=len(ledger.done),
                     subproblems=ledger.subproblems,
-                    solutions=sum(p.total for p in ledger.done.values()),
+                    solutions=ledger.solutions,
                     elapsed=time.perf_counter() - started,
                     done_this_run=len(ledger.done) - ledger.resumed,
                 )
@@ -211,11 +215,18 @@ def count_chunk(
     subs: Sequence[Subproblem], force_python: bool = False
 ) -> list[tuple[str, PartialCount]]:
     """The task a worker runs: count a few subproblems (a module-level function, so it pickles)."""
-    return [(s.key, split_module.count(s, force_python=force_python)) for s in subs]
+    parts = split_module.count_many(subs, force_python=force_python)
+    return [(s.key, part) for s, part in zip(subs, parts, strict=True)]
 
 
-def chunks(subs: Sequence[Subproblem], tasks: int = TASKS) -> list[list[Subproblem]]:
-    """Deal ``subs`` round-robin into at most ``tasks`` lists of mixed sizes."""
+def chunks(subs: Sequence[Subproblem], tasks: int | None = None) -> list[list[Subproblem]]:
+    """Deal ``subs`` round-robin into at most ``tasks`` lists of mixed sizes.
+
+    By default :data:`TASKS`, or one task per 64 subproblems for the huge
+    splits of large boards, so a task (and what Ctrl-C can lose) stays short.
+    """
+    if tasks is None:
+        tasks = max(TASKS, len(subs) // 64)
     many = max(1, min(tasks, len(subs)))
     return [list(subs[i::many]) for i in range(many)]
 

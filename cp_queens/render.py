@@ -131,7 +131,7 @@ def svg(
     n = len(placement)
     given = given or {}
     cell = size / n
-    caption = ""
+    caption = details = ""
     parts = []
     if n <= SVG_SQUARES_UP_TO:
         for r in range(n):
@@ -151,14 +151,15 @@ def svg(
         if n > SVG_QUEENS_UP_TO:
             step = n / SVG_QUEENS_UP_TO
             rows = sorted({int(i * step) for i in range(SVG_QUEENS_UP_TO)})
-            caption = f"n = {n:,}: every {step:.4g}th row shown ({len(rows):,} of {n:,} queens)"
+            caption = f"n = {n:,}: every {step:.4g}th row shown"
+            details = f"{caption} ({len(rows):,} of {n:,} queens)"
         dot = max(cell, 1.5)
         for r in rows:
             c = placement[r]
             colour = GIVEN if given.get(r) == c else QUEEN
             parts.append(_rect(c * cell, r * cell, dot, dot, colour))
     height = size + (24 if caption else 0)
-    title = escape(caption or f"{n}-queens placement")
+    title = escape(details if caption else f"{n}-queens placement")
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
         f'viewBox="0 0 {size} {height}"><title>{title}</title>'

@@ -137,10 +137,13 @@ def test_help_explains_commands() -> None:
         assert command in helped.stdout
 
 
-def test_ctrl_c_keeps_written_lines_intact(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "engine", [["reference"], ["cpsat", "--method", "plain"]], ids=["reference", "cpsat"]
+)
+def test_ctrl_c_keeps_written_lines_intact(tmp_path: Path, engine: list[str]) -> None:
     target = tmp_path / "fourteen.jsonl"
     process = subprocess.Popen(
-        [sys.executable, "-m", "cp_queens", "enumerate", "14", "--engine", "reference",
+        [sys.executable, "-m", "cp_queens", "enumerate", "14", "--engine", *engine,
          "--format", "jsonl", "--output", str(target)],
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -163,3 +166,18 @@ def test_broken_pipe_is_quiet() -> None:
     )  # fmt: skip
     assert shell.stdout.count("\n") == 1
     assert "Traceback" not in shell.stderr
+
+
+def test_ctrl_c_stops_a_cpsat_count() -> None:
+    """CP-SAT catches Ctrl-C itself; the engine must still report an interruption."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cp_queens", "count", "15", "--engine", "cpsat",
+         "--method", "plain"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(6)  # past start-up, well inside a search of many minutes
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (out, err)
+    assert "interrupted" in err and "Traceback" not in err
+    assert "solutions" not in out  # no partial count passed off as an answer

@@ -84,3 +84,10 @@ def test_ctrl_c_saves_the_work_and_the_same_command_resumes(tmp_path: Path) -> N
     assert f"resumed={saved}" in resumed.stderr
     keys = [json.loads(line)["key"] for line in target.read_text().splitlines()[1:]]
     assert len(keys) == len(set(keys))
+
+
+def test_missing_dask_is_a_clear_error(capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    code, _, err = run(capsys, "count", "8", "--cluster", "local:2")
+    assert code == 2
+    assert "pip install 'cp-queens[distributed]'" in err

@@ -52,3 +52,11 @@ def test_method_on_an_engine_without_it_is_a_clear_error(
 ) -> None:
     assert main(["count", "6", "-e", "reference", "--method", "fast"]) == 2
     assert "engine 'reference' has no option --method" in capsys.readouterr().err
+
+
+def test_enumerate_unique_with_an_engine_that_cannot_enumerate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for engine in sorted(set(engines_that()) - set(engines_that(enumerate=True))):
+        assert main(["enumerate", "8", "--unique", "-e", engine]) == 2
+        assert f"engine '{engine}' cannot enumerate" in capsys.readouterr().err

@@ -128,3 +128,20 @@ def test_a_wrong_completion_is_caught_as_an_engine_bug() -> None:
     problem = Problem(4, {0: 1})
     with pytest.raises(WrongCompletionError, match="given queen in column 1 was moved"):
         checked(problem, Placement((2, 0, 3, 1)), "buggy")
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        Problem(4, {0: 0}),  # neither 4-queens solution has a corner queen
+        Problem(6, {0: 0}),
+        Problem(10, {0: 2, 3: 7, 9: 4}),  # the board of lesson 06
+    ],
+)
+def test_known_dead_ends_have_no_completion_in_any_engine(problem: Problem) -> None:
+    if problem.n <= 8:
+        assert not oracle(problem)
+    for name in FIXED_ENGINES:
+        assert first_completion(problem, name) is None, name
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == 0, name

@@ -149,3 +149,10 @@ def test_fast_path_is_exact_while_another_cpsat_search_runs_in_a_thread() -> Non
         assert set(engine.solutions(Problem(9))) == all_solutions(9)
     finally:
         open_stream.close()
+
+
+@pytest.mark.slow
+def test_fast_and_plain_enumerate_the_same_set_at_11_and_count_13_exactly() -> None:
+    assert set(listed(11, method="fast")) == set(listed(11, method="plain"))
+    engine = engines.get("cpsat", method="fast")
+    assert tuple(engine.count_unique(Problem(13))) == (total(13), unique(13))

@@ -45,6 +45,7 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_total(cluster: Cluster) -
     assert killed
     assert (result.total, result.unique) == (total(12), unique(12))
     assert result.complete
+    assert victim not in cluster.client.run(os.getpid).values()  # it really died
 
 
 def test_cluster_specs_are_checked() -> None:

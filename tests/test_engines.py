@@ -160,3 +160,16 @@ def test_count_reports_progress_as_it_goes(name: str, options: dict) -> None:
         runner.PROGRESS_EVERY = previous
     assert seen, "no progress reported"
     assert seen == sorted(seen) and seen[-1] <= total(11)
+
+
+def test_registry_names_match_their_modules() -> None:
+    """names() reads module names without importing; each must register that very name."""
+    for name in engines.names():
+        assert engines.engine_class(name).name == name
+
+
+def test_unknown_engine_lists_the_known_ones() -> None:
+    from cp_queens.errors import UnknownEngineError
+
+    with pytest.raises(UnknownEngineError, match=r"unknown engine 'nope'.*reference"):
+        engines.get("nope")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -9,13 +10,16 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
+ROOT = Path(__file__).parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+#: Examples import the cp_queens of this checkout, not whichever one is installed.
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
 def test_example_runs(example: Path) -> None:
     result = subprocess.run(
-        [sys.executable, str(example)], capture_output=True, text=True, timeout=120
+        [sys.executable, str(example)], capture_output=True, text=True, timeout=120, env=ENV
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip(), "an example should show its result"

@@ -31,6 +31,14 @@ def test_large_counts_match_oeis(n: int) -> None:
     assert result == UniqueCount(total(n), unique(n))
 
 
+def test_workers_count_in_a_process_pool_with_progress() -> None:
+    seen: list[int] = []
+    engine = engines.get("fast", workers=2)
+    assert engine.count_unique(Problem(11), progress=seen.append) == (total(11), unique(11))
+    assert seen and seen[-1] == total(11) and seen == sorted(seen)
+    assert engine.stats.extra["subproblems"] > 2
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3, 5, 20])
 def test_the_split_depth_does_not_change_the_answer(depth: int) -> None:
     assert engines.get("fast", depth=depth).count_unique(Problem(11)) == (total(11), unique(11))

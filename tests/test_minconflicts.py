@@ -6,6 +6,7 @@ import pytest
 
 from cp_queens import Problem, engines, verify
 from cp_queens.errors import UnsupportedTaskError
+from cp_queens.stats import TIME_LIMIT
 
 
 @pytest.mark.parametrize("n", range(4, 41))
@@ -58,3 +59,10 @@ def test_limits_are_clear_errors() -> None:
         engine.first(Problem(8, fixed={0: 0}))
     with pytest.raises(ValueError, match="restart_after"):
         engines.get("minconflicts", restart_after=0)
+
+
+def test_time_limit_gives_none_and_says_why() -> None:
+    # One move per kernel call (restart_after=1), so the clock is read after every move.
+    engine = engines.get("minconflicts", seed=0, restart_after=1, time_limit=1e-6)
+    assert engine.first(Problem(200)) is None
+    assert engine.stats.status == TIME_LIMIT

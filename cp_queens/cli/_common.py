@@ -91,6 +91,45 @@ def add_method_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_strategy_arguments(parser: argparse.ArgumentParser, *, workers: bool = False) -> None:
+    """``--strategy`` and friends of the cpsat engine (see engines/_cpsat_search.py)."""
+    from cp_queens.engines._cpsat_search import STRATEGIES, VALUE_ORDERS, VARIABLE_ORDERS
+
+    group = parser.add_argument_group("how the cpsat engine searches")
+    group.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        help="portfolio: CP-SAT's own search; fixed: the orders below; greedy: random "
+        "queen placements with clause learning on the 0/1 board (fast for large N); "
+        "default auto: greedy for one solution, CP-SAT's own search otherwise",
+    )
+    group.add_argument(
+        "--variable-order",
+        choices=tuple(VARIABLE_ORDERS),
+        help="with --strategy fixed: rows in order (input, default) or smallest domain first "
+        "(min-domain; CP-SAT measures a domain by its bounds)",
+    )
+    group.add_argument(
+        "--value-order",
+        choices=tuple(VALUE_ORDERS),
+        help="with --strategy fixed: which column to try first (default: min); random uses --seed",
+    )
+    if workers:
+        group.add_argument(
+            "--workers",
+            type=non_negative_int,
+            metavar="W",
+            help="CP-SAT search workers (default: 1 for fixed and greedy, every core for "
+            "portfolio)",
+        )
+
+
+def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The search options the user set, as keyword arguments for :func:`make_engine`."""
+    names = ("strategy", "variable_order", "value_order", "workers")
+    return {name: getattr(args, name, None) for name in names}
+
+
 def make_engine(name: str, **options: Any) -> Engine:
     """Build engine ``name`` with the options the user set (``None`` means not set).
 
@@ -109,6 +148,20 @@ def make_engine(name: str, **options: Any) -> Engine:
 def report(stats: Stats) -> None:
     """The engine's statistics, on stderr so that stdout pipes cleanly."""
     print(f"# {stats.summary()}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def open_input(path: str) -> Iterator[TextIO]:
+    """``path`` opened for reading, or stdin for ``-``; a missing file is a one-line error."""
+    if path == "-":
+        yield sys.stdin
+        return
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
+    with handle:
+        yield handle
 
 
 @contextlib.contextmanager

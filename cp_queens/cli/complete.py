@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Iterator
-from typing import TextIO
 
 from cp_queens import DEFAULT_MODEL_ENGINE
 from cp_queens.cli._common import (
@@ -14,6 +11,7 @@ from cp_queens.cli._common import (
     engine_name,
     make_engine,
     non_negative_int,
+    open_input,
     open_output,
     positive_seconds,
     report,
@@ -87,26 +85,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-@contextlib.contextmanager
-def _open_input(path: str) -> Iterator[TextIO]:
-    if path == "-":
-        yield sys.stdin
-        return
-    try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
-    with handle:
-        yield handle
-
-
 def run(args: argparse.Namespace) -> int:
     if args.format == "svg" and (args.all or args.count):
         raise CpQueensError("--format svg draws one completion; use it without --all/--count")
     if args.limit is not None and not args.all:
         raise CpQueensError("--limit only applies to --all")
     name = "<stdin>" if args.file == "-" else args.file
-    with _open_input(args.file) as source:
+    with open_input(args.file) as source:
         problem = read_partial(source, name)
     engine = make_engine(args.engine, time_limit=args.time_limit)
     args.source_name = name

@@ -13,20 +13,26 @@ import contextlib
 import sys
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from cp_queens import Problem, default_count_engine, parallel
+from cp_queens import Problem, default_count_engine
 from cp_queens.cli._common import (
     add_engine_argument,
     add_method_argument,
+    add_strategy_arguments,
     board_size,
     make_engine,
     non_negative_int,
     positive_seconds,
     report,
     solution_progress,
+    strategy_options,
 )
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
+
+if TYPE_CHECKING:
+    from cp_queens import parallel
 
 #: The options that only the split count of the ``fast`` engine understands.
 PARALLEL_OPTIONS = ("workers", "scheduler", "cluster", "checkpoint")
@@ -60,6 +66,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "(the fast engine always does: it costs nothing there)",
     )
     add_method_argument(parser)
+    add_strategy_arguments(parser)
     where = parser.add_argument_group("where the fast engine counts")
     where.add_argument(
         "--workers",
@@ -86,15 +93,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+#: Without --workers, counts from this n use every core. Below it one core wins:
+#: benchmarks/count.py measured n = 15 at 0.33 s on one core, 0.37 s on two.
+PARALLEL_FROM = 16
+
+
 def run(args: argparse.Namespace) -> int:
     name = args.engine or default_count_engine()
+    search = {k: v for k, v in strategy_options(args).items() if k != "workers"}
     if name == "fast":
+        for option, value in search.items():
+            if value is not None:
+                flag = "--" + option.replace("_", "-")
+                raise CpQueensError(f"{flag} needs the cpsat engine, not 'fast'")
         return _run_split(args)
     for option in PARALLEL_OPTIONS:
         if getattr(args, option) is not None:
             flag = "--" + option.replace("_", "-")
             raise CpQueensError(f"{flag} needs the fast engine, not '{name}'")
-    engine = make_engine(name, time_limit=args.time_limit, method=args.method)
+    engine = make_engine(name, time_limit=args.time_limit, method=args.method, **search)
     problem = Problem(args.n)
     with solution_progress(f"counting N={args.n} with {engine.name}") as progress:
         if args.unique:
@@ -111,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_split(args: argparse.Namespace) -> int:
+    from cp_queens import parallel  # loads the compiled kernels: only when counting
+
     if args.method is not None:
         raise CpQueensError("--method belongs to the cpsat engine, not 'fast'")
     if args.scheduler is not None and args.cluster is not None:
@@ -121,7 +140,10 @@ def _run_split(args: argparse.Namespace) -> int:
     deadline = None if args.time_limit is None else started + args.time_limit
     with contextlib.ExitStack() as stack:
         executor = None
-        where = _local_description(args.workers)
+        workers = args.workers
+        if workers is None and args.checkpoint is None and args.n < PARALLEL_FROM:
+            workers = 1  # a small count is over before a process pool has started
+        where = _local_description(workers)
         if args.scheduler is not None or args.cluster is not None:
             from cp_queens.executors import dask_cluster
 
@@ -134,7 +156,7 @@ def _run_split(args: argparse.Namespace) -> int:
             result = parallel.count_board(
                 args.n,
                 executor=executor,
-                workers=args.workers or None,
+                workers=workers or None,
                 checkpoint=args.checkpoint,
                 progress=progress,
                 deadline=deadline,

@@ -9,12 +9,14 @@ from cp_queens import DEFAULT_MODEL_ENGINE, Problem
 from cp_queens.cli._common import (
     add_engine_argument,
     add_method_argument,
+    add_strategy_arguments,
     board_size,
     make_engine,
     non_negative_int,
     open_output,
     positive_seconds,
     report,
+    strategy_options,
 )
 from cp_queens.formats import WRITE_FORMATS, write_placements
 from cp_queens.symmetry import unique_only
@@ -51,11 +53,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "reflections); --limit then counts these",
     )
     add_method_argument(parser)
+    add_strategy_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    engine = make_engine(args.engine, time_limit=args.time_limit, method=args.method)
+    engine = make_engine(
+        args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
+    )
     if args.unique:
         stream = unique_only(engine.solutions(Problem(args.n)), args.limit)
     else:

@@ -8,11 +8,13 @@ import sys
 from cp_queens import SOLVE_WITH_MODEL_UP_TO, Problem, default_solve_engine
 from cp_queens.cli._common import (
     add_engine_argument,
+    add_strategy_arguments,
     board_size,
     make_engine,
     open_output,
     positive_seconds,
     report,
+    strategy_options,
 )
 from cp_queens.errors import CpQueensError
 from cp_queens.formats import format_placement
@@ -53,6 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "unicode: a chess diagram; svg: a picture (large boards are shrunk)",
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
+    add_strategy_arguments(parser, workers=True)
     parser.set_defaults(run=run)
 
 
@@ -67,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if name is None:
         name = default_solve_engine(args.n)
         print(f"# engine: {name} (default for N={args.n})", file=sys.stderr)
-    engine = make_engine(name, time_limit=args.time_limit, seed=args.seed)
+    engine = make_engine(name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args))
     placement = engine.first(Problem(args.n))
     report(engine.stats)
     if placement is None:

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import sys
-from collections.abc import Iterator
-from typing import TextIO
 
-from cp_queens.cli._common import board_size
-from cp_queens.errors import CpQueensError
+from cp_queens.cli._common import board_size, open_input
 from cp_queens.formats import read_placements
 from cp_queens.problem import Problem
 from cp_queens.verify import verify
@@ -39,25 +34,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-@contextlib.contextmanager
-def _open_input(path: str) -> Iterator[TextIO]:
-    if path == "-":
-        yield sys.stdin
-        return
-    try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
-    with handle:
-        yield handle
-
-
 def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     checked = invalid = 0
     sizes: set[int] = set()
     seen: dict[int, int] = {}
-    with _open_input(args.file) as source:
+    with open_input(args.file) as source:
         for index, cols in enumerate(read_placements(source, name), start=1):
             checked += 1
             sizes.add(len(cols))

@@ -1,8 +1,9 @@
 """The engine registry: every solver by name.
 
-Engines register themselves with :func:`register`; every module in this
-package is imported on first use, so adding an engine means adding one file.
-An engine whose optional dependency is missing simply does not register.
+Engines register themselves with :func:`register`; engine ``x-y`` lives in
+module ``x_y.py`` of this package, so adding an engine means adding one file.
+A module is imported only when its engine is first asked for; one whose
+optional dependency is missing gives a clear error naming it.
 
 Examples:
     >>> from cp_queens import engines, Problem
@@ -22,7 +23,6 @@ from cp_queens.errors import UnknownEngineError
 __all__ = ["Engine", "ProgressCallback", "UniqueCount", "engine_class", "get", "names", "register"]
 
 _REGISTRY: dict[str, type[Engine]] = {}
-_loaded = False
 
 E = TypeVar("E", bound=type[Engine])
 
@@ -35,33 +35,38 @@ def register(cls: E) -> E:
     return cls
 
 
-def _load_all() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for module in pkgutil.iter_modules(__path__):
-        if module.name != "base" and not module.name.startswith("_"):
-            try:
-                importlib.import_module(f"{__name__}.{module.name}")
-            except ImportError:  # an optional dependency is missing
-                continue
+def _module_name(engine_name: str) -> str:
+    """Engines live in a module named after them: ``cpsat-board`` in ``cpsat_board.py``."""
+    return engine_name.replace("-", "_")
 
 
 def names() -> list[str]:
-    """Registered engine names, sorted."""
-    _load_all()
-    return sorted(_REGISTRY)
+    """Every engine name, sorted, read off the module names.
+
+    Engine modules are not imported here, so ``--help`` and argument checks stay quick and
+    light; an engine's module (OR-Tools, Numba, ...) loads only when it is used.
+    """
+    in_modules = {
+        module.name.replace("_", "-")
+        for module in pkgutil.iter_modules(__path__)
+        if module.name != "base" and not module.name.startswith("_")
+    }
+    return sorted(in_modules | _REGISTRY.keys())  # plus any registered from elsewhere
 
 
 def engine_class(name: str) -> type[Engine]:
     """The class registered under ``name``; a clear error lists the known names."""
-    _load_all()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise UnknownEngineError(f"unknown engine '{name}' (known engines: {known})") from None
+    if name not in _REGISTRY:
+        if name not in names():
+            known = ", ".join(names())
+            raise UnknownEngineError(f"unknown engine '{name}' (known engines: {known})")
+        try:
+            importlib.import_module(f"{__name__}.{_module_name(name)}")
+        except ImportError as error:
+            raise UnknownEngineError(
+                f"engine '{name}' needs a package that is not installed ({error})"
+            ) from None
+    return _REGISTRY[name]
 
 
 def get(name: str, **options: Any) -> Engine:

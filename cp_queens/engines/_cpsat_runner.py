@@ -27,7 +27,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -57,7 +57,8 @@ class SolverSettings:
         log: print CP-SAT's own search log (``log_search_progress``).
         seed: ``random_seed``, for reproducible runs.
         parameters: any other ``SatParameters`` field by name, e.g.
-            ``{"linearization_level": 0}``.
+            ``{"linearization_level": 0}``; enum fields also take the value's
+            name, e.g. ``{"search_branching": "FIXED_SEARCH"}``.
     """
 
     time_limit: float | None = None
@@ -70,7 +71,7 @@ class SolverSettings:
         solver = cp_model.CpSolver()
         params = solver.parameters
         for name, value in self.parameters.items():
-            setattr(params, name, value)
+            _set_parameter(params, name, value)
         if self.time_limit is not None:
             params.max_time_in_seconds = self.time_limit
         if self.seed is not None:
@@ -83,6 +84,26 @@ class SolverSettings:
             params.num_workers = self.workers or (os.cpu_count() or 1)
         return solver
 
+    def with_defaults(self, defaults: dict[str, Any]) -> SolverSettings:
+        """A copy whose parameters are ``defaults`` overridden by the user's own.
+
+        ``num_workers`` in ``defaults`` applies only while the user left
+        ``workers`` at 0 (CP-SAT's choice).
+        """
+        merged = {k: v for k, v in defaults.items() if k != "num_workers"}
+        merged.update(self.parameters)
+        workers = self.workers or defaults.get("num_workers", 0)
+        return replace(self, workers=workers, parameters=merged)
+
+
+def _set_parameter(params: Any, name: str, value: Any) -> None:
+    """``setattr``, turning an enum value's name or number into the enum OR-Tools wants."""
+    current = getattr(params, name)
+    if isinstance(value, (str, int)) and not isinstance(current, (str, int, float, bool)):
+        enum = type(current)
+        value = getattr(enum, value) if isinstance(value, str) else enum(value)
+    setattr(params, name, value)
+
 
 def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) -> None:
     """Copy the solver's own figures into ``stats``."""
@@ -94,6 +115,12 @@ def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) 
         stats.status = STOPPED
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         stats.status = COMPLETE
+    elif solver.wall_time < 0.9 * solver.parameters.max_time_in_seconds:
+        # CP-SAT catches Ctrl-C itself and returns early as if time ran out, and
+        # Python never sees the signal. Unfinished well before the time limit
+        # (or without one) means the user interrupted: say so, as Python would.
+        stats.status = STOPPED
+        raise KeyboardInterrupt
     else:
         stats.status = TIME_LIMIT
 
@@ -140,6 +167,49 @@ def count(
     return counter.count
 
 
+#: Takes the columns of each solution inside the solver's callback; False stops the search.
+Visitor = Callable[[tuple[int, ...]], bool]
+
+
+class _Visit(cp_model.CpSolverSolutionCallback):
+    def __init__(self, decode: Decoder, visitor: Visitor) -> None:
+        super().__init__()
+        self._decode = decode
+        self._visitor = visitor
+        self.stopped = False
+        self.error: BaseException | None = None
+
+    def on_solution_callback(self) -> None:
+        try:
+            go_on = self._visitor(self._decode(self))
+        except BaseException as error:  # re-raised by visit() once the solver returns
+            self.error, go_on = error, False
+        if not go_on:
+            self.stopped = True
+            self.stop_search()
+
+
+def visit(
+    model: cp_model.CpModel,
+    decode: Decoder,
+    settings: SolverSettings,
+    stats: Stats,
+    visitor: Visitor,
+) -> None:
+    """Hand every solution to ``visitor`` right in the callback: no thread, no queue.
+
+    For a caller that keeps up with the solver anyway (the fast path's worker
+    processes): measured about a third cheaper per solution than :func:`stream`,
+    which must hand each solution over to another thread.
+    """
+    solver = settings.solver(enumerate_all=True)
+    callback = _Visit(decode, visitor)
+    status = solver.solve(model, callback)
+    record(stats, solver, status, stopped=callback.stopped)
+    if callback.error is not None:
+        raise callback.error
+
+
 class _Handover(cp_model.CpSolverSolutionCallback):
     """Puts each solution on a bounded queue; stops the search once told to."""
 
@@ -172,6 +242,10 @@ def stream(
 ) -> Iterator[Placement]:
     """Yield every solution as the solver finds it (see the module docstring)."""
     solver = settings.solver(enumerate_all=True)
+    # The solver runs on a worker thread, where CP-SAT's own Ctrl-C handler
+    # aborts the process; leave Ctrl-C to Python, whose KeyboardInterrupt in
+    # the consumer stops the search through the stop flag like any early close.
+    solver.parameters.catch_sigint_signal = False
     handover: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
     stop = threading.Event()
     outcome: dict[str, Any] = {}

@@ -178,7 +178,7 @@ class Engine:
                 if limit is not None and emitted >= limit:
                     status = STOPPED
                     break
-        except GeneratorExit:
+        except BaseException:  # closed early, Ctrl-C, or an error: not complete
             status = STOPPED
             raise
         finally:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from cp_queens import kernels
 from cp_queens import subproblems as split_module
@@ -30,9 +31,14 @@ from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT
 
+if TYPE_CHECKING:
+    from cp_queens import parallel as parallel_progress
+
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
 BATCH_SIZES = (1, 64, 4096)
+#: Subproblems counted per kernel call: few enough to see progress and time limits often.
+SUBPROBLEMS_PER_CALL = 32
 #: Search nodes per kernel call at most, so time limits and Ctrl-C are seen promptly.
 NODES_PER_CALL = 1 << 22
 
@@ -91,14 +97,15 @@ class FastEngine(Engine):
             return UniqueCount(result.total, result.unique)
         deadline = self._deadline()
         total = unique = nodes = 0
-        for sub in subs:
+        for start in range(0, len(subs), SUBPROBLEMS_PER_CALL):
             if deadline is not None and time.perf_counter() > deadline:
                 self.stats.status = TIME_LIMIT
                 break
-            part = split_module.count(sub, force_python=self.force_python)
-            total += part.total
-            unique += part.unique
-            nodes += part.nodes
+            batch = subs[start : start + SUBPROBLEMS_PER_CALL]
+            for part in split_module.count_many(batch, force_python=self.force_python):
+                total += part.total
+                unique += part.unique
+                nodes += part.nodes
             if progress is not None:
                 progress(total)
         self.stats.branches = nodes
@@ -137,16 +144,24 @@ class FastEngine(Engine):
                 else:
                     rows = [out[k * n : (k + 1) * n] for k in range(found)]
                 for cols in rows:
-                    yield Placement(tuple(cols))
+                    yield _trusted(tuple(cols))
             if deadline is not None and time.perf_counter() > deadline:
                 self.stats.status = TIME_LIMIT
                 return
 
 
-def _solutions_only(progress: ProgressCallback):  # type: ignore[no-untyped-def]
+def _trusted(cols: tuple[int, ...]) -> Placement:
+    """A :class:`Placement` without re-checking its columns: the kernel only emits
+    solutions, and the check would cost more than the search itself."""
+    placement = object.__new__(Placement)
+    object.__setattr__(placement, "cols", cols)
+    return placement
+
+
+def _solutions_only(progress: ProgressCallback) -> parallel_progress.ProgressCallback:
     """Adapt the engine's progress callback (solutions so far) to the parallel one."""
 
-    def report(info) -> None:  # type: ignore[no-untyped-def]
+    def report(info: parallel_progress.Progress) -> None:
         progress(info.solutions)
 
     return report

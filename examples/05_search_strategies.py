@@ -1,0 +1,52 @@
+"""Lesson 5: the same model, different searches - how CP-SAT chooses its decisions.
+
+A constraint model says *what* a solution is; the search strategy says in
+which order the solver tries rows (variables) and columns (values). We ask the
+``cpsat`` engine for one solution of the same board under each strategy and
+compare the branches, the conflicts (dead ends) and the time. Every strategy
+gets one second; "-" means it found nothing in that second.
+
+Things to notice:
+
+* rows in order, smallest column first (``input``/``min``) is the plain
+  backtracker: fine for tiny boards, hopeless soon after;
+* starting in the middle (``median``) or at random (``random``) helps a lot;
+* ``min-domain`` is CP-SAT's first-fail rule. It helps here, but CP-SAT
+  measures a domain by its bounds, and queens mostly punch holes in the
+  middle of other rows' domains: at n = 500 it found nothing in 30 s;
+* ``greedy`` - random queen placements with clause learning on the 0/1 view
+  of the model - is what ``first()`` uses by default: it answers large boards.
+
+Run: python examples/05_search_strategies.py
+"""
+
+from cp_queens import Problem, engines, verify
+
+N = 28
+STRATEGIES = [
+    {"strategy": "fixed", "variable_order": "input", "value_order": "min"},
+    {"strategy": "fixed", "variable_order": "input", "value_order": "median"},
+    {"strategy": "fixed", "variable_order": "input", "value_order": "random"},
+    {"strategy": "fixed", "variable_order": "min-domain", "value_order": "min"},
+    {"strategy": "fixed", "variable_order": "min-domain", "value_order": "median"},
+    {"strategy": "portfolio", "workers": 1},
+    {"strategy": "greedy"},
+]
+
+
+def show(n: int, options: dict) -> None:
+    engine = engines.get("cpsat", time_limit=1.0, seed=1, **options)
+    placement = engine.first(Problem(n))
+    stats = engine.stats
+    seconds = "-" if placement is None else f"{stats.wall_time:.2f}"
+    assert placement is None or verify(placement).ok
+    label = stats.extra["strategy"]
+    print(f"{n:>5}  {label:26} {seconds:>7} {stats.branches or 0:>9} {stats.conflicts or 0:>9}")
+
+
+print(f"{'n':>5}  {'strategy':26} {'seconds':>7} {'branches':>9} {'conflicts':>9}")
+for options in STRATEGIES:
+    show(N, options)
+print()
+print("The default first() on a larger board:")
+show(300, {})

@@ -1,0 +1,143 @@
+"""Search strategies of the ``cpsat`` engine: exact whatever the strategy, verified answers.
+
+No timing here: how fast each strategy is, is measured by
+``benchmarks/cpsat_first.py`` and ``examples/05_search_strategies.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cp_queens import Problem, engines, verify
+from cp_queens.engines._cpsat_channel import build_model
+from cp_queens.engines._cpsat_runner import SolverSettings
+from cp_queens.engines._cpsat_search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
+from cp_queens.errors import CpQueensError
+from cp_queens.stats import COMPLETE, TIME_LIMIT
+from tests.conftest import total
+
+FIXED = [
+    {"strategy": "fixed", "variable_order": var, "value_order": value}
+    for var in VARIABLE_ORDERS
+    for value in VALUE_ORDERS
+]
+EVERY_STRATEGY = [{"strategy": "portfolio"}, {"strategy": "greedy"}, *FIXED]
+
+
+def _label(options: dict[str, str]) -> str:
+    return "-".join(options.values())
+
+
+def _reference(problem: Problem) -> set:
+    return set(engines.get("reference").solutions(problem))
+
+
+@pytest.mark.parametrize("options", EVERY_STRATEGY, ids=_label)
+def test_every_strategy_enumerates_exactly_the_reference_solutions(options: dict) -> None:
+    for n in range(1, 8):
+        found = list(engines.get("cpsat", **options).solutions(Problem(n)))
+        assert len(found) == len(set(found)), f"duplicates at n={n}"
+        assert set(found) == _reference(Problem(n)), f"n={n}"
+
+
+@pytest.mark.parametrize("options", EVERY_STRATEGY, ids=_label)
+def test_every_strategy_counts_like_oeis_and_keeps_given_queens(options: dict) -> None:
+    engine = engines.get("cpsat", **options)
+    assert engine.count(Problem(8)) == total(8)
+    completion = Problem(8, {0: 0, 2: 4})
+    assert set(engine.solutions(completion)) == _reference(completion)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 50, 200])
+def test_default_first_is_the_greedy_search_and_its_answer_is_verified(n: int) -> None:
+    engine = engines.get("cpsat")
+    placement = engine.first(Problem(n))
+    assert engine.stats.extra["strategy"] == "greedy"
+    assert engine.stats.status == COMPLETE
+    if n in (2, 3):
+        assert placement is None  # proved: the search is complete
+    else:
+        assert placement is not None and verify(placement).ok
+
+
+@pytest.mark.parametrize("options", FIXED, ids=_label)
+def test_fixed_strategies_find_verified_solutions(options: dict) -> None:
+    engine = engines.get("cpsat", **options)
+    placement = engine.first(Problem(12))
+    assert placement is not None and verify(placement).ok
+    assert engine.stats.extra["strategy"].startswith("fixed(")
+
+
+def test_greedy_first_respects_given_queens_and_proves_impossible_completions() -> None:
+    problem = Problem(60, {0: 7, 1: 30, 59: 2})
+    placement = engines.get("cpsat").first(problem)
+    assert placement is not None and verify(placement, problem).ok
+    engine = engines.get("cpsat")
+    assert engine.first(Problem(4, {0: 0})) is None  # no 4-queens solution has a corner queen
+    assert engine.stats.status == COMPLETE
+
+
+def test_greedy_seed_changes_the_solution_and_repeats_it() -> None:
+    def first(seed: int) -> tuple[int, ...]:
+        return engines.get("cpsat", seed=seed).first(Problem(40)).cols
+
+    assert first(3) == first(3)
+    assert len({first(seed) for seed in (1, 2, 3)}) > 1
+
+
+def test_random_value_order_really_depends_on_the_seed() -> None:
+    def first(seed: int) -> tuple[int, ...]:
+        options = {"strategy": "fixed", "value_order": "random", "seed": seed}
+        return engines.get("cpsat", **options).first(Problem(20)).cols
+
+    assert len({first(seed) for seed in (1, 2, 3)}) > 1
+
+
+def test_time_limit_covers_the_whole_call() -> None:
+    engine = engines.get("cpsat", time_limit=1e-9)
+    assert engine.first(Problem(300)) is None
+    assert engine.stats.status == TIME_LIMIT
+
+
+def test_channel_model_has_one_boolean_per_square_and_one_constraint_per_line() -> None:
+    n = 9
+    model = build_model(Problem(n))
+    assert len(model.proto.variables) == n * n
+    # n rows + n columns + 2 * (2n - 3) diagonals of length >= 2
+    assert len(model.proto.constraints) == 2 * n + 2 * (2 * n - 3)
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"strategy": "dfs"}, "unknown search strategy 'dfs'"),
+        ({"strategy": "fixed", "variable_order": "max-degree"}, "unknown variable order"),
+        ({"strategy": "fixed", "value_order": "middle"}, "unknown value order"),
+        ({"strategy": "greedy", "method": "fast"}, "cannot be combined with strategy"),
+        ({"strategy": "greedy", "symmetry": "mirror"}, "cannot be combined with symmetry"),
+    ],
+)
+def test_bad_strategy_options_are_clear_errors(options: dict, fragment: str) -> None:
+    with pytest.raises(CpQueensError, match=fragment):
+        engines.get("cpsat", **options)
+
+
+def test_auto_means_greedy_for_one_solution_and_cp_sat_search_otherwise() -> None:
+    assert SearchStrategy().resolve("first") == "greedy"
+    assert SearchStrategy().resolve("count") == "portfolio"
+    engine = engines.get("cpsat", symmetry="mirror")
+    assert verify(engine.first(Problem(10))).ok
+    assert engine.stats.extra["strategy"] == "portfolio"
+
+
+def test_user_parameters_beat_strategy_defaults_and_enums_take_names() -> None:
+    settings = SolverSettings(parameters={"use_sat_inprocessing": True})
+    merged = settings.with_defaults(
+        {"num_workers": 1, "use_sat_inprocessing": False, "search_branching": "FIXED_SEARCH"}
+    )
+    assert merged.workers == 1
+    assert merged.parameters["use_sat_inprocessing"] is True
+    params = merged.solver(enumerate_all=False).parameters
+    assert params.search_branching.name == "FIXED_SEARCH"
+    assert params.num_workers == 1
+    assert SolverSettings(workers=2).with_defaults({"num_workers": 1}).workers == 2
