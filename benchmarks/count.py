@@ -41,7 +41,7 @@ from collections.abc import Callable
 from importlib import metadata
 
 from cp_queens import Problem, engines, parallel
-from cp_queens import subproblems as split_module
+from cp_queens.engines.fast import subproblems as split_module
 
 #: OEIS A000170 and A002562 for n = 12..17, to check every count printed.
 EXPECTED = {
@@ -54,7 +54,7 @@ EXPECTED = {
 }
 
 COMPILE_PROBE = (
-    "import time; from cp_queens import subproblems as s; t = time.perf_counter(); "
+    "import time; from cp_queens.engines.fast import subproblems as s; t = time.perf_counter(); "
     "s.warm_up(); print(time.perf_counter() - t)"
 )
 
