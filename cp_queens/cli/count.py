@@ -219,12 +219,10 @@ def _clock(seconds: float | None) -> str:
 @contextlib.contextmanager
 def subproblem_progress(label: str) -> Iterator[parallel.ProgressCallback | None]:
     """A Rich progress bar (subproblems done, rate, ETA) on a terminal; ``None`` when piped."""
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
+    if not sys.stderr.isatty():  # piped or redirected: no bar, and no Rich to import
         yield None
         return
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -240,7 +238,7 @@ def subproblem_progress(label: str) -> Iterator[parallel.ProgressCallback | None
         TextColumn("subproblems, {task.fields[rate]}/s, {task.fields[solutions]:,} solutions"),
         TimeElapsedColumn(),
         TextColumn("ETA {task.fields[eta]}"),
-        console=console,
+        console=Console(stderr=True),
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=None, rate="?", solutions=0, eta="?")
