@@ -21,8 +21,10 @@ from cp_queens.cli._common import (
     add_method_argument,
     add_strategy_arguments,
     board_size,
+    live_console,
     make_engine,
     non_negative_int,
+    note,
     positive_seconds,
     report,
     solution_progress,
@@ -176,7 +178,7 @@ def _run_split(args: argparse.Namespace) -> int:
                 )
             return 130
     report(_stats(result))
-    print(f"# counted on {where}", file=sys.stderr)
+    note(f"counted on {where}")
     answer = f"{result.total} solutions, {result.unique} unique"
     if not result.complete:
         print(f"n={args.n}: at least {answer} (stopped: {TIME_LIMIT})")
@@ -219,10 +221,10 @@ def _clock(seconds: float | None) -> str:
 @contextlib.contextmanager
 def subproblem_progress(label: str) -> Iterator[parallel.ProgressCallback | None]:
     """A Rich progress bar (subproblems done, rate, ETA) on a terminal; ``None`` when piped."""
-    if not sys.stderr.isatty():  # piped or redirected: no bar, and no Rich to import
+    console = live_console()
+    if console is None:
         yield None
         return
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -238,7 +240,7 @@ def subproblem_progress(label: str) -> Iterator[parallel.ProgressCallback | None
         TextColumn("subproblems, {task.fields[rate]}/s, {task.fields[solutions]:,} solutions"),
         TimeElapsedColumn(),
         TextColumn("ETA {task.fields[eta]}"),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=None, rate="?", solutions=0, eta="?")
