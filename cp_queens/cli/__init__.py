@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from cp_queens import __version__
 from cp_queens.cli import (
+    check,
     compare,
     complete,
     count,
@@ -26,7 +27,7 @@ from cp_queens.cli import (
 from cp_queens.cli._common import OneLineErrorParser, fail, set_quiet
 from cp_queens.errors import CpQueensError
 
-COMMANDS = [solve, count, enumerate, verify, complete, compare, shell_completion]
+COMMANDS = [solve, count, enumerate, verify, check, complete, compare, shell_completion]
 
 #: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
 NOTHING_TO_QUIET = ("completion",)
