@@ -175,7 +175,12 @@ def report(stats: Stats) -> None:
 
 
 def live_console() -> Console | None:
-    """A Rich console on stderr for live progress, or ``None`` when piped or ``--quiet``."""
+    """A Rich console on stderr for live progress, or ``None`` when piped or ``--quiet``.
+
+    Rich is imported only for a terminal: a piped or scripted run starts lighter.
+    """
+    if _quiet or not sys.stderr.isatty():
+        return None
     from rich.console import Console
 
     console = Console(stderr=True)
