@@ -2,7 +2,9 @@
 
 It shares no code with any engine, so an engine bug cannot hide behind its own
 checker. The answer names the first attacking pair (rows in order: the first
-row that attacks an earlier one), e.g. ``rows 2 and 5 share a diagonal``.
+row that attacks an earlier one) and, on boards up to 26, their squares in the
+chess names of :func:`cp_queens.problem.square_name`, e.g. ``rows 2 and 5 share
+a diagonal (c6 and f3)``.
 
 Small boards are checked with plain sets, which a student can read; large
 boards (a million queens) with NumPy in a few vectorised passes.
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cp_queens.problem import Placement, Problem
+from cp_queens.problem import NAMED_UP_TO, Placement, Problem, square_name
 
 #: Above this size the NumPy path is used; both paths give the same answer.
 VECTORISE_FROM = 256
@@ -39,7 +41,7 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         >>> verify([1, 3, 0, 2])
         Verdict(ok=True, reason=None)
         >>> verify([0, 2, 4, 1, 3, 5]).reason
-        'rows 0 and 5 share a diagonal'
+        'rows 0 and 5 share a diagonal (a6 and f1)'
     """
     if isinstance(placement, np.ndarray):
         cols: Sequence[int] = placement
@@ -57,7 +59,9 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         for row, col in problem.fixed.items():
             if cols[row] != col:
                 return Verdict(
-                    False, f"row {row}: the given queen in column {col} was moved to {cols[row]}"
+                    False,
+                    f"row {row}: the given queen in column {col} was moved to {cols[row]}"
+                    + _squares(n, (row, col), (row, cols[row]), "->"),
                 )
     if n >= VECTORISE_FROM:
         pair = _first_attack_vectorised(_as_int_array(cols))
@@ -66,7 +70,15 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
     if pair is None:
         return Verdict(True)
     earlier, row, what = pair
-    return Verdict(False, f"rows {earlier} and {row} share {what}")
+    squares = _squares(n, (earlier, cols[earlier]), (row, cols[row]), "and")
+    return Verdict(False, f"rows {earlier} and {row} share {what}{squares}")
+
+
+def _squares(n: int, first: tuple[int, int], second: tuple[int, int], joint: str) -> str:
+    """`` (a8 and b7)``: the two squares by name, or nothing on boards too big to name."""
+    if n > NAMED_UP_TO:
+        return ""
+    return f" ({square_name(*first, n)} {joint} {square_name(*second, n)})"
 
 
 def _shape_problem_plain(cols: Sequence[object]) -> str | None:
