@@ -72,66 +72,49 @@ def _checked(placement: Placement) -> tuple[int, ...]:
     return cols
 
 
-def _identity(q: tuple[int, ...]) -> tuple[int, ...]:
-    return q
+def _images(q: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The 8 images of a column tuple, in the order of :data:`SYMMETRIES`: the one D4 table.
 
-
-def _rot90(q: tuple[int, ...]) -> tuple[int, ...]:
-    """Clockwise quarter turn: the queen at ``(r, c)`` moves to ``(c, n-1-r)``."""
+    Computed together because most share the inverse permutation (row of the
+    queen in each column), which is the expensive part.
+    """
     last = len(q) - 1
-    return tuple(last - row for row in _inverse(q))
-
-
-def _rot180(q: tuple[int, ...]) -> tuple[int, ...]:
-    last = len(q) - 1
-    return tuple(last - col for col in reversed(q))
-
-
-def _rot270(q: tuple[int, ...]) -> tuple[int, ...]:
-    """Counter-clockwise quarter turn: ``(r, c)`` moves to ``(n-1-c, r)``."""
-    return tuple(reversed(_inverse(q)))
-
-
-def _flip_lr(q: tuple[int, ...]) -> tuple[int, ...]:
-    """Mirror in the vertical axis (left <-> right)."""
-    last = len(q) - 1
-    return tuple(last - col for col in q)
-
-
-def _flip_ud(q: tuple[int, ...]) -> tuple[int, ...]:
-    """Mirror in the horizontal axis (top <-> bottom)."""
-    return tuple(reversed(q))
-
-
-def _transpose(q: tuple[int, ...]) -> tuple[int, ...]:
-    """Mirror in the main diagonal: ``(r, c)`` moves to ``(c, r)``."""
-    return tuple(_inverse(q))
-
-
-def _anti_transpose(q: tuple[int, ...]) -> tuple[int, ...]:
-    """Mirror in the anti-diagonal: ``(r, c)`` moves to ``(n-1-c, n-1-r)``."""
-    last = len(q) - 1
-    return tuple(last - row for row in reversed(_inverse(q)))
+    inv = _inverse(q)
+    return (
+        q,  # identity
+        tuple(last - row for row in inv),  # rot90: (r, c) -> (c, n-1-r)
+        tuple(last - col for col in reversed(q)),  # rot180
+        tuple(reversed(inv)),  # rot270: (r, c) -> (n-1-c, r)
+        tuple(last - col for col in q),  # flip_lr: left <-> right
+        tuple(reversed(q)),  # flip_ud: top <-> bottom
+        tuple(inv),  # transpose: (r, c) -> (c, r)
+        tuple(last - row for row in reversed(inv)),  # anti_transpose: (r, c) -> (n-1-c, n-1-r)
+    )
 
 
 class Symmetry(NamedTuple):
-    """One element of D4: its name and what it does to a column tuple."""
+    """One element of D4: its name, its place in :func:`_images`, and what it does."""
 
     name: str
-    apply: Transform
+    index: int
     is_rotation: bool
+    doc: str
+
+    def apply(self, q: tuple[int, ...]) -> tuple[int, ...]:
+        """The image of a column tuple under this symmetry."""
+        return _images(q)[self.index]
 
 
 #: The group, identity first; rotations, then reflections.
 SYMMETRIES: tuple[Symmetry, ...] = (
-    Symmetry("identity", _identity, True),
-    Symmetry("rot90", _rot90, True),
-    Symmetry("rot180", _rot180, True),
-    Symmetry("rot270", _rot270, True),
-    Symmetry("flip_lr", _flip_lr, False),
-    Symmetry("flip_ud", _flip_ud, False),
-    Symmetry("transpose", _transpose, False),
-    Symmetry("anti_transpose", _anti_transpose, False),
+    Symmetry("identity", 0, True, "The placement itself (the group's neutral element)."),
+    Symmetry("rot90", 1, True, "Turn the board a quarter clockwise."),
+    Symmetry("rot180", 2, True, "Turn the board half a turn."),
+    Symmetry("rot270", 3, True, "Turn the board a quarter counter-clockwise."),
+    Symmetry("flip_lr", 4, False, "Mirror left <-> right."),
+    Symmetry("flip_ud", 5, False, "Mirror top <-> bottom."),
+    Symmetry("transpose", 6, False, "Mirror in the main diagonal."),
+    Symmetry("anti_transpose", 7, False, "Mirror in the anti-diagonal."),
 )
 
 _BY_NAME = {symmetry.name: symmetry for symmetry in SYMMETRIES}
@@ -154,55 +137,34 @@ def apply(name: str, placement: Placement) -> Placement:
     return Placement(symmetry(name).apply(_checked(placement)))
 
 
-def identity(placement: Placement) -> Placement:
-    """The placement itself (the group's neutral element)."""
-    return placement
+def _on_placements(element: Symmetry) -> Callable[[Placement], Placement]:
+    def image(placement: Placement) -> Placement:
+        return Placement(element.apply(_checked(placement)))
+
+    image.__name__ = image.__qualname__ = element.name
+    image.__doc__ = element.doc
+    return image
 
 
-def rot90(placement: Placement) -> Placement:
-    """Turn the board a quarter clockwise."""
-    return Placement(_rot90(_checked(placement)))
-
-
-def rot180(placement: Placement) -> Placement:
-    """Turn the board half a turn."""
-    return Placement(_rot180(_checked(placement)))
-
-
-def rot270(placement: Placement) -> Placement:
-    """Turn the board a quarter counter-clockwise."""
-    return Placement(_rot270(_checked(placement)))
-
-
-def flip_lr(placement: Placement) -> Placement:
-    """Mirror left <-> right."""
-    return Placement(_flip_lr(_checked(placement)))
-
-
-def flip_ud(placement: Placement) -> Placement:
-    """Mirror top <-> bottom."""
-    return Placement(_flip_ud(_checked(placement)))
-
-
-def transpose(placement: Placement) -> Placement:
-    """Mirror in the main diagonal."""
-    return Placement(_transpose(_checked(placement)))
-
-
-def anti_transpose(placement: Placement) -> Placement:
-    """Mirror in the anti-diagonal."""
-    return Placement(_anti_transpose(_checked(placement)))
+identity = _on_placements(_BY_NAME["identity"])
+rot90 = _on_placements(_BY_NAME["rot90"])
+rot180 = _on_placements(_BY_NAME["rot180"])
+rot270 = _on_placements(_BY_NAME["rot270"])
+flip_lr = _on_placements(_BY_NAME["flip_lr"])
+flip_ud = _on_placements(_BY_NAME["flip_ud"])
+transpose = _on_placements(_BY_NAME["transpose"])
+anti_transpose = _on_placements(_BY_NAME["anti_transpose"])
 
 
 def images(placement: Placement) -> dict[str, Placement]:
     """All 8 images by symmetry name (equal images appear under several names)."""
-    cols = _checked(placement)
-    return {s.name: Placement(s.apply(cols)) for s in SYMMETRIES}
+    all_images = _images(_checked(placement))
+    return {s.name: Placement(all_images[s.index]) for s in SYMMETRIES}
 
 
 def orbit_columns(cols: tuple[int, ...]) -> set[tuple[int, ...]]:
     """The distinct images of a column tuple (the fast path uses plain tuples)."""
-    return {s.apply(cols) for s in SYMMETRIES}
+    return set(_images(cols))
 
 
 def orbit(placement: Placement) -> set[Placement]:
@@ -218,7 +180,8 @@ def orbit_size(placement: Placement) -> int:
 def stabiliser(placement: Placement) -> list[str]:
     """Names of the symmetries that leave ``placement`` unchanged (always ``identity``)."""
     cols = _checked(placement)
-    return [s.name for s in SYMMETRIES if s.apply(cols) == cols]
+    all_images = _images(cols)
+    return [s.name for s in SYMMETRIES if all_images[s.index] == cols]
 
 
 def canonical(placement: Placement) -> Placement:
@@ -240,20 +203,7 @@ def is_canonical_columns(cols: tuple[int, ...]) -> bool:
     inv = _inverse(cols)
     if first > inv[0] or first > last - inv[0] or first > inv[-1] or first > last - inv[-1]:
         return False
-    rotated_180 = tuple(last - col for col in reversed(cols))
-    inv_t = tuple(inv)
-    for image in (
-        tuple(last - row for row in inv),  # rot90
-        rotated_180,
-        tuple(reversed(inv)),  # rot270
-        tuple(last - col for col in cols),  # flip_lr
-        tuple(reversed(cols)),  # flip_ud
-        inv_t,  # transpose
-        tuple(last - row for row in reversed(inv)),  # anti_transpose
-    ):
-        if image < cols:
-            return False
-    return True
+    return all(image >= cols for image in _images(cols)[1:])
 
 
 def is_canonical(placement: Placement) -> bool:

@@ -1,53 +1,51 @@
-"""Shared fixtures: known counts (OEIS) and an ``engine`` fixture over the whole registry.
+"""The ``--engine NAME`` option and the fixtures of the engine contract.
 
-A test that takes ``engine_name`` runs once per registered engine, so a new
-engine is tested by being registered. Engines declare what they can do
-(``can_enumerate``, ``can_count``, ``max_n``); tests ask instead of guessing.
+``pytest --engine NAME`` runs the whole contract (``tests/test_contract.py``)
+on one engine only, e.g. while writing a new one; without it, every registered
+engine and the :class:`~cp_queens.engines.base.TemplateEngine` run through it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from cp_queens import engines
+from cp_queens.engines.base import Engine, TemplateEngine
+from tests.helpers import ALL_ENGINES
 
-#: OEIS A000170: number of ways to place n non-attacking queens, n = 1..27 (test oracle only).
-A000170 = [
-    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
-    14772512, 95815104, 666090624, 4968057848, 39029188884,
-]  # fmt: skip
-
-#: OEIS A002562: solutions up to rotation and reflection, n = 1..20 (test oracle only).
-A002562 = [
-    1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955,
-    11977939, 83263591, 621012754, 4878666808,
-]  # fmt: skip
+#: Not registered (it is there to be copied), yet held to the same contract.
+TEMPLATE = "template"
 
 
-def total(n: int) -> int:
-    return A000170[n - 1]
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--engine",
+        action="append",
+        metavar="NAME",
+        help="run the engine contract on this engine only (repeatable); 'template' for the "
+        "template engine of engines/base.py",
+    )
 
 
-def unique(n: int) -> int:
-    return A002562[n - 1]
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "engine_name" in metafunc.fixturenames:
+        chosen = metafunc.config.getoption("engine") or [*ALL_ENGINES, TEMPLATE]
+        unknown = [name for name in chosen if name not in (*ALL_ENGINES, TEMPLATE)]
+        if unknown:
+            raise pytest.UsageError(f"--engine: unknown engine(s) {', '.join(unknown)}")
+        metafunc.parametrize("engine_name", chosen)
 
 
-ALL_ENGINES = engines.names()
+@pytest.fixture
+def make_engine(engine_name: str) -> Callable[..., Engine]:
+    """Builds the engine under test with the given options (the template included)."""
 
+    def build(**options: Any) -> Engine:
+        if engine_name == TEMPLATE:
+            return TemplateEngine(**options)
+        return engines.get(engine_name, **options)
 
-def engines_that(*, enumerate: bool = False, count: bool = False) -> list[str]:
-    """Registered engine names that can do the given tasks."""
-    chosen = []
-    for name in ALL_ENGINES:
-        cls = engines.engine_class(name)
-        if enumerate and not cls.can_enumerate:
-            continue
-        if count and not cls.can_count:
-            continue
-        chosen.append(name)
-    return chosen
-
-
-@pytest.fixture(params=ALL_ENGINES)
-def engine_name(request: pytest.FixtureRequest) -> str:
-    return request.param
+    return build

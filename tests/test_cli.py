@@ -13,7 +13,7 @@ import pytest
 
 from cp_queens import verify
 from cp_queens.cli import main
-from tests.conftest import total
+from tests.helpers import total
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

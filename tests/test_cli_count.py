@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cp_queens.cli import main
-from tests.conftest import total, unique
+from tests.helpers import total, unique
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

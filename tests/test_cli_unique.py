@@ -7,7 +7,7 @@ import json
 import pytest
 
 from cp_queens.cli import main
-from tests.conftest import engines_that
+from tests.helpers import engines_that
 
 
 @pytest.mark.parametrize("engine", engines_that(count=True))

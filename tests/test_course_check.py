@@ -15,7 +15,7 @@ from cp_queens.cli import main
 from cp_queens.course import CheckReport, check_model
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import square_name
-from tests.conftest import total
+from tests.helpers import total
 
 
 def student_model(n: int, *, up_diagonals: bool = True) -> Iterator[list[int]]:

@@ -14,7 +14,7 @@ from cp_queens.engines.cpsat.runner import SolverSettings
 from cp_queens.engines.cpsat.search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import COMPLETE, TIME_LIMIT
-from tests.conftest import total
+from tests.helpers import total
 
 FIXED = [
     {"strategy": "fixed", "variable_order": var, "value_order": value}

@@ -14,7 +14,7 @@ from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 from cp_queens.symmetry import is_canonical
 from cp_queens.verify import verify
-from tests.conftest import total, unique
+from tests.helpers import total, unique
 
 
 @cache

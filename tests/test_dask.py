@@ -13,7 +13,7 @@ from cp_queens import Problem, engines
 from cp_queens.errors import CpQueensError
 from cp_queens.parallel.dask import Cluster, dask_cluster, parse_cluster
 from cp_queens.stats import Progress
-from tests.conftest import total, unique
+from tests.helpers import total, unique
 
 pytest.importorskip("distributed")
 

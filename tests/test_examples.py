@@ -1,33 +1,28 @@
-"""Every example is tested code: each file in examples/ must run cleanly in a few seconds."""
+"""Every example is tested code: each file in examples/ must run cleanly.
+
+Each example runs once per session (:func:`tests.helpers.run_example`); the
+lesson tests read the same run's output.
+"""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
-EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
-#: Examples import the cp_queens of this checkout, not whichever one is installed.
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+from tests.helpers import EXAMPLES, run_example
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
 def test_example_runs(example: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, str(example)], capture_output=True, text=True, timeout=120, env=ENV
-    )
+    result = run_example(example.name)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip(), "an example should show its result"
 
 
 def test_model_example_prints_the_92_solutions() -> None:
-    example = next(path for path in EXAMPLES if path.name == "01_model.py")
-    result = subprocess.run([sys.executable, str(example)], capture_output=True, text=True)
+    result = run_example("01_model.py")
     solutions = [line for line in result.stdout.splitlines() if re.match(r"\s*\d+: \[", line)]
     assert len(solutions) == 92
     assert len({line.split(":")[1] for line in solutions}) == 92

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests.test_examples import ENV, ROOT
+from tests.helpers import run_example
 
 
 def run(name: str) -> str:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / name)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=ENV,
-    )
+    result = run_example(name)
     assert result.returncode == 0, result.stderr
     return result.stdout
 

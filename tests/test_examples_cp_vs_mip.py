@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import cp_queens
-from tests.test_examples import ENV, ROOT
+from tests.helpers import ENV, ROOT
 
 LESSON = ROOT / "examples" / "09_cp_vs_mip.py"
 

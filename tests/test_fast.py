@@ -13,7 +13,7 @@ from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT, Progress
 from cp_queens.verify import verify
-from tests.conftest import total, unique
+from tests.helpers import total, unique
 
 
 @pytest.mark.parametrize("n", range(1, 15))

@@ -13,7 +13,7 @@ from cp_queens import Problem, engines, verify
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import diagonals
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT
-from tests.conftest import total
+from tests.helpers import total
 
 
 def reference_set(problem: Problem) -> set[tuple[int, ...]]:

@@ -15,7 +15,7 @@ from cp_queens.engines.fast.subproblems import split
 from cp_queens.errors import ParseError
 from cp_queens.parallel.checkpoint import CheckpointMismatchError
 from cp_queens.stats import Progress, Stats
-from tests.conftest import total, unique
+from tests.helpers import total, unique
 
 
 def fast_count(

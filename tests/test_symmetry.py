@@ -13,7 +13,7 @@ from cp_queens import engines, symmetry
 from cp_queens.errors import CpQueensError, InvalidPlacementError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.verify import verify
-from tests.conftest import engines_that, total, unique
+from tests.helpers import engines_that, total, unique
 
 
 @cache
@@ -129,18 +129,6 @@ def test_expanding_the_canonical_solutions_gives_back_every_solution(n: int) -> 
     expanded = list(symmetry.expand(iter(representatives)))
     assert len(expanded) == len(solutions)  # no solution twice
     assert set(expanded) == solutions
-
-
-@pytest.mark.parametrize("n", range(1, 9))
-def test_every_counting_engine_counts_unique_solutions(engine_name: str, n: int) -> None:
-    engine = engines.get(engine_name)
-    if not engine.can_count or (engine.max_n is not None and n > engine.max_n):
-        with pytest.raises(UnsupportedTaskError):
-            engine.count_unique(Problem(n))
-        return
-    result = engine.count_unique(Problem(n))
-    assert (result.total, result.unique) == (total(n), unique(n))
-    assert engine.stats.extra["unique"] == unique(n)
 
 
 def test_is_canonical_agrees_with_brute_force_on_all_permutations() -> None:

@@ -1,0 +1,70 @@
+"""What many test modules share: the known counts (OEIS) and running the examples once.
+
+A plain module, not a test module: test modules import from here, never from each other.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from cp_queens import engines
+
+#: OEIS A000170: number of ways to place n non-attacking queens, n = 1..20 (test oracle only).
+A000170 = [
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
+    14772512, 95815104, 666090624, 4968057848, 39029188884,
+]  # fmt: skip
+
+#: OEIS A002562: solutions up to rotation and reflection, n = 1..20 (test oracle only).
+A002562 = [
+    1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955,
+    11977939, 83263591, 621012754, 4878666808,
+]  # fmt: skip
+
+
+def total(n: int) -> int:
+    """All solutions of the n-queens problem (OEIS A000170)."""
+    return A000170[n - 1]
+
+
+def unique(n: int) -> int:
+    """Solutions up to the 8 symmetries of the square (OEIS A002562)."""
+    return A002562[n - 1]
+
+
+ALL_ENGINES = engines.names()
+
+
+def engines_that(*, enumerate: bool = False, count: bool = False) -> list[str]:
+    """Registered engine names that can do the given tasks."""
+    chosen = []
+    for name in ALL_ENGINES:
+        cls = engines.engine_class(name)
+        if enumerate and not cls.can_enumerate:
+            continue
+        if count and not cls.can_count:
+            continue
+        chosen.append(name)
+    return chosen
+
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+#: Examples import the cp_queens of this checkout, not whichever one is installed.
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+
+
+@functools.cache
+def run_example(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``examples/name`` once per test session; every test that reads it shares the run."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "examples" / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+    )

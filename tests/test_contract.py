@@ -1,0 +1,219 @@
+"""The engine contract: what every engine promises, checked on every engine.
+
+Runs on every registered engine and on the template engine of
+``engines/base.py``; ``pytest --engine NAME`` runs it on one. An engine that
+cannot do a task must say so (``UnsupportedTaskError``), never pretend.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+from cp_queens import Problem, engines, verify
+from cp_queens.engines.base import Engine
+from cp_queens.errors import CpQueensError, EngineOptionError, UnsupportedTaskError
+from cp_queens.stats import COMPLETE, TIME_LIMIT, Progress
+from tests.conftest import TEMPLATE
+from tests.helpers import total, unique
+
+MakeEngine = Callable[..., Engine]
+
+REFERENCE_SETS = {
+    n: frozenset(engines.get("reference").solutions(Problem(n))) for n in range(1, 11)
+}
+
+#: Largest n at which an engine's whole solution set (and count) is checked in the default
+#: run: bounded by how long the slowest engines take, not by what they can do.
+CHECK_UP_TO = {"template": 8, "pyconstraint": 9, "cpsat-board": 9, "propagate": 9}
+
+
+def check_up_to(name: str) -> int:
+    return CHECK_UP_TO.get(name, 10)
+
+
+def can(engine: Engine, task: str) -> bool:
+    return {"enumerate": engine.can_enumerate, "count": engine.can_count}[task]
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 8, 9, 12])
+def test_first_is_a_valid_solution(make_engine: MakeEngine, n: int) -> None:
+    engine = make_engine()
+    placement = engine.first(Problem(n))
+    assert placement is not None and placement.n == n
+    assert verify(placement)
+    assert engine.stats.solutions == 1
+    assert (engine.stats.task, engine.stats.n) == ("first", n)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_first_reports_no_solution(make_engine: MakeEngine, n: int) -> None:
+    engine = make_engine()
+    assert engine.first(Problem(n)) is None
+    assert engine.stats.solutions == 0
+
+
+def test_unable_engines_say_so(make_engine: MakeEngine, engine_name: str) -> None:
+    engine = make_engine()
+    if not engine.can_enumerate:
+        with pytest.raises(UnsupportedTaskError, match=engine_name):
+            engine.solutions(Problem(6))
+    if not engine.can_count:
+        with pytest.raises(UnsupportedTaskError, match=engine_name):
+            engine.count(Problem(6))
+
+
+def test_solution_sets_equal_the_reference(make_engine: MakeEngine, engine_name: str) -> None:
+    engine = make_engine()
+    if not engine.can_enumerate:
+        with pytest.raises(UnsupportedTaskError):
+            engine.solutions(Problem(6))
+        return
+    for n in range(1, check_up_to(engine_name) + 1):
+        found = list(engine.solutions(Problem(n)))
+        assert len(found) == len(set(found)), f"duplicates at n={n}"
+        assert set(found) == REFERENCE_SETS[n], f"n={n}"
+
+
+def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
+    engine = make_engine()
+    if not engine.can_count:
+        with pytest.raises(UnsupportedTaskError):
+            engine.count(Problem(6))
+        return
+    for n in range(1, check_up_to(engine_name) + 2):
+        assert engine.count(Problem(n)) == total(n), f"n={n}"
+        assert (engine.stats.solutions, engine.stats.status) == (total(n), COMPLETE)
+        assert (engine.stats.engine, engine.stats.task) == (engine.name, "count")
+
+
+def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
+    engine = make_engine()
+    if not engine.can_count:
+        with pytest.raises(UnsupportedTaskError):
+            engine.count(Problem(6))
+        return
+    for n in range(1, min(8, check_up_to(engine_name)) + 1):
+        assert engine.count_unique(Problem(n)) == (total(n), unique(n)), f"n={n}"
+        assert engine.stats.extra["unique"] == unique(n)
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3, 5, 100])
+def test_streams_honour_their_limit(make_engine: MakeEngine, limit: int) -> None:
+    engine = make_engine()
+    if not engine.can_enumerate:
+        return
+    stream = engine.solutions(Problem(6), limit=limit)
+    found = list(stream)
+    assert len(found) == min(limit, total(6)) == stream.stats.solutions
+    assert all(verify(p) for p in found) and len(set(found)) == len(found)
+
+
+@pytest.mark.parametrize("limit", [2.5, -1, True, "3"])
+def test_a_limit_is_a_whole_number(make_engine: MakeEngine, limit: object) -> None:
+    engine = make_engine()
+    if not engine.can_enumerate:
+        return
+    with pytest.raises(CpQueensError, match="limit"):
+        engine.solutions(Problem(6), limit=limit)  # type: ignore[arg-type]
+
+
+def _worker_threads() -> int:
+    return sum(1 for t in threading.enumerate() if t is not threading.main_thread())
+
+
+@pytest.mark.parametrize("take", [0, 1, 7])
+def test_closing_a_stream_early_leaves_no_thread_running(
+    make_engine: MakeEngine, take: int
+) -> None:
+    engine = make_engine()
+    if not engine.can_enumerate:
+        return
+    before = _worker_threads()
+    with engine.solutions(Problem(8)) as stream:
+        for _ in zip(range(take), stream, strict=False):
+            pass
+    assert stream.stats.status in ("stopped", COMPLETE)
+    deadline = time.monotonic() + 5
+    while _worker_threads() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _worker_threads() <= before
+
+
+def test_a_time_limit_stops_the_call_and_says_so(make_engine: MakeEngine) -> None:
+    """Either the work finished exactly in time, or it stopped and says ``time_limit``.
+
+    The bound on the elapsed time is generous on purpose: this checks that the
+    limit is obeyed at all, not how fast anything is (benchmarks do that).
+    """
+    engine = make_engine(time_limit=0.2)
+    n = min(engine.max_n or 14, 14)
+    started = time.perf_counter()
+    if engine.can_count:
+        found = engine.count(Problem(n))
+        exact = total(n)
+    else:
+        placement = engine.first(Problem(n))
+        found, exact = (0 if placement is None else 1), 1
+    assert time.perf_counter() - started < 30
+    if engine.stats.status == TIME_LIMIT:
+        assert found < exact or not engine.can_count
+    else:
+        assert (engine.stats.status, found) == (COMPLETE, exact)
+
+
+def test_progress_comes_as_progress_records(make_engine: MakeEngine) -> None:
+    engine = make_engine()
+    if not engine.can_count:
+        return
+    seen: list[Progress] = []
+    assert engine.count(Problem(10), progress=seen.append) == total(10)
+    assert all(isinstance(p, Progress) for p in seen)
+    solutions = [p.solutions for p in seen]
+    assert solutions == sorted(solutions) and all(s <= total(10) for s in solutions)
+
+
+def test_options_are_checked_when_the_engine_is_made(engine_name: str) -> None:
+    if engine_name == TEMPLATE:
+        return  # not in the registry: its constructor is plain Python
+    with pytest.raises(EngineOptionError, match=f"engine '{engine_name}' has no option 'nope'"):
+        engines.get(engine_name, nope=1)
+    for bad in (-1, 0, float("inf"), "soon"):
+        with pytest.raises(CpQueensError, match="time_limit"):
+            engines.get(engine_name, time_limit=bad)
+
+
+def test_one_engine_serves_two_streams_at_once(make_engine: MakeEngine) -> None:
+    """Nothing of a call lives on the engine: two open streams keep their own statistics."""
+    engine = make_engine()
+    if not engine.can_enumerate:
+        return
+    six, seven = engine.solutions(Problem(6)), engine.solutions(Problem(7))
+    from_six, from_seven = [], []
+    for a, b in zip(six, seven, strict=False):
+        from_six.append(a)
+        from_seven.append(b)
+    from_seven.extend(seven)
+    assert set(from_six) == REFERENCE_SETS[6] and set(from_seven) == REFERENCE_SETS[7]
+    assert (six.stats.n, six.stats.solutions) == (6, total(6))
+    assert (seven.stats.n, seven.stats.solutions) == (7, total(7))
+
+
+def test_one_engine_serves_two_threads_at_once(make_engine: MakeEngine) -> None:
+    engine = make_engine()
+    if not engine.can_count:
+        return
+    results: dict[int, tuple[int, int]] = {}
+
+    def count(n: int) -> None:
+        results[n] = (engine.count(Problem(n)), engine.stats.n)
+
+    threads = [threading.Thread(target=count, args=(n,)) for n in (7, 8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {7: (total(7), 7), 8: (total(8), 8)}
