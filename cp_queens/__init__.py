@@ -13,10 +13,11 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.engines.base import Solutions, UniqueCount
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import Stats
@@ -33,6 +34,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "count",
+    "count_unique",
     "default_solve_engine",
     "engines",
     "first",
@@ -86,7 +88,27 @@ def first(
     engine: str = DEFAULT_MODEL_ENGINE,
     **options: Any,
 ) -> Placement | None:
-    """One solution of the n-queens problem (or its completion), or ``None``."""
+    """One solution of the n-queens problem (or its completion), or ``None``.
+
+    Args:
+        n: the board size, or a whole :class:`Problem`.
+        fixed: pre-placed queens, ``{row: column}`` (the completion problem).
+        engine: which engine searches (see ``cp_queens.engines.names()``).
+        **options: engine options, e.g. ``time_limit=5`` (see ``engines.options(name)``).
+
+    Returns:
+        A :class:`Placement`, or ``None`` when there is none (or the time limit ran out).
+
+    Raises:
+        CpQueensError: a bad board, an unknown engine or option, or a task the
+            engine cannot do.
+
+    Examples:
+        >>> first(4, engine="reference")
+        Placement([1, 3, 0, 2])
+        >>> first(3, engine="reference") is None
+        True
+    """
     return engines.get(engine, **options).first(_problem(n, fixed))
 
 
@@ -97,8 +119,51 @@ def count(
     engine: str | None = None,
     **options: Any,
 ) -> int:
-    """The number of solutions; by default with the fastest exact engine installed."""
+    """The number of solutions; by default with the fastest exact engine installed.
+
+    ``cp-queens count`` takes this same door: ``count(17)`` uses every core,
+    ``workers=1`` one process, ``checkpoint="f.jsonl"`` makes it resumable and
+    ``cluster="local:2"`` / ``scheduler="tcp://..."`` runs it on Dask (options of
+    the ``fast`` engine). With ``logging`` at level INFO the statistics line of
+    every call is logged to the ``cp_queens`` logger, as the CLI prints it.
+
+    Args:
+        n: the board size, or a whole :class:`Problem`.
+        fixed: pre-placed queens, ``{row: column}``.
+        engine: which engine counts; default ``fast`` (or ``reference`` without Numba).
+        **options: engine options (``time_limit``, ``workers``, ``checkpoint``, ...).
+
+    Returns:
+        The number of solutions (a lower bound if a time limit stopped the count).
+
+    Raises:
+        CpQueensError: a bad board, an unknown engine or option.
+
+    Examples:
+        >>> count(8)
+        92
+        >>> count(6, fixed={0: 1}, engine="reference")
+        1
+    """
     return engines.get(engine or default_count_engine(), **options).count(_problem(n, fixed))
+
+
+def count_unique(n: int, *, engine: str | None = None, **options: Any) -> UniqueCount:
+    """All solutions and those distinct up to rotation and reflection, in one call.
+
+    Args:
+        n: the board size (pre-placed queens break the symmetry: not allowed here).
+        engine: which engine counts; default ``fast`` (both numbers in one pass).
+        **options: engine options, as for :func:`count`.
+
+    Returns:
+        ``UniqueCount(total, unique)``.
+
+    Examples:
+        >>> count_unique(8)
+        UniqueCount(total=92, unique=12)
+    """
+    return engines.get(engine or default_count_engine(), **options).count_unique(Problem(n))
 
 
 def solutions(
@@ -108,6 +173,23 @@ def solutions(
     engine: str = DEFAULT_MODEL_ENGINE,
     limit: int | None = None,
     **options: Any,
-) -> Iterator[Placement]:
-    """Stream solutions one at a time (flat memory); stop after ``limit`` if given."""
+) -> Solutions:
+    """Stream solutions one at a time at flat memory; stop after ``limit`` if given.
+
+    Args:
+        n: the board size, or a whole :class:`Problem`.
+        fixed: pre-placed queens, ``{row: column}``.
+        engine: which engine enumerates (default ``cpsat``, the model).
+        limit: at most this many solutions (a whole number), or ``None`` for all.
+        **options: engine options.
+
+    Returns:
+        A stream of :class:`Placement` (close it, or use it in ``with``, to stop
+        the search early); its ``stats`` describe the call so far.
+
+    Examples:
+        >>> with solutions(6, engine="reference", limit=2) as stream:
+        ...     [p.cols for p in stream]
+        [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3)]
+    """
     return engines.get(engine, **options).solutions(_problem(n, fixed), limit=limit)

@@ -42,6 +42,7 @@ through the same contract as the real ones.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -51,6 +52,9 @@ from typing import ClassVar, NamedTuple
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
+
+#: Every finished call logs its statistics line here at level INFO (as the CLI prints it).
+log = logging.getLogger("cp_queens")
 
 
 class UniqueCount(NamedTuple):
@@ -326,6 +330,7 @@ class Engine:
         if status is not None and call.stats.status == COMPLETE:
             call.stats.status = status
         self._latest.stats = call.stats
+        log.info("%s", call.stats.summary())
 
     def _stream(self, problem: Problem, call: Call) -> Iterator[Placement]:
         emitted = 0
