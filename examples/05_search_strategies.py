@@ -29,7 +29,7 @@ STRATEGIES = [
     {"strategy": "fixed", "variable_order": "input", "value_order": "random"},
     {"strategy": "fixed", "variable_order": "min-domain", "value_order": "min"},
     {"strategy": "fixed", "variable_order": "min-domain", "value_order": "median"},
-    {"strategy": "portfolio", "workers": 1},
+    {"strategy": "portfolio", "solver_workers": 1},
     {"strategy": "greedy"},
 ]
 

@@ -14,10 +14,7 @@ import pytest
 
 from cp_queens import engines
 from cp_queens.engines.base import Engine, TemplateEngine
-from tests.helpers import ALL_ENGINES
-
-#: Not registered (it is there to be copied), yet held to the same contract.
-TEMPLATE = "template"
+from tests.helpers import ALL_ENGINES, TEMPLATE
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -37,6 +37,9 @@ def unique(n: int) -> int:
 
 
 ALL_ENGINES = engines.names()
+#: The template engine of engines/base.py: not registered (it is there to be copied),
+#: yet held to the same contract as the registered engines.
+TEMPLATE = "template"
 
 
 def engines_that(*, enumerate: bool = False, count: bool = False) -> list[str]:

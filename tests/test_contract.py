@@ -17,8 +17,7 @@ from cp_queens import Problem, engines, verify
 from cp_queens.engines.base import Engine
 from cp_queens.errors import CpQueensError, EngineOptionError, UnsupportedTaskError
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Progress
-from tests.conftest import TEMPLATE
-from tests.helpers import total, unique
+from tests.helpers import TEMPLATE, total, unique
 
 MakeEngine = Callable[..., Engine]
 

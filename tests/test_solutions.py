@@ -19,7 +19,7 @@ import cp_queens
 from cp_queens import Problem, engines, verify
 from cp_queens.completion import completions, cross_check
 from cp_queens.course import check_model
-from tests.test_examples import ENV, ROOT
+from tests.helpers import ENV, ROOT
 
 KEY = ROOT / "examples" / "solutions"
 
