@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from cp_queens.cli._common import fail, positive_seconds
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.compare import (
     TASKS,
     Run,
@@ -115,5 +116,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"cp-queens: warning: {error}", file=sys.stderr)
         print(f"wrote {', '.join(str(out / name) for name in written)}", file=sys.stderr)
     if any(run.agrees is False for run in runs):
-        return fail("engines disagree on the number of solutions (see the 'agrees' column)", 1)
-    return 0
+        return fail(
+            "engines disagree on the number of solutions (see the 'agrees' column)",
+            ExitCode.DISAGREE,
+        )
+    return ExitCode.OK

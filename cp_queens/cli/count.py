@@ -28,6 +28,7 @@ from cp_queens.cli._common import (
     solution_progress,
     strategy_options,
 )
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
 
@@ -121,10 +122,19 @@ def run(args: argparse.Namespace) -> int:
     report(engine.stats)
     answer = f"{total} solutions, {unique} unique" if args.unique else f"{total} solutions"
     if engine.stats.status != COMPLETE:
-        print(f"n={args.n}: at least {answer} (stopped: {engine.stats.status})")
-        return 1
+        return _incomplete(args, answer)
     print(f"n={args.n}: {answer}")
-    return 0
+    return ExitCode.OK
+
+
+def _incomplete(args: argparse.Namespace, answer: str) -> int:
+    """A count cut short is no answer: it goes to stderr, with its own exit code."""
+    print(
+        f"cp-queens: stopped by the time limit of {args.time_limit:g} s: n={args.n} has at "
+        f"least {answer} (the count is incomplete)",
+        file=sys.stderr,
+    )
+    return ExitCode.TIME_LIMIT
 
 
 def _run_split(args: argparse.Namespace) -> int:
@@ -174,15 +184,14 @@ def _run_split(args: argparse.Namespace) -> int:
                     "cp-queens: nothing was saved; add --checkpoint FILE to make a count resumable",
                     file=sys.stderr,
                 )
-            return 130
+            return ExitCode.INTERRUPTED
     report(_stats(result))
     print(f"# counted on {where}", file=sys.stderr)
     answer = f"{result.total} solutions, {result.unique} unique"
     if not result.complete:
-        print(f"n={args.n}: at least {answer} (stopped: {TIME_LIMIT})")
-        return 1
+        return _incomplete(args, answer)
     print(f"n={args.n}: {answer}")
-    return 0
+    return ExitCode.OK
 
 
 def _local_description(workers: int | None) -> str:

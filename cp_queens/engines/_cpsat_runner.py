@@ -22,10 +22,12 @@ the queue's few hundred placements however many solutions exist.
 
 from __future__ import annotations
 
+import atexit
 import os
 import queue
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -45,6 +47,10 @@ QUEUE_SIZE = 256
 PROGRESS_EVERY = 0.2
 
 _DONE = object()
+
+#: Streams whose solver thread may still run: stopped and joined at interpreter exit, because
+#: a C++ solver thread still running when the interpreter tears down aborts the process.
+_LIVE: weakref.WeakSet[_Stream] = weakref.WeakSet()
 
 
 @dataclass
@@ -237,6 +243,29 @@ def put_unless_stopped(out: queue.Queue, item: object, stop: threading.Event) ->
     return False
 
 
+class _Stream:
+    """One solver thread and its stop flag, so that whoever ends first can end both."""
+
+    def __init__(self, solver: cp_model.CpSolver, worker: threading.Thread) -> None:
+        self.solver = solver
+        self.worker = worker
+        self.stop = threading.Event()
+
+    def end(self) -> None:
+        """Stop the search (also while it finds nothing) and wait for the thread."""
+        self.stop.set()
+        if self.worker.is_alive():
+            self.solver.stop_search()
+            self.worker.join()
+
+
+@atexit.register
+def _end_live_streams() -> None:
+    """A generator left open at exit (never closed, or kept alive by a traceback) ends here."""
+    for live in list(_LIVE):
+        live.end()
+
+
 def stream(
     model: cp_model.CpModel, decode: Decoder, settings: SolverSettings, stats: Stats
 ) -> Iterator[Placement]:
@@ -247,27 +276,27 @@ def stream(
     # the consumer stops the search through the stop flag like any early close.
     solver.parameters.catch_sigint_signal = False
     handover: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
-    stop = threading.Event()
     outcome: dict[str, Any] = {}
-    callback = _Handover(decode, handover, stop)
 
     def run() -> None:
         try:
             outcome["status"] = solver.solve(model, callback)
         except BaseException as error:  # handed to the consumer below
             outcome["error"] = error
-        put_unless_stopped(handover, _DONE, stop)
+        put_unless_stopped(handover, _DONE, live.stop)
 
-    worker = threading.Thread(target=run, name="cp-queens-cpsat", daemon=True)
-    worker.start()
+    live = _Stream(solver, threading.Thread(target=run, name="cp-queens-cpsat", daemon=True))
+    callback = _Handover(decode, handover, live.stop)
+    _LIVE.add(live)
+    live.worker.start()
     finished = False
     try:
         while (item := handover.get()) is not _DONE:
             yield Placement(item)
         finished = True
     finally:
-        stop.set()
-        worker.join()
+        live.end()
+        _LIVE.discard(live)
         if "error" in outcome:
             raise outcome["error"]
         record(stats, solver, outcome["status"], stopped=not finished)
