@@ -19,12 +19,24 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from cp_queens.cli import compare, complete, count, enumerate, solve, verify
-from cp_queens.cli._common import OneLineErrorParser, StreamError, fail
+from cp_queens import __version__
+from cp_queens.cli import (
+    compare,
+    complete,
+    count,
+    enumerate,
+    shell_completion,
+    solve,
+    verify,
+)
+from cp_queens.cli._common import OneLineErrorParser, StreamError, fail, set_quiet
 from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import CpQueensError
 
-COMMANDS = [solve, count, enumerate, verify, complete, compare]
+COMMANDS = [solve, count, enumerate, verify, complete, compare, shell_completion]
+
+#: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
+NOTHING_TO_QUIET = ("completion",)
 
 #: Set to 1 (or pass ``--debug``) to see the traceback of an internal error.
 DEBUG_VARIABLE = "CP_QUEENS_DEBUG"
@@ -59,14 +71,24 @@ def build_parser() -> OneLineErrorParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for command in COMMANDS:
         command.add_parser(subparsers)
-    for sub in subparsers.choices.values():
+    for name, subparser in subparsers.choices.items():
+        if name not in NOTHING_TO_QUIET:
+            subparser.add_argument(
+                "--quiet",
+                "-q",
+                action="store_true",
+                help="no '#' statistics lines and no live progress on stderr (errors still show)",
+            )
         # Accepted after the command too; SUPPRESS keeps a flag given before it.
-        sub.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
+        subparser.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP
+        )
     return parser
 
 
@@ -77,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:
         return fail("cannot write <stdout>: it is closed", ExitCode.IO_ERROR)
     args = build_parser().parse_args(argv)
+    set_quiet(getattr(args, "quiet", False))
     debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     previous = _sigterm_as_interrupt()
     try:

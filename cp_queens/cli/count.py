@@ -21,8 +21,10 @@ from cp_queens.cli._common import (
     add_method_argument,
     add_strategy_arguments,
     board_size,
+    live_console,
     make_engine,
     non_negative_int,
+    note,
     positive_seconds,
     report,
     solution_progress,
@@ -155,7 +157,7 @@ def _run_split(args: argparse.Namespace) -> int:
             workers = 1  # a small count is over before a process pool has started
         where = _local_description(workers)
         if args.scheduler is not None or args.cluster is not None:
-            from cp_queens.executors import dask_cluster
+            from cp_queens.parallel.dask import dask_cluster
 
             cluster = stack.enter_context(
                 dask_cluster(scheduler=args.scheduler, cluster=args.cluster)
@@ -186,7 +188,7 @@ def _run_split(args: argparse.Namespace) -> int:
                 )
             return ExitCode.INTERRUPTED
     report(_stats(result))
-    print(f"# counted on {where}", file=sys.stderr)
+    note(f"counted on {where}")
     answer = f"{result.total} solutions, {result.unique} unique"
     if not result.complete:
         return _incomplete(args, answer)
@@ -228,10 +230,8 @@ def _clock(seconds: float | None) -> str:
 @contextlib.contextmanager
 def subproblem_progress(label: str) -> Iterator[parallel.ProgressCallback | None]:
     """A Rich progress bar (subproblems done, rate, ETA) on a terminal; ``None`` when piped."""
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
+    console = live_console()
+    if console is None:
         yield None
         return
     from rich.progress import (
