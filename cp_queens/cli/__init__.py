@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from cp_queens import __version__
 from cp_queens.cli import (
+    check,
     compare,
     complete,
     count,
@@ -33,7 +34,7 @@ from cp_queens.cli._common import OneLineErrorParser, StreamError, fail, set_qui
 from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import CpQueensError
 
-COMMANDS = [solve, count, enumerate, verify, complete, compare, shell_completion]
+COMMANDS = [solve, count, enumerate, verify, check, complete, compare, shell_completion]
 
 #: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
 NOTHING_TO_QUIET = ("completion",)
