@@ -59,7 +59,7 @@ from cp_queens.engines.cpsat.model import build_model
 from cp_queens.engines.cpsat.search import SearchStrategy, add_fixed_search, fixed_parameters
 from cp_queens.engines.cpsat.symmetry import add_symmetry_breaking, check_level
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
-from cp_queens.problem import Placement, Problem
+from cp_queens.problem import Placement, Problem, Residue
 from cp_queens.stats import TIME_LIMIT
 
 #: Values of the ``method`` option.
@@ -152,16 +152,17 @@ class CpSatEngine(Engine):
         return fast.count_unique(problem, self.settings, self.stats, self.processes, progress)
 
     def _use_fast(self, problem: Problem, *, streaming: bool = False) -> bool:
-        if self.method == "fast" and problem.fixed:
+        if self.method == "fast" and not problem.is_empty_board:
             raise UnsupportedTaskError(
-                "method 'fast' needs a board without pre-placed queens (they break the symmetry)"
+                "method 'fast' needs a board without pre-placed queens or blocked squares "
+                "(they break the symmetry)"
             )
         if self.method != "auto":
             return self.method == "fast"
         return (
             self.search.name == "auto"
             and self.symmetry == "none"
-            and not problem.fixed
+            and problem.is_empty_board
             and problem.n >= FAST_FROM
             and not (streaming and self._limit is not None)
         )
@@ -187,19 +188,35 @@ class CpSatEngine(Engine):
         self.stats.extra["strategy"] = (
             self.search.describe(task) if strategy == self.search.resolve(task) else strategy
         )
+        if self.symmetry != "none" and not problem.is_empty_board:
+            raise UnsupportedTaskError(
+                f"symmetry '{self.symmetry}' is only defined without pre-placed queens or "
+                "blocked squares (they break the symmetry)"
+            )
         if strategy == "greedy":
             settings = self.settings.with_defaults(channel.GREEDY_PARAMETERS)
-            return channel.build_model(problem), channel.decoder(problem.n), settings
+            model, decode = channel.model_and_decoder(problem)
+            return model, decode, settings
         model, q = build_model(problem)
-        add_symmetry_breaking(model, q, self.symmetry)
+        variables = list(q.values())
+        add_symmetry_breaking(model, variables, self.symmetry)
+        decode = _columns_of(problem.residue(), variables)
         if strategy == "fixed":
-            add_fixed_search(model, q, self.search, self.settings.seed)
-            return model, _columns_of(q), self.settings.with_defaults(fixed_parameters(self.search))
-        return model, _columns_of(q), self.settings
+            add_fixed_search(model, variables, self.search, self.settings.seed, n=problem.n)
+            return model, decode, self.settings.with_defaults(fixed_parameters(self.search))
+        return model, decode, self.settings
 
 
-def _columns_of(q: list[cp_model.IntVar]) -> runner.Decoder:
-    def decode(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
-        return tuple(solution.value(v) for v in q)
+def _columns_of(residue: Residue, q: list[cp_model.IntVar]) -> runner.Decoder:
+    """The whole board from a solution of the model: ``q`` and the given queens put back."""
+    if residue.is_whole_board:
 
-    return decode
+        def decode(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
+            return tuple(solution.value(v) for v in q)
+
+        return decode
+
+    def decode_residue(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
+        return residue.place([solution.value(v) for v in q]).cols
+
+    return decode_residue

@@ -119,7 +119,9 @@ def _border_allows(n: int, k: int, row: int, col: int) -> bool:
     return not ((row < k or row > last - k) and col in (0, last))
 
 
-def subproblem_model(n: int, prefix: tuple[int, ...]) -> tuple[cp_model.CpModel, list]:
+def subproblem_model(
+    n: int, prefix: tuple[int, ...]
+) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
     """The plain model with ``prefix`` fixed, the border restrictions, first-fail search."""
 
     model, q = build_model(Problem(n, dict(enumerate(prefix))))
@@ -127,11 +129,14 @@ def subproblem_model(n: int, prefix: tuple[int, ...]) -> tuple[cp_model.CpModel,
     last = n - 1
     model.add(q[last] >= k)
     model.add(q[last] <= last - k)
-    for row in range(1, n):
+    for row in q:  # the free rows (the prefix has no variables)
         if row < k or row > last - k:
             model.add(q[row] != 0)
             model.add(q[row] != last)
-    model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
+    variables = list(q.values())
+    model.add_decision_strategy(
+        variables, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE
+    )
     return model, q
 
 
@@ -200,7 +205,7 @@ def _solve(
         return not _keep(outcome, cols) or take(cols)
 
     try:
-        runner.visit(model, _decoder(q), chosen, stats, visitor)
+        runner.visit(model, _decoder(prefix, q), chosen, stats, visitor)
     finally:
         _close(outcome, stats)
     return outcome
@@ -221,7 +226,7 @@ def _representatives(
     model, q = subproblem_model(n, prefix)
     stats = Stats()
     try:
-        for placement in runner.stream(model, _decoder(q), chosen, stats):
+        for placement in runner.stream(model, _decoder(prefix, q), chosen, stats):
             if _keep(outcome, placement.cols):
                 yield placement.cols
     finally:
@@ -244,9 +249,12 @@ def _with_fixed_search(settings: runner.SolverSettings) -> runner.SolverSettings
     return replace(settings, parameters=parameters)
 
 
-def _decoder(q: list) -> runner.Decoder:
+def _decoder(prefix: tuple[int, ...], q: dict[int, cp_model.IntVar]) -> runner.Decoder:
+    """The whole board: the prefix rows (given, so not in the model), then ``q``."""
+    variables = list(q.values())
+
     def decode(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
-        return tuple(solution.value(v) for v in q)
+        return prefix + tuple(solution.value(v) for v in variables)
 
     return decode
 

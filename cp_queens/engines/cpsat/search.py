@@ -128,14 +128,19 @@ def add_fixed_search(
     q: Sequence[cp_model.IntVar],
     strategy: SearchStrategy,
     seed: int | None = None,
+    *,
+    n: int | None = None,
 ) -> None:
-    """Add the decision strategy of ``strategy="fixed"`` to the integer model on ``q``."""
+    """Add the decision strategy of ``strategy="fixed"`` to the integer model on ``q``.
+
+    ``n`` is the board size when ``q`` holds only some rows (a completion).
+    """
     choose = VARIABLE_ORDERS[strategy.variable_order]
     select = VALUE_ORDERS[strategy.value_order]
     if strategy.value_order != "random":
         model.add_decision_strategy(q, choose, select)
         return
-    n = len(q)
+    n = len(q) if n is None else n
     shuffle = random.Random(0 if seed is None else seed)
     ranks = []
     for r, column in enumerate(q):
