@@ -1,0 +1,9 @@
+"""The course kit: tools for teaching and learning with the lessons in ``examples/``.
+
+``check_model`` tells a student whether their own model finds every solution
+exactly once (see :mod:`cp_queens.course.check`).
+"""
+
+from cp_queens.course.check import CheckReport, check_model
+
+__all__ = ["CheckReport", "check_model"]
