@@ -94,10 +94,16 @@ def add_method_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The names of engines/cpsat/search.py's options, spelled out here so that building the
+#: parser does not import OR-Tools (a second of every command's start; a test keeps the two
+#: lists equal).
+STRATEGIES = ("auto", "portfolio", "fixed", "greedy")
+VARIABLE_ORDERS = ("input", "min-domain")
+VALUE_ORDERS = ("min", "max", "median", "random")
+
+
 def add_strategy_arguments(parser: argparse.ArgumentParser, *, workers: bool = False) -> None:
     """``--strategy`` and friends of the cpsat engine (see engines/cpsat/search.py)."""
-    from cp_queens.engines.cpsat.search import STRATEGIES, VALUE_ORDERS, VARIABLE_ORDERS
-
     group = parser.add_argument_group("how the cpsat engine searches")
     group.add_argument(
         "--strategy",

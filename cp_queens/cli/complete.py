@@ -8,6 +8,7 @@ import sys
 from cp_queens import DEFAULT_MODEL_ENGINE
 from cp_queens.cli._common import (
     add_engine_argument,
+    add_strategy_arguments,
     engine_name,
     make_engine,
     non_negative_int,
@@ -16,6 +17,7 @@ from cp_queens.cli._common import (
     open_output,
     positive_seconds,
     report,
+    strategy_options,
 )
 from cp_queens.completion import completions, cross_check, first_completion
 from cp_queens.engines import Engine
@@ -33,8 +35,12 @@ DISAGREEMENT = 3
 EPILOG = """\
 input (detected):
   a board, one line per row: '.', '-', '_' or '0' empty, 'Q' or '1' a queen,
-  spaces optional, '#' starts a comment line; or JSON: {"n": 8, "queens": [[0, 0]]}
-  with rows and columns counted from 0.
+  'x' a blocked square (no queen may stand there), spaces optional, '#' starts
+  a comment line; or JSON: {"n": 8, "queens": [[0, 0]], "blocked": [[7, 7]]}
+  with rows and columns counted from 0 ("blocked" is optional).
+
+Only the residue is solved: the given queens' rows, columns and diagonals are
+taken out before any model is built, so a nearly full board is a small search.
 
 exit codes: 0 completed, 1 no completion exists (or none found in the time
 limit), 2 unreadable input or queens that attack each other, 3 the engines
@@ -82,7 +88,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="boards: rows of '.' and 'Q' (default); jsonl: JSON arrays of columns; "
         "unicode: a chess diagram, given queens as ♕; svg: a picture (one completion only)",
     )
+    parser.add_argument(
+        "--seed", type=int, metavar="K", help="random seed (cpsat) for repeatable runs"
+    )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
+    add_strategy_arguments(parser, workers=True)
     parser.set_defaults(run=run)
 
 
@@ -94,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
         problem = read_partial(source, name)
-    engine = make_engine(args.engine, time_limit=args.time_limit)
+    engine = make_engine(
+        args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
+    )
     args.source_name = name
     if args.count:
         return _count(args, problem, engine)
