@@ -138,7 +138,7 @@ def count(
             raise ValueError("count() needs n when there are no subproblems")
         n = subproblems[0].n
     if symmetric is None:
-        symmetric = not any(s.fixed for s in subproblems)
+        symmetric = not any(s.fixed or s.blocked for s in subproblems)
     ledger = _Ledger(n, subproblems, checkpoint)
     try:
         todo = [s for s in subproblems if s.key not in ledger.done]

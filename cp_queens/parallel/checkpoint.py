@@ -52,6 +52,7 @@ def describe(n: int, subproblems: Sequence[Subproblem]) -> dict[str, Any]:
         "version": VERSION,
         "n": n,
         "fixed": [list(pair) for pair in first.fixed] if first else [],
+        "blocked": [list(pair) for pair in first.blocked] if first else [],
         "depth": max((len(s.prefix) for s in subproblems), default=0),
         "subproblems": len(subproblems),
     }
@@ -148,8 +149,8 @@ def _read(path: Path, header: dict[str, Any], known: set[str]) -> dict[str, Part
 def _check_header(path: Path, found: Any, expected: dict[str, Any]) -> None:
     if not isinstance(found, dict) or found.get("checkpoint") != FORMAT:
         raise CheckpointMismatchError(f"{path} is not a cp_queens count checkpoint (line 1)")
-    for field in ("version", "n", "fixed", "depth", "subproblems"):
-        if found.get(field) != expected[field]:
+    for field in ("version", "n", "fixed", "blocked", "depth", "subproblems"):
+        if found.get(field, [] if field == "blocked" else None) != expected[field]:
             raise CheckpointMismatchError(
                 f"checkpoint {path} was written for {field}={found.get(field)!r}, this count "
                 f"has {field}={expected[field]!r}; use another file or the same command"

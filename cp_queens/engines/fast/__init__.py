@@ -79,7 +79,9 @@ class FastEngine(Engine):
         return self._run_count(problem, progress)
 
     def _run_count(self, problem: Problem, progress: ProgressCallback | None) -> UniqueCount:
-        subs = split_module.split(problem.n, depth=self.depth, fixed=problem.fixed)
+        subs = split_module.split(
+            problem.n, depth=self.depth, fixed=problem.fixed, blocked=problem.blocked
+        )
         self.stats.extra["subproblems"] = len(subs)
         if self.workers != 1:
             from cp_queens import parallel
@@ -117,7 +119,13 @@ class FastEngine(Engine):
         code, compiled = split_module.backend(self.force_python)
         n = problem.n
         allow_list, _ = split_module.allow_masks(
-            split_module.Subproblem(n, split_module.PLAIN, (), tuple(problem.fixed.items()))
+            split_module.Subproblem(
+                n,
+                split_module.PLAIN,
+                (),
+                tuple(problem.fixed.items()),
+                tuple(sorted(problem.blocked)),
+            )
         )
         new = split_module.new_array
         allow = new(n, compiled)
