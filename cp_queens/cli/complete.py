@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cp_queens import DEFAULT_MODEL_ENGINE
+from cp_queens import DEFAULT_MODEL_ENGINE, SMALL_RESIDUE, default_complete_engine
 from cp_queens.cli._common import (
     add_engine_argument,
     add_strategy_arguments,
@@ -64,7 +64,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="partial board to read ('-' for stdin)")
-    add_engine_argument(parser, DEFAULT_MODEL_ENGINE, f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model")
+    add_engine_argument(
+        parser,
+        None,
+        f"by the size of the residue: pyconstraint up to {SMALL_RESIDUE} open squares "
+        f"(starts fastest), {DEFAULT_MODEL_ENGINE} (the CP-SAT model) above",
+    )
     task = parser.add_mutually_exclusive_group()
     task.add_argument("--count", action="store_true", help="count every completion")
     task.add_argument("--all", action="store_true", help="list every completion")
@@ -104,6 +109,15 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
         problem = read_partial(source, name)
+    if args.engine is None and any(strategy_options(args).values()):
+        args.engine = DEFAULT_MODEL_ENGINE  # the search options are the CP-SAT engine's
+    elif args.engine is None:
+        args.engine = default_complete_engine(problem)
+        squares = problem.residue().open_squares()
+        print(
+            f"# engine: {args.engine} (default for a residue of {squares} open squares)",
+            file=sys.stderr,
+        )
     engine = make_engine(
         args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
