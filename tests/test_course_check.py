@@ -14,6 +14,7 @@ import cp_queens
 from cp_queens.cli import main
 from cp_queens.course import CheckReport, check_model
 from cp_queens.errors import CpQueensError
+from cp_queens.problem import square_name
 from tests.conftest import total
 
 
@@ -77,8 +78,10 @@ def test_missing_q_minus_r_constraint_is_caught_with_an_attacking_pair() -> None
     # the pair named really shares a "\" diagonal: r - q[r] equal
     words = finding.reason.split()
     a, b = int(words[1]), int(words[3])
-    assert finding.reason == f"rows {a} and {b} share a diagonal"
     cols = finding.cols
+    n = len(cols)
+    squares = f"{square_name(a, cols[a], n)} and {square_name(b, cols[b], n)}"
+    assert finding.reason == f"rows {a} and {b} share a diagonal ({squares})"
     assert a - cols[a] == b - cols[b]
     assert finding.board is not None and finding.board.count("X") == 2
     # every true solution is still there: nothing missing, only extras

@@ -97,7 +97,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--seed", type=int, metavar="K", help="random seed (cpsat) for repeatable runs"
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
-    add_strategy_arguments(parser, workers=True)
+    add_strategy_arguments(parser, solver_workers=True)
     parser.set_defaults(run=run)
 
 
@@ -114,10 +114,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.engine is None:
         args.engine = default_complete_engine(problem)
         squares = problem.residue().open_squares()
-        print(
-            f"# engine: {args.engine} (default for a residue of {squares} open squares)",
-            file=sys.stderr,
-        )
+        note(f"engine: {args.engine} (default for a residue of {squares} open squares)")
     engine = make_engine(
         args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
@@ -184,8 +181,9 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
 
 
 def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
-    given = len(problem.fixed)
-    note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}")
+    given, blocked = len(problem.fixed), len(problem.blocked)
+    squares = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
+    note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares}")
     report(engine.stats)
 
 

@@ -26,7 +26,7 @@ Examples:
     >>> report.ok
     False
     >>> print(report.first_invalid)
-    n=2, placement 1 [0, 1]: rows 0 and 1 share a diagonal
+    n=2, placement 1 [0, 1]: rows 0 and 1 share a diagonal (a2 and b1)
 """
 
 from __future__ import annotations

@@ -25,13 +25,11 @@ counts squares tried and rejected because they were attacked or blocked.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback
+from cp_queens.engines.base import Call, Engine
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
 
 #: How many queens are placed between two looks at the clock and the progress callback.
 CHECK_EVERY = 1 << 14
@@ -44,14 +42,14 @@ class ReferenceEngine(Engine):
     name = "reference"
     description = "readable backtracker (column + two diagonal tables), lexicographic order"
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
-        for cols in self._search(problem, progress=None):
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        for cols in self._search(problem, call, report=False):
             yield Placement(tuple(cols))
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
-        return sum(1 for _ in self._search(problem, progress))
+    def _count(self, problem: Problem, call: Call) -> int:
+        return sum(1 for _ in self._search(problem, call, report=True))
 
-    def _search(self, problem: Problem, progress: ProgressCallback | None) -> Iterator[list[int]]:
+    def _search(self, problem: Problem, call: Call, *, report: bool) -> Iterator[list[int]]:
         """Yield the (live, reused) column list at every solution."""
         n = problem.n
         cols = [-1] * n
@@ -66,9 +64,8 @@ class ReferenceEngine(Engine):
         rows_to_fill = [row for row in range(n) if row not in problem.fixed]
         columns_to_try = [col for col in range(n) if not column_used[col]]
 
-        stats = self.stats
+        stats = call.stats
         stats.branches = stats.conflicts = 0
-        deadline = self._deadline()
         solutions = 0
 
         def place(row: int, col: int) -> None:
@@ -112,11 +109,11 @@ class ReferenceEngine(Engine):
             if placed:
                 stats.branches += 1
                 if stats.branches % CHECK_EVERY == 0:
-                    if deadline is not None and time.perf_counter() > deadline:
-                        stats.status = TIME_LIMIT
+                    if call.expired():
+                        call.stop_for_time()
                         return
-                    if progress is not None:
-                        progress(solutions)
+                    if report:
+                        call.report(solutions)
                 depth += 1
                 if depth < len(rows_to_fill):
                     tried[depth] = 0  # a new row starts from the left
