@@ -243,20 +243,27 @@ class CpSatEngine(Engine):
         call.stats.extra["strategy"] = (
             self.search.describe(task) if strategy == self.search.resolve(task) else strategy
         )
-        if self.symmetry != "none" and not problem.is_empty_board:
-            raise UnsupportedTaskError(
-                f"symmetry '{self.symmetry}' is only defined without pre-placed queens or "
-                "blocked squares (they break the symmetry)"
-            )
         settings = self._settings(call)
         if strategy == "greedy":
             settings = settings.with_defaults(greedy.GREEDY_PARAMETERS)
             model, decode = greedy.model_and_decoder(problem)
             return model, decode, settings
-        model, q = build_model(problem)
+        if self.symmetry == "none":
+            model, q = build_model(problem)
+            residue = problem.residue()
+        else:
+            # Symmetry breaking speaks of the whole board, so the model keeps every row and
+            # states the given queens and blocked squares as constraints: the answer is the
+            # completions that are also canonical.
+            model, q = build_model(Problem(problem.n))
+            for row, col in problem.fixed.items():
+                model.add(q[row] == col)
+            for row, col in problem.blocked:
+                model.add(q[row] != col)
+            residue = Problem(problem.n).residue()
         variables = list(q.values())
         add_symmetry_breaking(model, variables, self.symmetry)
-        decode = _columns_of(problem.residue(), variables)
+        decode = _columns_of(residue, variables)
         if strategy == "fixed":
             add_fixed_search(model, variables, self.search, self.settings.seed, n=problem.n)
             return model, decode, settings.with_defaults(fixed_parameters(self.search))

@@ -127,8 +127,9 @@ def subproblem_model(
     model, q = build_model(Problem(n, dict(enumerate(prefix))))
     k = prefix[0]
     last = n - 1
-    model.add(q[last] >= k)
-    model.add(q[last] <= last - k)
+    if last in q:  # the last row is free (it is in the prefix only when n == 1)
+        model.add(q[last] >= k)
+        model.add(q[last] <= last - k)
     for row in q:  # the free rows (the prefix has no variables)
         if row < k or row > last - k:
             model.add(q[row] != 0)
