@@ -71,9 +71,7 @@ def timed(repeat: int, task: Callable[..., Any], *args: Any) -> tuple[float, Any
 
 def plain_first_fail_count(n: int) -> int:
     model, q = build_model(Problem(n))
-    model.add_decision_strategy(
-        list(q.values()), cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE
-    )
+    model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
     settings = runner.SolverSettings(parameters={"search_branching": cp_model.FIXED_SEARCH})
     return runner.count(model, settings, Stats())
 

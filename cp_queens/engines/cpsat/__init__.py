@@ -261,11 +261,10 @@ class CpSatEngine(Engine):
             for row, col in problem.blocked:
                 model.add(q[row] != col)
             residue = Problem(problem.n).residue()
-        variables = list(q.values())
-        add_symmetry_breaking(model, variables, self.symmetry)
-        decode = _columns_of(residue, variables)
+        add_symmetry_breaking(model, q, self.symmetry)
+        decode = _columns_of(residue, q)
         if strategy == "fixed":
-            add_fixed_search(model, variables, self.search, self.settings.seed, n=problem.n)
+            add_fixed_search(model, q, self.search, self.settings.seed, n=problem.n)
             return model, decode, settings.with_defaults(fixed_parameters(self.search))
         return model, decode, settings
 

@@ -16,10 +16,10 @@ symmetry breaking, processes); the model itself is this one screen.
 Examples:
     >>> from cp_queens import Problem
     >>> model, q = build_model(Problem(4))
-    >>> list(q), len(model.proto.constraints)
-    ([0, 1, 2, 3], 3)
+    >>> len(q), len(model.proto.constraints)
+    (4, 3)
     >>> model, q = build_model(Problem(8, fixed={0: 0}, blocked=[(1, 2)]))
-    >>> len(q), list(q[1].proto.domain)  # columns 0, 1 (diagonal), 2 (blocked) closed
+    >>> len(q), list(q[0].proto.domain)  # row 1: columns 0, 1 (diagonal), 2 (blocked) closed
     (7, [3, 7])
 """
 
@@ -30,14 +30,19 @@ from ortools.sat.python import cp_model
 from cp_queens.problem import Problem, Residue
 
 
-def build_model(problem: Problem) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
-    """The card's model on what is left of ``problem``: ``q[r]`` for every free row ``r``."""
+def build_model(problem: Problem) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The card's model on what is left of ``problem``: one ``q`` per free row.
+
+    ``q[i]`` is the column of the queen in row ``rows[i]``, where ``rows`` are the
+    free rows (``problem.residue().rows``); on an empty board ``q[r]`` is row ``r``.
+    """
     residue = problem.residue()
+    rows = residue.rows
     model = cp_model.CpModel()
-    q = {row: new_queen(model, residue, i) for i, row in enumerate(residue.rows)}
-    model.add_all_different(q.values())
-    model.add_all_different(q[r] + r for r in q)
-    model.add_all_different(q[r] - r for r in q)
+    q = [new_queen(model, residue, i) for i in range(len(rows))]
+    model.add_all_different(q)
+    model.add_all_different(q[i] + r for i, r in enumerate(rows))
+    model.add_all_different(q[i] - r for i, r in enumerate(rows))
     return model, q
 
 

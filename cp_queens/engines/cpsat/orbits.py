@@ -119,25 +119,24 @@ def _border_allows(n: int, k: int, row: int, col: int) -> bool:
     return not ((row < k or row > last - k) and col in (0, last))
 
 
-def subproblem_model(
-    n: int, prefix: tuple[int, ...]
-) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
-    """The plain model with ``prefix`` fixed, the border restrictions, first-fail search."""
+def subproblem_model(n: int, prefix: tuple[int, ...]) -> tuple[cp_model.CpModel, list]:
+    """The plain model with ``prefix`` fixed, the border restrictions, first-fail search.
+
+    The prefix rows are given queens, so ``q`` holds the rows after them, in order.
+    """
 
     model, q = build_model(Problem(n, dict(enumerate(prefix))))
+    queen_of = dict(zip(range(len(prefix), n), q, strict=True))
     k = prefix[0]
     last = n - 1
-    if last in q:  # the last row is free (it is in the prefix only when n == 1)
-        model.add(q[last] >= k)
-        model.add(q[last] <= last - k)
-    for row in q:  # the free rows (the prefix has no variables)
+    if last in queen_of:  # the last row is free (it is in the prefix only when n == 1)
+        model.add(queen_of[last] >= k)
+        model.add(queen_of[last] <= last - k)
+    for row, queen in queen_of.items():
         if row < k or row > last - k:
-            model.add(q[row] != 0)
-            model.add(q[row] != last)
-    variables = list(q.values())
-    model.add_decision_strategy(
-        variables, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE
-    )
+            model.add(queen != 0)
+            model.add(queen != last)
+    model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
     return model, q
 
 
@@ -250,12 +249,11 @@ def _with_fixed_search(settings: runner.SolverSettings) -> runner.SolverSettings
     return replace(settings, parameters=parameters)
 
 
-def _decoder(prefix: tuple[int, ...], q: dict[int, cp_model.IntVar]) -> runner.Decoder:
+def _decoder(prefix: tuple[int, ...], q: list) -> runner.Decoder:
     """The whole board: the prefix rows (given, so not in the model), then ``q``."""
-    variables = list(q.values())
 
     def decode(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
-        return prefix + tuple(solution.value(v) for v in variables)
+        return prefix + tuple(solution.value(v) for v in q)
 
     return decode
 
