@@ -85,7 +85,8 @@ def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, wh
 
 def _cpsat_choices(option: str) -> tuple[str, ...]:
     """The values the cpsat engine takes for ``option``, as it declares them."""
-    return engines.engine_class("cpsat").option_choices[option]
+    cpsat = engines.engine_class("cpsat")
+    return cpsat.option_choices[option]  # type: ignore[attr-defined]  # a CpSatEngine's own
 
 
 def add_method_argument(parser: argparse.ArgumentParser) -> None:

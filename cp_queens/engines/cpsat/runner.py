@@ -45,7 +45,9 @@ PROGRESS_EVERY = 0.2
 _DONE = object()
 
 
-def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) -> None:
+def record(
+    stats: Stats, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, stopped: bool
+) -> None:
     """Copy the solver's own figures into ``stats``."""
     stats.branches = solver.num_branches
     stats.conflicts = solver.num_conflicts
@@ -73,7 +75,8 @@ def first(
     status = solver.solve(model)
     record(stats, solver, status, stopped=False)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Placement(decode(solver))
+        # A CpSolver answers value() like a solution callback does.
+        return Placement(decode(solver))  # type: ignore[arg-type]
     return None
 
 
