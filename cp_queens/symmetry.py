@@ -96,13 +96,13 @@ class Symmetry(NamedTuple):
     """One element of D4: its name, its place in :func:`_images`, and what it does."""
 
     name: str
-    index: int
+    position: int
     is_rotation: bool
     doc: str
 
     def apply(self, q: tuple[int, ...]) -> tuple[int, ...]:
         """The image of a column tuple under this symmetry."""
-        return _images(q)[self.index]
+        return _images(q)[self.position]
 
 
 #: The group, identity first; rotations, then reflections.
@@ -159,7 +159,7 @@ anti_transpose = _on_placements(_BY_NAME["anti_transpose"])
 def images(placement: Placement) -> dict[str, Placement]:
     """All 8 images by symmetry name (equal images appear under several names)."""
     all_images = _images(_checked(placement))
-    return {s.name: Placement(all_images[s.index]) for s in SYMMETRIES}
+    return {s.name: Placement(all_images[s.position]) for s in SYMMETRIES}
 
 
 def orbit_columns(cols: tuple[int, ...]) -> set[tuple[int, ...]]:
@@ -181,7 +181,7 @@ def stabiliser(placement: Placement) -> list[str]:
     """Names of the symmetries that leave ``placement`` unchanged (always ``identity``)."""
     cols = _checked(placement)
     all_images = _images(cols)
-    return [s.name for s in SYMMETRIES if all_images[s.index] == cols]
+    return [s.name for s in SYMMETRIES if all_images[s.position] == cols]
 
 
 def canonical(placement: Placement) -> Placement:

@@ -19,7 +19,6 @@ with ``cpsat`` in :mod:`cp_queens.engines.cpsat.runner`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -86,17 +85,16 @@ class CpSatBoardEngine(Engine):
             parameters: any other CP-SAT parameter by name.
         """
         super().__init__(time_limit=time_limit)
-        self.settings = SolverSettings(
+        self.settings = SolverSettings.checked(
             time_limit=self.time_limit,
             solver_workers=solver_workers,
             log=log,
             seed=seed,
-            parameters=dict(parameters or {}),
+            parameters=parameters,
         )
 
     def _settings(self, call: Call) -> SolverSettings:
-        remaining = call.remaining()
-        return self.settings if remaining is None else replace(self.settings, time_limit=remaining)
+        return self.settings.within(call.remaining())
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         model, x = build_model(problem)

@@ -149,24 +149,19 @@ class CpSatEngine(Engine):
                 f"strategy 'greedy' searches the 0/1 board; it cannot be combined with "
                 f"symmetry '{symmetry}'"
             )
-        if isinstance(solver_workers, bool) or not isinstance(solver_workers, int):
-            raise CpQueensError(f"solver_workers must be a whole number, got {solver_workers!r}")
-        if solver_workers < 0:
-            raise CpQueensError(f"solver_workers must be >= 0, got {solver_workers}")
         self.method = method
         self.workers = parallel.resolve_workers(workers)
-        self.settings = SolverSettings(
+        self.settings = SolverSettings.checked(
             time_limit=self.time_limit,
             solver_workers=solver_workers,
             log=log,
             seed=seed,
-            parameters=dict(parameters or {}),
+            parameters=parameters,
         )
 
     def _settings(self, call: Call) -> SolverSettings:
         """The solver settings with what is left of the call's time (model building counts)."""
-        remaining = call.remaining()
-        return self.settings if remaining is None else replace(self.settings, time_limit=remaining)
+        return self.settings.within(call.remaining())
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         from cp_queens.engines.cpsat import orbits, runner

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from cp_queens.errors import CpQueensError
 from cp_queens.parallel import available_cores
 
 if TYPE_CHECKING:
@@ -49,6 +50,27 @@ class SolverSettings:
         else:
             params.num_workers = self.solver_workers or available_cores()
         return solver
+
+    @classmethod
+    def checked(
+        cls,
+        *,
+        time_limit: float | None,
+        solver_workers: int,
+        log: bool,
+        seed: int | None,
+        parameters: dict[str, Any] | None,
+    ) -> SolverSettings:
+        """Settings from an engine's options, ``solver_workers`` checked (a whole number >= 0)."""
+        if isinstance(solver_workers, bool) or not isinstance(solver_workers, int):
+            raise CpQueensError(f"solver_workers must be a whole number, got {solver_workers!r}")
+        if solver_workers < 0:
+            raise CpQueensError(f"solver_workers must be >= 0, got {solver_workers}")
+        return cls(time_limit, solver_workers, log, seed, dict(parameters or {}))
+
+    def within(self, seconds: float | None) -> SolverSettings:
+        """These settings with at most ``seconds`` left (what a call's deadline leaves)."""
+        return self if seconds is None else replace(self, time_limit=seconds)
 
     def with_defaults(self, defaults: dict[str, Any]) -> SolverSettings:
         """A copy whose parameters are ``defaults`` overridden by the user's own.
