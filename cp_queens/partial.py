@@ -100,7 +100,7 @@ def _parse_board(lines: Iterable[str], name: str) -> Problem:
     if not rows:
         raise ParseError(f"{name}: no board found (expected rows of '.' and 'Q', or JSON)")
     n = len(rows)
-    queens = []
+    queens: list[tuple[int, int]] = []
     for row, (number, squares) in enumerate(rows):
         if len(squares) != n:
             raise ParseError(

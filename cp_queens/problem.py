@@ -78,7 +78,7 @@ class Placement(Sequence[int]):
     def __getitem__(self, index: int) -> int: ...
     @overload
     def __getitem__(self, index: slice) -> tuple[int, ...]: ...
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
         return self.cols[index]
 
     def __iter__(self) -> Iterator[int]:

@@ -111,7 +111,7 @@ class _Tally(constraint.Constraint):
         self.calls = 0
         self._deadline = deadline
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self,
         variables: Any,
         domains: Any,

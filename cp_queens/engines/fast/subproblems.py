@@ -284,7 +284,7 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
     if compiled:
         import numpy as np
 
-        kinds, depths, prefixes, base = (
+        kinds, depths, prefixes, base = (  # type: ignore[assignment]  # lists become arrays
             np.array(values, dtype=np.int64) for values in (kinds, depths, prefixes, base)
         )
     results = new_array(3 * len(subs), compiled)
