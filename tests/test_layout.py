@@ -109,3 +109,22 @@ def test_the_cli_imports_no_private_module_of_the_library() -> None:
 
 def _private(part: str) -> bool:
     return part.startswith("_") and not part.startswith("__")
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared test code lives in tests/helpers.py; test modules stay independent."""
+    offenders = []
+    for path in sorted((PACKAGE.parent / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            offenders += [
+                f"{path.name}: {name}"
+                for name in names
+                if name.startswith(("tests.test_", "tests.conftest"))
+            ]
+    assert not offenders, "import from tests.helpers instead: " + ", ".join(offenders)

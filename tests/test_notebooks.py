@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.test_examples import ROOT
+from tests.helpers import ROOT
 
 NOTEBOOKS = ROOT / "examples" / "notebooks"
 
