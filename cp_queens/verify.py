@@ -70,6 +70,11 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
                     f"row {row}: the given queen in column {col} was moved to {cols[row]}"
                     + _squares(n, (row, col), (row, cols[row]), "->"),
                 )
+        for row, col in sorted(problem.blocked):
+            if cols[row] == col:
+                return Verdict(
+                    False, f"row {row}: the queen in column {col} stands on a blocked square"
+                )
     if n >= VECTORISE_FROM:
         pair = _first_attack_vectorised(_as_int_array(cols))
     else:
