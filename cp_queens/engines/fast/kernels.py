@@ -622,21 +622,31 @@ PYTHON = SimpleNamespace(count_many=count_many, enumerate_batch=enumerate_batch)
 
 
 class _Compiled:
-    """The compiled kernels, built on first use (``cache=True``: later runs load them).
+    """The compiled kernels, loaded on first use, not on import.
 
-    Importing Numba and loading the kernels from its cache costs about half a
-    second, so it happens only when a kernel is first called, not on import.
+    Preferably the ahead-of-time build (:mod:`cp_queens.engines.fast.build`),
+    which imports in milliseconds; else Numba's JIT with ``cache=True``: the
+    first run compiles (some 10 s), later ones load the cache (about 0.9 s of
+    CPU, mostly importing Numba and LLVM).
     """
 
     def __init__(self) -> None:
-        self._kernels: SimpleNamespace | None = None
+        self._kernels: Any = None
 
     def __getattr__(self, name: str) -> Any:
         if name not in KERNELS:
             raise AttributeError(name)
         if self._kernels is None:
-            self._kernels = _compile()
+            from cp_queens.engines.fast import build
+
+            # Built ahead of time (python -m cp_queens.engines.fast.build): no Numba to load.
+            self._kernels = build.load() or _compile()
         return getattr(self._kernels, name)
+
+    @property
+    def ahead_of_time(self) -> bool:
+        """Whether the kernels in use were compiled ahead of time (after the first call)."""
+        return self._kernels is not None and not isinstance(self._kernels, SimpleNamespace)
 
 
 def _compile() -> SimpleNamespace:
