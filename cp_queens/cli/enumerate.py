@@ -18,7 +18,7 @@ from cp_queens.cli._common import (
     report,
     strategy_options,
 )
-from cp_queens.formats import WRITE_FORMATS, write_placements
+from cp_queens.formats import WRITE_FORMATS, write_blocks, write_placements
 from cp_queens.symmetry import unique_only
 
 
@@ -61,13 +61,20 @@ def run(args: argparse.Namespace) -> int:
     engine = make_engine(
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
     )
-    if args.unique:
+    blocks = hasattr(engine, "solution_arrays") and not args.unique and args.format != "boards"
+    if blocks:
+        # Whole blocks of solutions formatted with NumPy: millions of lines at disk speed.
+        stream = engine.solution_arrays(Problem(args.n), limit=args.limit)
+    elif args.unique:
         stream = unique_only(engine.solutions(Problem(args.n)), args.limit)
     else:
         stream = engine.solutions(Problem(args.n), limit=args.limit)
     try:
         with open_output(args.output) as out:
-            write_placements(stream, out, args.format)
+            if blocks:
+                write_blocks(stream, out, args.format)
+            else:
+                write_placements(stream, out, args.format)
     except KeyboardInterrupt:
         stream.close()
         report(engine.stats)

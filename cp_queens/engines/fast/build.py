@@ -37,6 +37,7 @@ _ARRAY = "int64[::1]"
 SIGNATURES = {
     "count_many": f"void(int64, {', '.join([_ARRAY] * 10)})",
     "enumerate_batch": f"UniTuple(int64, 2)(int64, {', '.join([_ARRAY] * 8)}, int64, int64)",
+    "parse_rows": f"int64(uint8[::1], int64, {_ARRAY}, {_ARRAY})",
 }
 
 
