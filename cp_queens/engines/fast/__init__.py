@@ -185,6 +185,10 @@ class FastEngine(Engine):
             return None, None
         from cp_queens.parallel.dask import dask_cluster
 
+        if self.cluster is not None:
+            # The local cluster's workers are forked from this process: load the
+            # kernels once here, and every worker starts with them.
+            split_module.warm_up(self.force_python)
         cluster = stack.enter_context(dask_cluster(scheduler=self.scheduler, cluster=self.cluster))
         return cluster.executor, cluster.description
 
