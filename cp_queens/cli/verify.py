@@ -69,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
                 for offset, cols in enumerate(item.tolist()):
                     judge(cols, first + offset)
             else:
+                # The first row also goes through the exact verifier: a cross-check of
+                # the bit masks against it on every block.
+                if bool(verify(item[0].tolist())) != bool(ok[0]):
+                    raise AssertionError(f"block check disagrees with verify() on {item[0]}")
                 for offset in (~ok).nonzero()[0].tolist():
                     judge(item[offset].tolist(), first + offset)
     size_text = ", ".join(f"n={n}" for n in sorted(sizes)) or "no placements"
