@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem
 from cp_queens.cli._common import (
@@ -66,10 +66,11 @@ def run(args: argparse.Namespace) -> int:
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
     )
     stream: Solutions | Generator[Placement, None, None]
-    blocks = hasattr(engine, "solution_arrays") and not args.unique and args.format != "boards"
-    if blocks:
+    solution_arrays: Callable[..., Solutions] | None = getattr(engine, "solution_arrays", None)
+    blocks = not args.unique and args.format != "boards"
+    if solution_arrays is not None and blocks:
         # Whole blocks of solutions formatted with NumPy: millions of lines at disk speed.
-        stream = engine.solution_arrays(Problem(args.n), limit=args.limit)
+        stream = solution_arrays(Problem(args.n), limit=args.limit)
     elif args.unique:
         stream = unique_only(engine.solutions(Problem(args.n)), args.limit)
     else:
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     try:
         with open_output(args.output) as out:
-            if blocks:
+            if solution_arrays is not None and blocks:
                 written = write_blocks(stream, out, args.format)
             else:
                 written = write_placements(stream, out, args.format)

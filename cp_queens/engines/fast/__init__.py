@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -242,7 +242,9 @@ class FastEngine(Engine):
             for cols in block.tolist():
                 yield _trusted(tuple(cols))
 
-    def _blocks(self, problem: Problem, call: Call, sizes: tuple[int, ...]) -> Iterator[Any]:
+    def _blocks(
+        self, problem: Problem, call: Call, sizes: tuple[int, ...]
+    ) -> Generator[Any, None, None]:
         """The lexicographic search, ``sizes[i]`` solutions per kernel call (the last repeats)."""
         import numpy as np
 
