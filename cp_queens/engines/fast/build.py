@@ -132,6 +132,9 @@ def build(verbose: bool = True) -> Path:
             raise RuntimeError(f"numba.pycc produced no module in {scratch}")
         final = target / built.name
         shutil.move(str(built), final)  # whole file or nothing: never half a module
+    for stale in target.glob("fast_kernels_*"):
+        if stale != final and stale.is_file():
+            stale.unlink(missing_ok=True)  # builds of older kernels: never loaded again
     if verbose:
         print(f"built {final} in {time.perf_counter() - started:.1f} s")
     return final
