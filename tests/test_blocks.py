@@ -16,7 +16,7 @@ from cp_queens.formats import block_text, read_blocks, read_placements, write_bl
 from cp_queens.formats import write_placements as write_rows
 from cp_queens.problem import Problem
 from cp_queens.verify import verify, verify_rows
-from tests.conftest import total
+from tests.helpers import total
 
 
 def flatten(items) -> list[list[int]]:
