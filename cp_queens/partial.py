@@ -42,6 +42,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.formats import check_json_depth
 from cp_queens.problem import Problem, describe_square
 
 EMPTY = frozenset(".-_0")
@@ -112,6 +113,7 @@ def _parse_board(lines: Iterable[str], name: str) -> Problem:
 
 
 def _parse_json(text: str, name: str) -> Problem:
+    check_json_depth(text, 3, name)  # {"queens": [[r, c]]} is three deep
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
