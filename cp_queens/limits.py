@@ -86,11 +86,16 @@ def available_memory() -> int:
         return 1 << 34
 
 
-def memory_needed(engine: str, n: int) -> float | None:
-    """Rough peak bytes for one call of ``engine`` on an n x n board (``None``: unknown)."""
+def memory_needed(engine: str, n: int, free: int | None = None) -> float | None:
+    """Rough peak bytes for one call of ``engine`` on an n x n board (``None``: unknown).
+
+    ``free``: rows without a given queen; models are built on those rows only (the
+    residue of a completion problem), so a huge board with few open rows is cheap.
+    """
     per_square = BYTES_PER_SQUARE.get(engine)
     if per_square is not None:
-        return float(per_square) * n * n
+        side = n if free is None else free
+        return float(per_square) * side * side + float(BYTES_PER_QUEEN) * n
     if engine in ("construct", "minconflicts", "reference", "propagate"):
         return float(BYTES_PER_QUEEN) * n
     return None
@@ -106,9 +111,9 @@ def count_seconds(engine: str, n: int, cores: int = 1) -> float | None:
     return known_or_estimated_total(n) * per_solution / max(1, cores)
 
 
-def check_memory(engine: str, n: int) -> None:
+def check_memory(engine: str, n: int, free: int | None = None) -> None:
     """Refuse, before building anything, a call that cannot fit in this machine's memory."""
-    need = memory_needed(engine, n)
+    need = memory_needed(engine, n, free)
     if need is None:
         return
     have = available_memory()

@@ -11,12 +11,15 @@ task is to add the rest. Two ways to write one:
       ...
 
   Empty squares are ``.``, ``-``, ``_`` or ``0``; queens ``Q``, ``q`` or ``1``
-  (so ``0``/``1`` matrices and ``-``/``Q`` diagrams work too). Spaces between
+  (so ``0``/``1`` matrices and ``-``/``Q`` diagrams work too); ``x`` or ``X``
+  marks a *blocked* square, where no queen may stand. Spaces between
   squares are optional, lines starting with ``#`` are comments, and the board
   must be square (``n`` rows of ``n`` squares).
 * a **JSON object** for programs, with rows and columns counted from 0::
 
-      {"n": 8, "queens": [[0, 0], [3, 5]]}
+      {"n": 8, "queens": [[0, 0], [3, 5]], "blocked": [[7, 7]]}
+
+  (``blocked`` is optional.)
 
 Every error names the source and the line (and column, where one character
 is at fault); given queens that attack each other are named both, by
@@ -37,25 +40,46 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable
 from typing import TextIO
 
 from cp_queens.errors import CpQueensError, ParseError
-from cp_queens.formats import check_json_depth
+from cp_queens.formats import (
+    BLOCKED,
+    EMPTY,
+    QUEEN,
+    BoardShape,
+    board_row,
+    check_json_depth,
+    marks_in,
+)
 from cp_queens.problem import Problem, describe_square
 
-EMPTY = frozenset(".-_0")
-QUEEN = frozenset("Qq1")
+__all__ = ["BLOCKED", "EMPTY", "QUEEN", "format_partial", "parse_partial", "read_partial"]
 
 
 def read_partial(source: TextIO, name: str = "<stdin>") -> Problem:
-    """Read a partial board (board text or JSON, detected) from an open file."""
-    return parse_partial(source.read(), name)
+    """Read a partial board (board text or JSON, detected) from an open file.
+
+    A board is read line by line and never held whole: a 5521 x 5521 board is 61 MB
+    of text, of which only the queens and blocked squares are kept.
+    """
+    leading: list[str] = []  # blank lines before the first mark, kept for line numbers
+    for line in source:
+        if not line.strip():
+            leading.append(line)
+            continue
+        if line.lstrip().startswith("{"):
+            return _parse_json("".join(leading) + line + source.read(), name)
+        return _parse_board(itertools.chain(leading, [line], source), name)
+    return _parse_board(leading, name)
 
 
 def parse_partial(text: str, name: str = "<string>") -> Problem:
     """Parse a partial board; a JSON object if the first non-blank character is ``{``."""
+    text = text.removeprefix("\ufeff")
     if text.lstrip().startswith("{"):
         return _parse_json(text, name)
     return _parse_board(text.splitlines(), name)
@@ -64,25 +88,42 @@ def parse_partial(text: str, name: str = "<string>") -> Problem:
 def format_partial(problem: Problem, fmt: str = "board") -> str:
     """Write ``problem`` as a ``board`` (``.`` and ``Q``) or as ``json``; read back unchanged."""
     if fmt == "json":
-        return json.dumps({"n": problem.n, "queens": [[r, c] for r, c in problem.fixed.items()]})
+        value: dict[str, object] = {
+            "n": problem.n,
+            "queens": [[r, c] for r, c in problem.fixed.items()],
+        }
+        if problem.blocked:
+            value["blocked"] = [[r, c] for r, c in sorted(problem.blocked)]
+        return json.dumps(value)
     if fmt == "board":
         n = problem.n
-        return "\n".join(
-            " ".join("Q" if problem.fixed.get(row) == col else "." for col in range(n))
-            for row in range(n)
-        )
+        rows = [["."] * n for _ in range(n)]
+        for row, col in problem.fixed.items():
+            rows[row][col] = "Q"
+        for row, col in problem.blocked:
+            rows[row][col] = "x"
+        return "\n".join(" ".join(row) for row in rows)
     raise ValueError(f"unknown partial board format {fmt!r} (choose from board, json)")
 
 
 def _parse_board(lines: Iterable[str], name: str) -> Problem:
-    rows: list[tuple[int, list[tuple[int, str]]]] = []  # (line number, [(column, char)])
+    """Read the board one line at a time, keeping only its queens and blocked squares.
+
+    The grammar is the one of every board reader (:func:`cp_queens.formats.board_row`);
+    here a row may hold any number of queens, and the file holds one board.
+    """
+    shape = BoardShape(name)
+    queens: list[tuple[int, int]] = []
+    blocked: list[tuple[int, int]] = []
     blank_after_rows: int | None = None
     for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if stripped.startswith("#"):
+        if number == 1:
+            line = line.removeprefix("\ufeff")
+        squares = board_row(line, number, name)
+        if squares is None:
             continue
-        if not stripped:
-            if rows and blank_after_rows is None:
+        if not squares:
+            if shape.rows and blank_after_rows is None:
                 blank_after_rows = number
             continue
         if blank_after_rows is not None:
@@ -90,26 +131,12 @@ def _parse_board(lines: Iterable[str], name: str) -> Problem:
                 f"{name}:{blank_after_rows}: blank line inside the board "
                 "(a partial board file holds one board)"
             )
-        squares = [(position, ch) for position, ch in enumerate(line, start=1) if not ch.isspace()]
-        for position, ch in squares:
-            if ch not in EMPTY and ch not in QUEEN:
-                raise ParseError(
-                    f"{name}:{number}:{position}: unexpected {ch!r} "
-                    "(a square is '.', '-', '_' or '0' when empty, 'Q' or '1' for a queen)"
-                )
-        rows.append((number, squares))
-    if not rows:
+        row = shape.add(squares, number)
+        queens.extend((row, col) for col in marks_in(squares, QUEEN))
+        blocked.extend((row, col) for col in marks_in(squares, BLOCKED))
+    if shape.width is None:
         raise ParseError(f"{name}: no board found (expected rows of '.' and 'Q', or JSON)")
-    n = len(rows)
-    queens = []
-    for row, (number, squares) in enumerate(rows):
-        if len(squares) != n:
-            raise ParseError(
-                f"{name}:{number}: row {row} has {len(squares)} squares, but the board has "
-                f"{n} rows (a board is square)"
-            )
-        queens.extend((row, col) for col, (_, ch) in enumerate(squares) if ch in QUEEN)
-    return _problem(n, queens, name)
+    return _problem(shape.finish(), queens, name, blocked)
 
 
 def _parse_json(text: str, name: str) -> Problem:
@@ -122,24 +149,36 @@ def _parse_json(text: str, name: str) -> Problem:
         ) from None
     if not isinstance(value, dict):
         raise ParseError(f'{name}: expected a JSON object like {{"n": 8, "queens": [[0, 0]]}}')
-    unknown = sorted(set(value) - {"n", "queens"})
+    unknown = sorted(set(value) - {"n", "queens", "blocked"})
     if unknown:
-        raise ParseError(f"{name}: unknown key {unknown[0]!r} (expected 'n' and 'queens')")
+        raise ParseError(
+            f"{name}: unknown key {unknown[0]!r} (expected 'n', 'queens' and 'blocked')"
+        )
     n = value.get("n")
     if type(n) is not int:
         raise ParseError(f"{name}: 'n' must be a whole number (the board size), got {n!r}")
-    queens = value.get("queens", [])
-    if not isinstance(queens, list):
-        raise ParseError(f"{name}: 'queens' must be a list of [row, col] pairs")
+    return _problem(n, _pairs(value, "queens", name), name, _pairs(value, "blocked", name))
+
+
+def _pairs(value: dict, key: str, name: str) -> list[tuple[int, int]]:
+    """The ``[row, col]`` pairs listed under ``key`` (none if the key is absent)."""
+    listed = value.get(key, [])
+    if not isinstance(listed, list):
+        raise ParseError(f"{name}: '{key}' must be a list of [row, col] pairs")
     pairs = []
-    for index, pair in enumerate(queens):
+    for index, pair in enumerate(listed):
         if not (isinstance(pair, list) and len(pair) == 2 and all(type(x) is int for x in pair)):
-            raise ParseError(f"{name}: queens[{index}] is {json.dumps(pair)}, expected [row, col]")
+            raise ParseError(f"{name}: {key}[{index}] is {json.dumps(pair)}, expected [row, col]")
         pairs.append((pair[0], pair[1]))
-    return _problem(n, pairs, name)
+    return pairs
 
 
-def _problem(n: int, queens: list[tuple[int, int]], name: str) -> Problem:
+def _problem(
+    n: int,
+    queens: list[tuple[int, int]],
+    name: str,
+    blocked: list[tuple[int, int]] = (),  # type: ignore[assignment]
+) -> Problem:
     """Build the problem, prefixing its own clear errors (attacks, outside) with the source."""
     seen = set()
     for row, col in queens:
@@ -148,6 +187,6 @@ def _problem(n: int, queens: list[tuple[int, int]], name: str) -> Problem:
             raise ParseError(f"{name}: the queen at {where} is given twice")
         seen.add((row, col))
     try:
-        return Problem.from_queens(n, queens)
+        return Problem.from_queens(n, queens, blocked)
     except CpQueensError as error:
         raise type(error)(f"{name}: {error}") from None

@@ -7,6 +7,7 @@ Run: python examples/03_board_model.py
 """
 
 from cp_queens import Problem, engines
+from cp_queens.course.display import show
 from cp_queens.engines.cpsat_board import build_model
 
 # 1. The model itself: n*n Booleans and 2n + 2(2n-3) linear constraints.
@@ -17,7 +18,7 @@ print(f"8 x 8 board model: {len(proto.variables)} Booleans, {len(proto.constrain
 # 2. One solution, drawn.
 engine = engines.get("cpsat-board")
 placement = engine.first(Problem(8))
-print(placement.to_text())
+show(placement)  # a board: text in a terminal, a picture in Jupyter
 print(engine.stats.summary())
 
 # 3. Count every solution (the solver enumerates them through a callback).

@@ -192,6 +192,7 @@ class Engine:
     description: ClassVar[str] = ""
     can_enumerate: ClassVar[bool] = True
     can_count: ClassVar[bool] = True
+    #: Takes pre-placed queens and blocked squares (the completion problem).
     supports_fixed: ClassVar[bool] = True
     #: Largest board the engine accepts, or ``None`` for no limit.
     max_n: ClassVar[int | None] = None
@@ -256,9 +257,10 @@ class Engine:
         Only defined without pre-placed queens (they break the symmetry).
         """
         self._check(problem, "count", self.can_count)
-        if problem.fixed:
+        if not problem.is_empty_board:
             raise UnsupportedTaskError(
-                "unique counts (up to symmetry) are only defined without pre-placed queens"
+                "unique counts (up to symmetry) are only defined without pre-placed queens "
+                "or blocked squares"
             )
         call = self._call("count", problem, progress=progress)
         result = self._count_unique(problem, call)
@@ -311,9 +313,10 @@ class Engine:
     def _check(self, problem: Problem, task: str, supported: bool) -> None:
         if not supported:
             raise UnsupportedTaskError(f"engine '{self.name}' cannot {task}: {self.description}")
-        if problem.fixed and not self.supports_fixed:
+        if not problem.is_empty_board and not self.supports_fixed:
             raise UnsupportedTaskError(
-                f"engine '{self.name}' does not support pre-placed queens (completion)"
+                f"engine '{self.name}' does not support pre-placed queens or blocked squares "
+                "(completion)"
             )
         if self.max_n is not None and problem.n > self.max_n:
             raise UnsupportedTaskError(
@@ -321,7 +324,7 @@ class Engine:
             )
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
-        limits.check_memory(self.name, problem.n)
+        limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
         if task == "count" and not problem.fixed:
             limits.check_count_reach(self.name, problem.n, self.count_cores(), self.time_limit)
 

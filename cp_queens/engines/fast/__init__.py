@@ -129,7 +129,11 @@ class FastEngine(Engine):
         stats = call.stats
         try:
             subs = split_module.split(
-                problem.n, depth=self.depth, fixed=problem.fixed, deadline=call.deadline
+                problem.n,
+                depth=self.depth,
+                fixed=problem.fixed,
+                blocked=problem.blocked,
+                deadline=call.deadline,
             )
         except split_module.SplitExpired:
             stats.extra["subproblems"] = "time ran out while splitting"
@@ -197,7 +201,13 @@ class FastEngine(Engine):
         code, compiled = split_module.backend(self.force_python)
         n = problem.n
         allow_list, _ = split_module.allow_masks(
-            split_module.Subproblem(n, split_module.PLAIN, (), tuple(problem.fixed.items()))
+            split_module.Subproblem(
+                n,
+                split_module.PLAIN,
+                (),
+                tuple(problem.fixed.items()),
+                tuple(sorted(problem.blocked)),
+            )
         )
         new = split_module.new_array
         allow = new(n, compiled)
@@ -250,11 +260,13 @@ def _key(sub: Subproblem) -> str:
 
 
 def _job(problem: Problem, subs: Sequence[Subproblem]) -> dict[str, Any]:
-    """What identifies a count in its checkpoint file: board, given queens, split."""
+    """What identifies a count in its checkpoint file: board, given queens, blocked squares,
+    split."""
     return {
         "engine": "fast",
         "n": problem.n,
         "fixed": sorted([row, col] for row, col in problem.fixed.items()),
+        "blocked": sorted([row, col] for row, col in problem.blocked),
         "depth": max((len(sub.prefix) for sub in subs), default=0),
         "subproblems": len(subs),
     }
