@@ -25,7 +25,7 @@ print(engine.stats.summary())
 print("solutions for n = 8:", engine.count(Problem(8)), "|", engine.stats.summary())
 
 # 4. Complete a board with given queens: fix x[r][c] = 1 for each of them.
-given = Problem(8, fixed={0: 0, 1: 4})
-print("completions of queens at (0,0) and (1,4):")
+given = Problem(8, fixed={0: 2, 1: 4})
+print("completions of queens at (0,2) and (1,4):")
 for solution in engine.solutions(given):
     print("  ", list(solution))
