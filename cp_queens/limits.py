@@ -8,8 +8,8 @@ factor of a few, because they guard against requests that are off by factors
 of millions (``solve 200000 -e cpsat``, ``count 30``).
 
 Examples:
-    >>> format_duration(90), format_duration(3 * 86400), format_duration(5e7)
-    ('about 2 minutes', 'about 3 days', 'about 2 years')
+    >>> format_duration(300), format_duration(3 * 86400), format_duration(1e8)
+    ('about 5 minutes', 'about 3 days', 'about 3 years')
     >>> known_or_estimated_total(8)
     92
 """
