@@ -68,6 +68,7 @@ if TYPE_CHECKING:
 
 #: Values of the ``method`` option.
 METHODS = ("auto", "plain", "fast")
+#: More CP-SAT search threads than this gain nothing (its portfolio has fewer strategies).
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10
 

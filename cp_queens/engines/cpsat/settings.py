@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from cp_queens.errors import CpQueensError
+from cp_queens.engines.base import check_seed
+from cp_queens.errors import CpQueensError, CpQueensWarning
 from cp_queens.parallel import available_cores
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
+
+#: CP-SAT's own threads at most: its portfolio gains nothing from more.
+MAX_SOLVER_WORKERS = 64
 
 
 @dataclass
@@ -66,7 +71,15 @@ class SolverSettings:
             raise CpQueensError(f"solver_workers must be a whole number, got {solver_workers!r}")
         if solver_workers < 0:
             raise CpQueensError(f"solver_workers must be >= 0, got {solver_workers}")
-        return cls(time_limit, solver_workers, log, seed, dict(parameters or {}))
+        if solver_workers > MAX_SOLVER_WORKERS:
+            warnings.warn(
+                f"solver_workers capped at {MAX_SOLVER_WORKERS}: CP-SAT's portfolio gains "
+                "nothing from more threads",
+                CpQueensWarning,
+                stacklevel=3,
+            )
+            solver_workers = MAX_SOLVER_WORKERS
+        return cls(time_limit, solver_workers, log, check_seed(seed), dict(parameters or {}))
 
     def within(self, seconds: float | None) -> SolverSettings:
         """These settings with at most ``seconds`` left (what a call's deadline leaves)."""
