@@ -146,7 +146,7 @@ def check_count_reach(engine: str, n: int, cores: int, time_limit: float | None)
     raise UnsupportedTaskError(
         f"counting n={n} with engine '{engine}' would take {format_duration(seconds)} "
         f"on this machine ({cores} core{'s' * (cores != 1)}); the largest n ever counted is "
-        f"{record}. Give --time-limit S (time_limit=S) to count for S seconds anyway"
+        f"{record}. Give a time limit of S seconds to count for that long anyway"
     )
 
 
