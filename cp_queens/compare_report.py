@@ -44,13 +44,25 @@ class PlotUnavailableError(CpQueensError):
 
 
 def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
-    """One row per run, in the order they ran."""
+    """One row per run, in the order they ran.
+
+    ``branches`` are the search nodes (queens placed by the backtrackers and by
+    ``propagate``, CP-SAT's branches), ``conflicts`` the dead ends; a ``pruned``
+    column (values crossed out by propagation, the engine's ``propagations``) appears
+    when an engine reports it.
+    """
     grid = Table(title=title)
     for heading in ("engine", "n", "status", "time s", "peak MiB"):
         left = heading in ("engine", "status")
-        grid.add_column(heading, justify="left" if left else "right", no_wrap=True)
+        grid.add_column(
+            heading, justify="left" if left else "right", no_wrap=True, min_width=len(heading)
+        )
     for heading in ("solutions", "branches", "conflicts"):
         grid.add_column(heading, justify="right", no_wrap=True)
+    # Engines that propagate (``propagate``) also say how many values they crossed out.
+    propagations = any("propagations" in run.extra for run in runs)
+    if propagations:
+        grid.add_column("pruned", justify="right", no_wrap=True)
     grid.add_column("agrees", no_wrap=True)
     notes = any(run.message for run in runs)
     if notes:
@@ -66,6 +78,7 @@ def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
             _number(run.solutions, "{:,}"),
             _number(run.branches, "{:,}"),
             _number(run.conflicts, "{:,}"),
+            *([_number(run.extra.get("propagations"), "{:,}")] if propagations else []),
             {True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees],
             *([run.message] if notes else []),
         )

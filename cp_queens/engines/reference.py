@@ -16,6 +16,10 @@ their rows are simply passed through.
 
 Statistics: ``branches`` counts queens placed (search nodes), ``conflicts``
 counts squares tried and rejected because they were attacked.
+
+``tracer=callback`` reports every step (``place``, ``reject``, ``dead-end``,
+``solution``, ``undo``; see :data:`cp_queens.engines.base.Tracer`), which is
+how :mod:`cp_queens.course.trace` draws the search.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import time
 from collections.abc import Iterator
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback
+from cp_queens.engines.base import Engine, ProgressCallback, Tracer
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT
 
@@ -42,6 +46,10 @@ class ReferenceEngine(Engine):
 
     name = "reference"
     description = "readable backtracker (column + two diagonal tables), lexicographic order"
+
+    def __init__(self, *, time_limit: float | None = None, tracer: Tracer | None = None) -> None:
+        super().__init__(time_limit=time_limit)
+        self.tracer = tracer
 
     def _solutions(self, problem: Problem) -> Iterator[Placement]:
         for cols in self._search(problem, progress=None):
@@ -66,17 +74,21 @@ class ReferenceEngine(Engine):
         stats = self.stats
         stats.branches = stats.conflicts = 0
         deadline = self._deadline()
+        tracer = self.tracer
         solutions = 0
 
         def place_queen_in(row: int) -> Iterator[list[int]]:
             nonlocal solutions
             if row == n:
                 solutions += 1
+                if tracer is not None:
+                    tracer("solution", -1, -1)
                 yield cols
                 return
             if row in fixed:
                 yield from place_queen_in(row + 1)
                 return
+            placed_any = False
             for col in range(n):
                 if (
                     column_used[col]
@@ -84,7 +96,12 @@ class ReferenceEngine(Engine):
                     or antidiagonal_used[row - col + n - 1]
                 ):
                     stats.conflicts += 1
+                    if tracer is not None:
+                        tracer("reject", row, col)
                     continue
+                placed_any = True
+                if tracer is not None:
+                    tracer("place", row, col)
                 stats.branches += 1
                 if stats.branches % CHECK_EVERY == 0:
                     if deadline is not None and time.perf_counter() > deadline:
@@ -97,7 +114,11 @@ class ReferenceEngine(Engine):
                 yield from place_queen_in(row + 1)
                 column_used[col] = diagonal_used[row + col] = False
                 antidiagonal_used[row - col + n - 1] = False
+                if tracer is not None:
+                    tracer("undo", row, col)
             cols[row] = -1
+            if not placed_any and tracer is not None:
+                tracer("dead-end", row, -1)
 
         try:
             yield from place_queen_in(0)
