@@ -1,34 +1,38 @@
-"""Counting n = 12..17: pure-Python bitmask path against the compiled ``fast`` engine.
+"""Counting n = 14..17: ``cp-queens count`` against two C counters, whole processes.
 
-Run: ``python benchmarks/count.py [MAX_N] [--repeat R] [--python-max N]``
-(about a minute with the defaults on an idle 2-core machine). Prints the
-machine and versions, then one table measured in this one run:
+Run: ``python benchmarks/count.py [--min-n 14] [--max-n 17] [--repeat R] [--dask]``
+(about three minutes on an idle 2-core machine). Prints the machine, the
+compiler and versions, the load average, then one Markdown table measured in
+this one run. Every program runs as its own process, so the times include
+start-up (imports, loading the compiled kernels, starting the pool):
 
-* ``python``: the same bitmask kernels, interpreted (the fallback without
-  Numba), one process; skipped above ``--python-max`` where it is hopeless
-  (each n costs about 6x the one before);
-* ``fast 1 core``: the compiled kernels in this process;
-* ``fast all cores``: :func:`cp_queens.parallel.count_board` on a local process
-  pool of every core, pool start-up included;
-* ``C mirror s``: a plain C bitmask counter with only the mirror symmetry
-  (``benchmarks/c_bitmask.c``, built here with ``cc -O3 -march=native``; the
-  column is left out when no C compiler is found), as a yardstick;
-* ``(cpu s)``: CPU seconds of the run before it (this process and the pool's
-  workers). On a shared machine they show what the work costs when the other
-  load is not counted: wall seconds well above them mean the run did not get
-  its cores;
-* ratios, and the compile time of the kernels reported apart: once compiled
-  from scratch (an empty Numba cache, in a fresh process) and once loaded from
-  the cache, as every later run does. Timings of compiled runs exclude it.
+* ``C sym``: the classic full-symmetry counter (``benchmarks/c_symmetry.c``:
+  corner and edge subtrees of the first queen, BOUND1/BOUND2 pruning, orbit
+  sizes 2/4/8), one thread: the strong yardstick;
+* ``C mirror``: a plain bitmask counter with only the left/right mirror
+  (``benchmarks/c_bitmask.c``), one thread;
+* ``1 worker``: ``cp-queens count N --workers 1`` (one process);
+* ``all cores``: ``cp-queens count N`` (the default: every core);
+* ``dask local:2`` (with ``--dask``): ``cp-queens count N --cluster local:2``.
 
-Each timing is the best of ``--repeat`` runs (the machine may be shared, so the
-best run is the one least disturbed); every count is checked against OEIS.
+Both C programs are built here with the system C compiler (``cc -O3
+-march=native``). Each cell gives wall seconds and, in brackets, CPU seconds
+(user + system of the process and all its children: the pool's workers too).
+On a shared machine CPU seconds are the fair measure of the work; wall
+seconds well above them mean the run did not get its cores. The ratios
+(from this one run) are the ones issue 10 asks about:
+
+* ``1w/C cpu``: CPU of ``--workers 1`` over the CPU of C sym (goal <= 0.8);
+* ``all/C wall``: wall of ``all cores`` over the wall of C sym (goal <= 0.6);
+* ``dask/all cpu``: CPU of the Dask run over the CPU of ``all cores`` (goal <= 1.2).
+
+Each timing is the best of ``--repeat`` runs (by CPU seconds). Every count is
+checked against OEIS A000170 / A002562: the script exits 1 if any disagrees.
 """
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import os
 import platform
 import resource
@@ -37,101 +41,77 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from importlib import metadata
+from pathlib import Path
 
-from cp_queens import Problem, engines, parallel
-from cp_queens import subproblems as split_module
+HERE = Path(__file__).resolve().parent
 
-#: OEIS A000170 and A002562 for n = 12..17, to check every count printed.
+#: OEIS A000170 and A002562 (total, unique) to check every count printed.
 EXPECTED = {
+    8: (92, 12),
+    10: (724, 92),
     12: (14200, 1787),
     13: (73712, 9233),
     14: (365596, 45752),
     15: (2279184, 285053),
     16: (14772512, 1846955),
     17: (95815104, 11977939),
+    18: (666090624, 83263591),
 }
 
-COMPILE_PROBE = (
-    "import time; from cp_queens import subproblems as s; t = time.perf_counter(); "
-    "s.warm_up(); print(time.perf_counter() - t)"
-)
+CFLAGS = ["-O3", "-march=native"]
 
 
-def count_in_process(n: int, force_python: bool) -> tuple[int, int]:
-    engine = engines.get("fast", workers=1, force_python=force_python)
-    return tuple(engine.count_unique(Problem(n)))
+class Mismatch(Exception):
+    """A program printed a count that is not the known one."""
 
 
-def count_on_all_cores(n: int) -> tuple[int, int]:
-    result = parallel.count_board(n, workers=None)
-    assert result.unique is not None
-    return result.total, result.unique
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the pool's workers)."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
-
-
-def best_of(repeat: int, n: int, task: Callable[[int], tuple[int, int]]) -> tuple[float, float]:
-    """Best wall seconds of ``repeat`` runs, and the CPU seconds of that run."""
-    best = (float("inf"), 0.0)
-    for _ in range(repeat):
-        cpu = cpu_seconds()
-        started = time.perf_counter()
-        answer = task(n)
-        best = min(best, (time.perf_counter() - started, cpu_seconds() - cpu))
-        if answer != EXPECTED[n]:
-            raise SystemExit(f"wrong count for n={n}: {answer}, expected {EXPECTED[n]}")
-    return best
-
-
-def compile_seconds() -> tuple[float, float]:
-    """(compile from an empty cache, load from the cache), each in a fresh process."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        runs = [
-            float(
-                subprocess.run(
-                    [sys.executable, "-c", COMPILE_PROBE],
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                ).stdout
-            )
-            for _ in range(2)
-        ]
-    return runs[0], runs[1]
-
-
-def build_c(directory: str) -> str | None:
-    """Compile the C yardstick; ``None`` when there is no working C compiler."""
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "c_bitmask.c")
-    binary = os.path.join(directory, "c_bitmask")
-    for compiler in ("cc", "gcc", "clang"):
-        try:
-            subprocess.run(
-                [compiler, "-O3", "-march=native", "-o", binary, source],
-                check=True,
-                capture_output=True,
-            )
-            return binary
-        except (OSError, subprocess.CalledProcessError):
-            continue
-    return None
-
-
-def run_c(binary: str, n: int) -> float:
+def run(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (the process and its children) and stdout of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    out = subprocess.run([binary, str(n)], capture_output=True, text=True, check=True).stdout
-    seconds = time.perf_counter() - started
-    if int(out) != EXPECTED[n][0]:
-        raise SystemExit(f"C yardstick gave {out.strip()} for n={n}")
-    return seconds
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise Mismatch(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def best(repeat: int, command: list[str], n: int, parse) -> tuple[float, float]:
+    """(wall, cpu) of the run with the least CPU among ``repeat``; checks every answer."""
+    runs = []
+    for _ in range(repeat):
+        wall, cpu, out = run(command)
+        answer = parse(out)
+        expected = EXPECTED[n][: len(answer)]
+        if answer != expected:
+            raise Mismatch(f"{' '.join(command)} gave {answer}, expected {expected}")
+        runs.append((cpu, wall))
+    cpu, wall = min(runs)
+    return wall, cpu
+
+
+def parse_c(out: str) -> tuple[int, ...]:
+    return tuple(int(word) for word in out.split())
+
+
+def parse_cli(out: str) -> tuple[int, ...]:
+    # "n=16: 14772512 solutions, 1846955 unique"
+    words = out.strip().splitlines()[-1].replace(",", " ").split()
+    return int(words[1]), int(words[3])
+
+
+def build(source: str, directory: str) -> tuple[str, str]:
+    """Compile ``benchmarks/<source>`` with the system compiler; (binary, compiler version)."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        raise SystemExit("no C compiler found (cc, gcc or clang): the yardstick needs one")
+    binary = os.path.join(directory, Path(source).stem)
+    subprocess.run([compiler, *CFLAGS, "-o", binary, str(HERE / source)], check=True)
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
+    return binary, f"{compiler} {' '.join(CFLAGS)} ({version.splitlines()[0]})"
 
 
 def machine() -> str:
@@ -144,63 +124,87 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    versions = ", ".join(
-        f"{name} {metadata.version(name)}" for name in ("cp-queens", "numba", "numpy")
-    )
-    return (
-        f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
-        f"Python {platform.python_version()}; {versions}"
-    )
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
-def main() -> None:
+def versions() -> str:
+    names = ("cp-queens", "numba", "llvmlite", "numpy")
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    return f"Python {platform.python_version()}; " + ", ".join(found)
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def cell(wall: float, cpu: float) -> str:
+    return f"{wall:.2f} ({cpu:.2f})"
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("max_n", nargs="?", type=int, default=17)
-    parser.add_argument("--min-n", type=int, default=12)
-    parser.add_argument("--repeat", type=int, default=2, help="best of R runs (default 2)")
-    parser.add_argument(
-        "--python-max", type=int, default=14, help="largest n for the interpreted path"
-    )
+    parser.add_argument("--min-n", type=int, default=14)
+    parser.add_argument("--max-n", type=int, default=17)
+    parser.add_argument("--repeat", type=int, default=1, help="best of R runs (default 1)")
+    parser.add_argument("--dask", action="store_true", help="add cp-queens --cluster local:2")
     args = parser.parse_args()
+    if not set(range(args.min_n, args.max_n + 1)) <= set(EXPECTED):
+        raise SystemExit(f"n must be within {min(EXPECTED)}..{max(EXPECTED)} (known counts)")
 
-    print(f"machine: {machine()}")
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    fresh, cached = compile_seconds()
-    print(f"kernel compile: {fresh:.2f} s from scratch, {cached:.2f} s loaded from the cache")
-    split_module.warm_up()
-    build_dir = tempfile.mkdtemp()
-    atexit.register(shutil.rmtree, build_dir, ignore_errors=True)
-    c_binary = build_c(build_dir)
-    print(
-        f"\n{'n':>3} {'solutions':>10} {'unique':>9} {'python s':>9} {'C mirror s':>10} "
-        f"{'1 core s':>9} {'(cpu s)':>8} {'all cores s':>12} {'(cpu s)':>8} {'python/1 core':>14} "
-        f"{'C/1 core':>9} {'1 core/all':>11}"
-    )
-    for n in range(args.min_n, args.max_n + 1):
-        total, unique = EXPECTED[n]
-        python = (
-            best_of(1, n, lambda m: count_in_process(m, True))[0] if n <= args.python_max else None
-        )
-        c_seconds = run_c(c_binary, n) if c_binary else None
-        one, one_cpu = best_of(args.repeat, n, lambda m: count_in_process(m, False))
-        every, every_cpu = best_of(args.repeat, n, count_on_all_cores)
-        python_text = f"{python:9.3f}" if python is not None else f"{'skipped':>9}"
-        c_text = f"{c_seconds:10.3f}" if c_seconds is not None else f"{'-':>10}"
-        ratio = f"{python / one:13.0f}x" if python is not None else f"{'-':>14}"
-        c_ratio = f"{c_seconds / one:8.2f}x" if c_seconds is not None else f"{'-':>9}"
-        print(
-            f"{n:>3} {total:>10} {unique:>9} {python_text} {c_text} {one:>9.3f} {one_cpu:>8.2f} "
-            f"{every:>12.3f} {every_cpu:>8.2f} {ratio} {c_ratio} {one / every:>10.2f}x"
-        )
-    print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if c_binary is None:
-        print("C yardstick skipped: no C compiler found")
-    if args.python_max < args.max_n:
-        print(
-            f"python path skipped above n={args.python_max}: each n costs ~6x the previous, "
-            "so n=17 would take hours"
-        )
+    cli = [sys.executable, "-m", "cp_queens", "count"]
+    with tempfile.TemporaryDirectory() as build_dir:
+        c_sym, compiler = build("c_symmetry.c", build_dir)
+        c_mirror, _ = build("c_bitmask.c", build_dir)
+        print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+        print(f"machine: {machine()}")
+        print(f"versions: {versions()}")
+        print(f"C compiler: {compiler}")
+        print(f"load average at start: {load()}")
+        # The first run after an install compiles or loads the kernels; not timed.
+        run([*cli, "10", "--workers", "1"])
+        wall_8, cpu_8, _ = run([*cli, "8"])
+        print(f"start-up: `cp-queens count 8` {wall_8:.2f} s wall, {cpu_8:.2f} s CPU\n")
+
+        header = ["n", "C sym", "C mirror", "1 worker", "all cores"]
+        if args.dask:
+            header.append("dask local:2")
+        header += ["1w/C cpu", "all/C wall"]
+        if args.dask:
+            header.append("dask/all cpu")
+        print("wall seconds (CPU seconds) per whole process; ratios from this run\n")
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        failed = False
+        for n in range(args.min_n, args.max_n + 1):
+            try:
+                sym = best(args.repeat, [c_sym, str(n)], n, parse_c)
+                mirror = best(args.repeat, [c_mirror, str(n)], n, parse_c)
+                one = best(args.repeat, [*cli, str(n), "--workers", "1"], n, parse_cli)
+                every = best(args.repeat, [*cli, str(n)], n, parse_cli)
+                dask = (
+                    best(args.repeat, [*cli, str(n), "--cluster", "local:2"], n, parse_cli)
+                    if args.dask
+                    else None
+                )
+            except Mismatch as error:
+                print(f"n={n}: {error}")
+                failed = True
+                continue
+            row = [str(n), cell(*sym), cell(*mirror), cell(*one), cell(*every)]
+            if dask:
+                row.append(cell(*dask))
+            row += [f"{one[1] / sym[1]:.2f}x", f"{every[0] / sym[0]:.2f}x"]
+            if dask:
+                row.append(f"{dask[1] / every[1]:.2f}x")
+            print("| " + " | ".join(row) + " |", flush=True)
+        print(f"\nload average at end: {load()}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

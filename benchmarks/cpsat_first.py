@@ -7,7 +7,7 @@ Prints the machine, the versions and the load, then one table measured in this r
 
 * ``greedy`` - ``cpsat`` ``first()`` as shipped (``strategy="auto"``): the 0/1
   channel of the model, random queen placements, no presolve/inprocessing
-  (see ``cp_queens/engines/_cpsat_channel.py``); seconds are the whole call,
+  (see ``cp_queens/engines/cpsat/greedy.py``); seconds are the whole call,
   model building included; every answer is checked with ``cp_queens.verify``;
 * ``portfolio`` - the integer model with CP-SAT's default search and all
   cores (the setting before this work), with a time limit of S seconds;

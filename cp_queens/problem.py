@@ -180,3 +180,16 @@ def attack_reason(r1: int, c1: int, r2: int, c2: int) -> str | None:
     if abs(r1 - r2) == abs(c1 - c2):
         return "share a diagonal"
     return None
+
+
+def diagonals(n: int) -> Iterator[list[tuple[int, int]]]:
+    """The squares of every diagonal with at least two squares, both directions.
+
+    Examples:
+        >>> sorted(map(sorted, diagonals(2)))
+        [[(0, 0), (1, 1)], [(0, 1), (1, 0)]]
+    """
+    for total in range(1, 2 * n - 2):  # "/" diagonals: r + c == total
+        yield [(r, total - r) for r in range(max(0, total - n + 1), min(n, total + 1))]
+    for shift in range(-(n - 2), n - 1):  # "\\" diagonals: r - c == shift
+        yield [(r, r - shift) for r in range(max(0, shift), min(n, n + shift))]

@@ -10,7 +10,7 @@ Run: python examples/03_modelling_vs_backtracking.py
 from rich.console import Console
 
 from cp_queens.compare import compare
-from cp_queens.compare_report import table
+from cp_queens.compare.report import table
 
 runs = compare(
     ["reference", "cpsat", "cpsat-board", "pyconstraint"],

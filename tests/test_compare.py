@@ -27,7 +27,7 @@ from cp_queens.compare import (
     parse_range,
     run_one,
 )
-from cp_queens.compare_report import PlotUnavailableError, plot, write_csv, write_json
+from cp_queens.compare.report import PlotUnavailableError, plot, write_csv, write_json
 from cp_queens.engines.base import Engine
 from cp_queens.problem import Placement, Problem
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from cp_queens import Problem, engines, verify
-from cp_queens.engines._cpsat_channel import build_model
-from cp_queens.engines._cpsat_runner import SolverSettings
-from cp_queens.engines._cpsat_search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
+from cp_queens.engines.cpsat.greedy import build_model
+from cp_queens.engines.cpsat.runner import SolverSettings
+from cp_queens.engines.cpsat.search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 from tests.conftest import total

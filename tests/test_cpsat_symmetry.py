@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from cp_queens import engines
-from cp_queens.engines import _cpsat_fast as fast
+from cp_queens.engines.cpsat import orbits as fast
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, TIME_LIMIT
@@ -140,7 +140,7 @@ def test_fast_path_refuses_preplaced_queens_and_broken_models_refuse_unique_coun
 
 
 def test_fast_path_is_exact_while_another_cpsat_search_runs_in_a_thread() -> None:
-    """Then the pool must not fork (see _cpsat_fast._context); the answer is the same."""
+    """Then the pool must not fork (see cpsat.orbits._context); the answer is the same."""
     open_stream = engines.get("cpsat", method="plain").solutions(Problem(10))
     next(open_stream)  # the plain search now waits in its worker thread
     try:

@@ -11,7 +11,7 @@ import pytest
 
 from cp_queens import parallel
 from cp_queens.errors import CpQueensError
-from cp_queens.executors import Cluster, dask_cluster, parse_cluster
+from cp_queens.parallel.dask import Cluster, dask_cluster, parse_cluster
 from tests.conftest import total, unique
 
 pytest.importorskip("distributed")

@@ -113,7 +113,7 @@ def test_closing_a_stream_early_leaves_no_thread_running(n: int, take: int, data
 
 def test_cpsat_stream_memory_is_bounded_by_its_queue() -> None:
     """The solver thread may run ahead of the consumer by at most the queue size."""
-    from cp_queens.engines import _cpsat_runner
+    from cp_queens.engines.cpsat import runner as _cpsat_runner
 
     engine = engines.get("cpsat", method="plain")
     stream = engine.solutions(Problem(12))
@@ -150,7 +150,7 @@ def test_cpsat_reports_solver_statistics() -> None:
 
 @pytest.mark.parametrize(("name", "options"), [("reference", {}), ("cpsat", {"method": "plain"})])
 def test_count_reports_progress_as_it_goes(name: str, options: dict) -> None:
-    import cp_queens.engines._cpsat_runner as runner
+    import cp_queens.engines.cpsat.runner as runner
 
     seen: list[int] = []
     previous, runner.PROGRESS_EVERY = runner.PROGRESS_EVERY, 0.0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from cp_queens import engines, kernels
-from cp_queens import subproblems as split_module
+from cp_queens import engines
 from cp_queens.engines.base import UniqueCount
 from cp_queens.engines.construct import construct_columns
-from cp_queens.engines.fast import BATCH_SIZES
+from cp_queens.engines.fast import BATCH_SIZES, kernels
+from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT

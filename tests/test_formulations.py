@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from cp_queens import Problem, engines, verify
-from cp_queens.engines.cpsat_board import diagonals
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.problem import diagonals
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT
 from tests.conftest import total
 

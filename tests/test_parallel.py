@@ -10,9 +10,9 @@ import psutil
 import pytest
 
 from cp_queens import parallel
-from cp_queens.checkpoint import CheckpointMismatchError
+from cp_queens.engines.fast.subproblems import split
 from cp_queens.errors import ParseError
-from cp_queens.subproblems import split
+from cp_queens.parallel.checkpoint import CheckpointMismatchError
 from tests.conftest import total, unique
 
 

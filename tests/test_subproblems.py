@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from cp_queens import engines, symmetry
-from cp_queens import subproblems as split_module
+from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Problem, attack_reason
 from tests.conftest import total, unique

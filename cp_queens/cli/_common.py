@@ -82,7 +82,7 @@ def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, wh
 
 
 def add_method_argument(parser: argparse.ArgumentParser) -> None:
-    """``--method`` of the cpsat engine: one model, or the fast path (see engines/cpsat.py)."""
+    """``--method`` of the cpsat engine: one model, or the fast path (see engines/cpsat)."""
     parser.add_argument(
         "--method",
         choices=("auto", "plain", "fast"),
@@ -92,8 +92,8 @@ def add_method_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_strategy_arguments(parser: argparse.ArgumentParser, *, workers: bool = False) -> None:
-    """``--strategy`` and friends of the cpsat engine (see engines/_cpsat_search.py)."""
-    from cp_queens.engines._cpsat_search import STRATEGIES, VALUE_ORDERS, VARIABLE_ORDERS
+    """``--strategy`` and friends of the cpsat engine (see engines/cpsat/search.py)."""
+    from cp_queens.engines.cpsat.search import STRATEGIES, VALUE_ORDERS, VARIABLE_ORDERS
 
     group = parser.add_argument_group("how the cpsat engine searches")
     group.add_argument(

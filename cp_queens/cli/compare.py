@@ -66,7 +66,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from cp_queens import compare_report
+    from cp_queens.compare import report as compare_report
 
     sizes = parse_range(args.n)
     specs = parse_engines(args.engines)

@@ -145,7 +145,7 @@ def _run_split(args: argparse.Namespace) -> int:
             workers = 1  # a small count is over before a process pool has started
         where = _local_description(workers)
         if args.scheduler is not None or args.cluster is not None:
-            from cp_queens.executors import dask_cluster
+            from cp_queens.parallel.dask import dask_cluster
 
             cluster = stack.enter_context(
                 dask_cluster(scheduler=args.scheduler, cluster=args.cluster)

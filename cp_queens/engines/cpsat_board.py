@@ -12,7 +12,7 @@ engine); CP-SAT reads ``exactly_one`` / ``at_most_one`` as clauses and
 cardinality constraints, so its search is a SAT search over n^2 literals
 rather than over n integer domains. Pre-placed queens fix ``x[r][c] = 1``.
 Running the model (enumeration parameters, streaming, statistics) is shared
-with ``cpsat`` in :mod:`cp_queens.engines._cpsat_runner`.
+with ``cpsat`` in :mod:`cp_queens.engines.cpsat.runner`.
 """
 
 from __future__ import annotations
@@ -22,25 +22,12 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cp_queens.engines import _cpsat_runner as runner
 from cp_queens.engines import register
 from cp_queens.engines.base import Engine, ProgressCallback
-from cp_queens.problem import Placement, Problem
+from cp_queens.engines.cpsat import runner
+from cp_queens.problem import Placement, Problem, diagonals
 
 Board = list[list[cp_model.IntVar]]
-
-
-def diagonals(n: int) -> Iterator[list[tuple[int, int]]]:
-    """The squares of every diagonal with at least two squares, both directions.
-
-    Examples:
-        >>> sorted(map(sorted, diagonals(2)))
-        [[(0, 0), (1, 1)], [(0, 1), (1, 0)]]
-    """
-    for total in range(1, 2 * n - 2):  # "/" diagonals: r + c == total
-        yield [(r, total - r) for r in range(max(0, total - n + 1), min(n, total + 1))]
-    for shift in range(-(n - 2), n - 1):  # "\\" diagonals: r - c == shift
-        yield [(r, r - shift) for r in range(max(0, shift), min(n, n + shift))]
 
 
 def build_model(problem: Problem) -> tuple[cp_model.CpModel, Board]:

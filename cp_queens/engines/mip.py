@@ -28,9 +28,8 @@ from ortools.linear_solver import pywraplp
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Engine
-from cp_queens.engines.cpsat_board import diagonals
 from cp_queens.errors import CpQueensError
-from cp_queens.problem import Placement, Problem
+from cp_queens.problem import Placement, Problem, diagonals
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 
 #: MIP solvers in the ortools wheel that this engine accepts.

@@ -81,7 +81,7 @@ class MinConflictsEngine(Engine):
             return Placement((0,))
         if n in (2, 3):  # no solution exists; local search could not find out
             return None
-        from cp_queens.engines import _minconflicts_kernel as kernel
+        from cp_queens.engines.minconflicts import kernel
 
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         kernel.seed_rng(seed)

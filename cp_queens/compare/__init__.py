@@ -23,7 +23,7 @@ command line, optionally with constructor options: ``cpsat:method=plain``,
 ``pyconstraint:solver=min-conflicts`` (see :func:`parse_engine_spec`).
 
 Forking needs a POSIX system (Linux, macOS). Tables, CSV, JSON and the plot
-are in :mod:`cp_queens.compare_report`.
+are in :mod:`cp_queens.compare.report`.
 
 Examples:
     >>> parse_range("4..7")

@@ -1,6 +1,6 @@
 """Counting on many cores or many machines: subproblems on any ``concurrent.futures`` executor.
 
-The subproblems of :mod:`cp_queens.subproblems` are independent, so a count is
+The subproblems of :mod:`cp_queens.engines.fast.subproblems` are independent, so a count is
 a map and a sum. They travel in *tasks* (a few dozen subproblems each, dealt
 round-robin so every task gets a mix of large and small subtrees and the
 workers finish together), on whatever executor is given:
@@ -8,12 +8,12 @@ workers finish together), on whatever executor is given:
 * nothing: a local process pool on every core (the kernels are compiled once
   in this process before the pool forks, so workers start warm);
 * ``distributed.Client(...).get_executor()``: a Dask cluster, see
-  :mod:`cp_queens.executors`. Dask reruns the tasks of a worker that dies.
+  :mod:`cp_queens.parallel.dask`. Dask reruns the tasks of a worker that dies.
 
 A lost local worker breaks a ``ProcessPoolExecutor`` for good; a pool we own
 is then replaced and the unfinished tasks resubmitted, so the total stays exact.
 
-With a :class:`~cp_queens.checkpoint.Checkpoint`, every finished task is on
+With a :class:`~cp_queens.parallel.checkpoint.Checkpoint`, every finished task is on
 disk before it is added to the total: an interrupted count (Ctrl-C raises
 :class:`Interrupted`) resumes by skipping what the file lists.
 
@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cp_queens import subproblems as split_module
-from cp_queens.checkpoint import Checkpoint
-from cp_queens.subproblems import PartialCount, Subproblem
+from cp_queens.engines.fast import subproblems as split_module
+from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
+from cp_queens.parallel.checkpoint import Checkpoint
 
 #: Tasks per run: enough to balance the load and show progress, few enough that
 #: scheduling costs nothing next to the search (Dask spends ~1 ms per task).

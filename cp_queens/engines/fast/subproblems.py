@@ -22,7 +22,7 @@ decided mostly by the queens on the border, so it prunes near the root:
   be used by row ``n-1-b``, and the last row's queen keeps distance ``>= b``
   from the corners. What these rules cannot see (two border queens at the same
   distance) is settled at each leaf by comparing the few tying images
-  (:func:`cp_queens.kernels.edge_orbit`), which also finds the orbit size.
+  (:func:`cp_queens.engines.fast.kernels.edge_orbit`), which also finds the orbit size.
 
 A subproblem fixes the first rows (its *prefix*) inside one kind, so
 subproblems never overlap and together cover every canonical board once.
@@ -43,7 +43,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from cp_queens import kernels
+from cp_queens.engines.fast import kernels
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 
 PLAIN = "plain"
@@ -138,7 +138,7 @@ def base_masks(n: int, fixed: tuple[tuple[int, int], ...]) -> list[int]:
 def allow_masks(sub: Subproblem) -> tuple[list[int], int]:
     """Per-row masks of the columns the subproblem's kind permits, and its ``side_row``.
 
-    The rules themselves are :func:`cp_queens.kernels.kind_rules`, shared with
+    The rules themselves are :func:`cp_queens.engines.fast.kernels.kind_rules`, shared with
     the compiled search so that the split and the search can never disagree.
     """
     n = sub.n

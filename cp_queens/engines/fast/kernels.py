@@ -9,7 +9,7 @@ Everything here is written so that the *same source* runs in two ways:
 
 So the functions use only what both understand: integer arithmetic, indexing
 and loops. Validation and the choice of arrays live in the Python wrappers
-(:mod:`cp_queens.engines.fast`, :mod:`cp_queens.subproblems`).
+(:mod:`cp_queens.engines.fast`, :mod:`cp_queens.engines.fast.subproblems`).
 
 How a board is held: bit ``c`` of a row mask is column ``c``. Three masks say
 which squares of the next row are attacked: ``cols`` (a queen above in that
@@ -22,7 +22,7 @@ The search uses an explicit stack (one slot per row: the squares still to try,
 and the attack masks on entering the row) instead of recursion, which Numba
 compiles into a tight loop several times faster than recursive calls.
 
-Symmetry (see :mod:`cp_queens.subproblems` for why it is correct): a count
+Symmetry (see :mod:`cp_queens.engines.fast.subproblems` for why it is correct): a count
 searches only canonical representatives, in two kinds of subtrees.
 
 * *corner*: a queen in a corner; every such solution has 8 distinct images and
@@ -61,7 +61,7 @@ BIT_INDEX = tuple(
 #: Leaf weight meaning "look at the leaf's symmetries" (edge subtrees).
 BY_ORBIT = 0
 
-#: Kinds of subtree (see :mod:`cp_queens.subproblems`), as the kernels number them.
+#: Kinds of subtree (see :mod:`cp_queens.engines.fast.subproblems`), as the kernels number them.
 PLAIN = 0
 CORNER = 1
 EDGE = 2

@@ -23,7 +23,7 @@ make n = 1000 take seconds, and each was needed:
    rest: n = 1000 needed about 1 000 branches and under 10 conflicts. With
    CP-SAT's default decisions (variables in index order, value false first)
    the same model needed a million branches; with decisions on the integer
-   model (see :mod:`cp_queens.engines._cpsat_search`) it found nothing at
+   model (see :mod:`cp_queens.engines.cpsat.search`) it found nothing at
    n = 500 within 30 s. No solution, hint or construction is given: the
    solver searches, and ``seed`` changes the solution it finds.
 2. **No SAT inprocessing** (``use_sat_inprocessing = False``): vivification
@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from cp_queens.engines import _cpsat_runner as runner
+from cp_queens.engines.cpsat import runner
 from cp_queens.problem import Problem
 
 #: Solver parameters of the greedy search (a user's own parameters win).

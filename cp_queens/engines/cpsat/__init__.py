@@ -1,6 +1,7 @@
 """``cpsat``: the textbook constraint model, solved by OR-Tools CP-SAT.
 
-The whole model, as a student would write it on a board::
+The whole model (:mod:`cp_queens.engines.cpsat.model`, one screen), as a student would
+write it on a board::
 
     q[r] in 0..n-1          the column of the queen in row r  (one queen per row)
     AllDifferent(q[r])          no two queens in one column
@@ -9,17 +10,17 @@ The whole model, as a student would write it on a board::
 
 Pre-placed queens (the completion problem) are just fixed domains.
 How the model is *run* (parameters for exact enumeration, the solution
-callback, streaming) lives in :mod:`cp_queens.engines._cpsat_runner`.
+callback, streaming) lives in :mod:`cp_queens.engines.cpsat.runner`.
 
 Options a course can compare:
 
 * ``symmetry="none" | "mirror" | "full"`` adds symmetry-breaking constraints
-  (:mod:`cp_queens.engines._cpsat_symmetry`); the engine then finds only the
+  (:mod:`cp_queens.engines.cpsat.symmetry`); the engine then finds only the
   solutions those constraints keep (``"full"``: one per orbit).
 * ``method="plain" | "fast" | "auto"`` says how to enumerate and count:
   ``plain`` is this one model with ``enumerate_all_solutions``; ``fast``
   searches one solution per orbit in many small models run in parallel
-  processes and expands the orbits (:mod:`cp_queens.engines._cpsat_fast`),
+  processes and expands the orbits (:mod:`cp_queens.engines.cpsat.orbits`),
   the same solutions more than ten times faster from n = 12 on.
   ``auto`` (the default) takes ``fast`` for complete searches of boards with
   n >= 10 and no pre-placed queens, ``plain`` otherwise: below n = 10 the
@@ -32,9 +33,9 @@ Options a course can compare:
   canonical filter).
 * ``strategy="auto" | "portfolio" | "fixed" | "greedy"`` with
   ``variable_order`` and ``value_order`` says how CP-SAT searches
-  (:mod:`cp_queens.engines._cpsat_search`). ``auto`` uses ``greedy`` for
+  (:mod:`cp_queens.engines.cpsat.search`). ``auto`` uses ``greedy`` for
   :meth:`first` - a randomised greedy search on the 0/1 view of this model
-  that answers n = 1000 in seconds (:mod:`cp_queens.engines._cpsat_channel`)
+  that answers n = 1000 in seconds (:mod:`cp_queens.engines.cpsat.greedy`)
   - and CP-SAT's own search for counting and enumeration. A strategy other
   than ``auto`` enumerates with the ``plain`` method, so that it is the
   strategy that is measured.
@@ -49,13 +50,14 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cp_queens.engines import _cpsat_channel as channel
-from cp_queens.engines import _cpsat_fast as fast
-from cp_queens.engines import _cpsat_runner as runner
 from cp_queens.engines import register
-from cp_queens.engines._cpsat_search import SearchStrategy, add_fixed_search, fixed_parameters
-from cp_queens.engines._cpsat_symmetry import add_symmetry_breaking, check_level
 from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
+from cp_queens.engines.cpsat import greedy as channel
+from cp_queens.engines.cpsat import orbits as fast
+from cp_queens.engines.cpsat import runner
+from cp_queens.engines.cpsat.model import build_model
+from cp_queens.engines.cpsat.search import SearchStrategy, add_fixed_search, fixed_parameters
+from cp_queens.engines.cpsat.symmetry import add_symmetry_breaking, check_level
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT
@@ -64,22 +66,6 @@ from cp_queens.stats import TIME_LIMIT
 METHODS = ("auto", "plain", "fast")
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10
-
-
-def build_model(
-    problem: Problem, symmetry: str = "none"
-) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """The design card's model: ``q[r]`` and three ``AllDifferent`` constraints."""
-    n = problem.n
-    model = cp_model.CpModel()
-    q = [model.new_int_var(0, n - 1, f"q{r}") for r in range(n)]
-    model.add_all_different(q)
-    model.add_all_different(q[r] + r for r in range(n))
-    model.add_all_different(q[r] - r for r in range(n))
-    for row, col in problem.fixed.items():
-        model.add(q[row] == col)
-    add_symmetry_breaking(model, q, symmetry)
-    return model, q
 
 
 @register
@@ -204,7 +190,8 @@ class CpSatEngine(Engine):
         if strategy == "greedy":
             settings = self.settings.with_defaults(channel.GREEDY_PARAMETERS)
             return channel.build_model(problem), channel.decoder(problem.n), settings
-        model, q = build_model(problem, self.symmetry)
+        model, q = build_model(problem)
+        add_symmetry_breaking(model, q, self.symmetry)
         if strategy == "fixed":
             add_fixed_search(model, q, self.search, self.settings.seed)
             return model, _columns_of(q), self.settings.with_defaults(fixed_parameters(self.search))

@@ -1,8 +1,8 @@
 """``fast``: a compiled bitmask backtracker with full symmetry reduction.
 
-The search itself lives in :mod:`cp_queens.kernels` (plain functions that
+The search itself lives in :mod:`cp_queens.engines.fast.kernels` (plain functions that
 Numba compiles); the symmetry classes and the split into subproblems in
-:mod:`cp_queens.subproblems`; running them on several cores or a cluster in
+:mod:`cp_queens.engines.fast.subproblems`; running them on several cores or a cluster in
 :mod:`cp_queens.parallel`. This module only wires them to the engine interface.
 
 * ``count`` / ``count_unique``: one pass over the canonical representatives
@@ -24,10 +24,10 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from cp_queens import kernels
-from cp_queens import subproblems as split_module
 from cp_queens.engines import register
 from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
+from cp_queens.engines.fast import kernels
+from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT
 

@@ -23,10 +23,10 @@ as the solutions pile up (measured here: about 0.5 ms each at n = 12 and
    ``num_workers = 1`` inside each model, so processes are the only way to
    use more cores.
 
-Each subproblem runs through :mod:`_cpsat_runner` with the same careful
-enumeration parameters as the plain model: :func:`_cpsat_runner.visit` in the
+Each subproblem runs through :mod:`~cp_queens.engines.cpsat.runner` with the same careful
+enumeration parameters as the plain model: :func:`cp_queens.engines.cpsat.runner.visit` in the
 worker processes (solutions handled in the callback, no extra thread), and
-:func:`_cpsat_runner.stream` when streaming in this process.
+:func:`cp_queens.engines.cpsat.runner.stream` when streaming in this process.
 
 Streaming keeps memory bounded and the order deterministic: subproblem ``i``
 writes chunks of representatives to queue ``i mod processes``; the consumer
@@ -50,8 +50,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cp_queens.engines import _cpsat_runner as runner
 from cp_queens.engines.base import ProgressCallback, UniqueCount
+from cp_queens.engines.cpsat import runner
+from cp_queens.engines.cpsat.model import build_model
 from cp_queens.problem import Placement, Problem, attack_reason
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 from cp_queens.symmetry import is_canonical_columns, orbit_columns
@@ -120,7 +121,6 @@ def _border_allows(n: int, k: int, row: int, col: int) -> bool:
 
 def subproblem_model(n: int, prefix: tuple[int, ...]) -> tuple[cp_model.CpModel, list]:
     """The plain model with ``prefix`` fixed, the border restrictions, first-fail search."""
-    from cp_queens.engines.cpsat import build_model
 
     model, q = build_model(Problem(n, dict(enumerate(prefix))))
     k = prefix[0]

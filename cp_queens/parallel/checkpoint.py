@@ -15,7 +15,7 @@ short by a crash is ignored (that subproblem is simply counted again).
 
 Examples:
     >>> import os, tempfile
-    >>> from cp_queens.subproblems import split, PartialCount
+    >>> from cp_queens.engines.fast.subproblems import split, PartialCount
     >>> path = os.path.join(tempfile.mkdtemp(), "count8.jsonl")
     >>> subs = split(8)
     >>> with Checkpoint.open(path, 8, subs) as cp:
@@ -33,8 +33,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
 from cp_queens.errors import CpQueensError, ParseError
-from cp_queens.subproblems import PartialCount, Subproblem
 
 FORMAT = "cp_queens count"
 VERSION = 1
