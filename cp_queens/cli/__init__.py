@@ -13,11 +13,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from cp_queens.cli import compare, complete, count, enumerate, solve, verify
+from cp_queens.cli import compare, complete, count, enumerate, solve, trace, verify
 from cp_queens.cli._common import OneLineErrorParser, fail
 from cp_queens.errors import CpQueensError
 
-COMMANDS = [solve, count, enumerate, verify, complete, compare]
+COMMANDS = [solve, count, enumerate, verify, complete, compare, trace]
 
 DESCRIPTION = """\
 Solve, count and enumerate N-Queens placements: place N queens on an N x N
