@@ -22,12 +22,16 @@ from cp_queens.problem import Placement, Problem
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
 
+#: The package version; ``pyproject.toml`` reads it from here (one source).
+__version__ = "0.1.0"
+
 __all__ = [
     "CpQueensError",
     "Placement",
     "Problem",
     "Stats",
     "Verdict",
+    "__version__",
     "count",
     "default_solve_engine",
     "engines",

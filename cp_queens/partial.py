@@ -42,7 +42,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from cp_queens.errors import CpQueensError, ParseError
-from cp_queens.problem import Problem
+from cp_queens.problem import Problem, describe_square
 
 EMPTY = frozenset(".-_0")
 QUEEN = frozenset("Qq1")
@@ -142,7 +142,8 @@ def _problem(n: int, queens: list[tuple[int, int]], name: str) -> Problem:
     seen = set()
     for row, col in queens:
         if (row, col) in seen:
-            raise ParseError(f"{name}: the queen at (row {row}, col {col}) is given twice")
+            where = describe_square(row, col, n)
+            raise ParseError(f"{name}: the queen at {where} is given twice")
         seen.add((row, col))
     try:
         return Problem.from_queens(n, queens)

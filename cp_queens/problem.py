@@ -3,6 +3,13 @@
 A placement is stored the way the model states it: ``q[r]`` is the column of
 the queen in row ``r``. One queen per row is therefore built into the shape,
 and only columns and diagonals remain to be checked.
+
+Squares have one naming convention everywhere (diagrams, messages, docs), the
+chess one: files ``a``, ``b``, ... are the columns from left to right, ranks
+``1``, ``2``, ... the rows from the bottom up. Row 0 is printed first, at the
+top, so it is rank ``n``: on 8 queens ``(row 0, col 0)`` is ``a8`` and
+``(row 7, col 0)`` is ``a1``. :func:`square_name` and :func:`parse_square`
+convert; files go up to ``z``, so boards up to 26 have names.
 """
 
 from __future__ import annotations
@@ -114,7 +121,7 @@ class Problem:
         ...     Problem(8, fixed={0: 0, 1: 1})
         ... except ValueError as error:
         ...     print(error)
-        given queens at (row 0, col 0) and (row 1, col 1) share a diagonal
+        given queens at a8 (row 0, col 0) and b7 (row 1, col 1) share a diagonal
     """
 
     n: int
@@ -136,7 +143,7 @@ class Problem:
                         f"given queen at (row {row}, col {col}): {what} {value} "
                         f"is outside the board 0..{n - 1}"
                     )
-        _check_no_attacks(sorted(fixed.items()))
+        _check_no_attacks(sorted(fixed.items()), n)
         object.__setattr__(self, "fixed", dict(sorted(fixed.items())))
 
     def __hash__(self) -> int:
@@ -149,8 +156,8 @@ class Problem:
         for row, col in queens:
             if row in fixed:
                 raise InvalidProblemError(
-                    f"given queens at (row {row}, col {fixed[row]}) and "
-                    f"(row {row}, col {col}) share row {row}"
+                    f"given queens at {describe_square(row, fixed[row], n)} and "
+                    f"{describe_square(row, col, n)} share row {row}"
                 )
             fixed[row] = col
         return cls(n, fixed)
@@ -160,14 +167,68 @@ class Problem:
         return placement.n == self.n and all(placement[r] == c for r, c in self.fixed.items())
 
 
-def _check_no_attacks(queens: Sequence[tuple[int, int]]) -> None:
+#: Files are the letters a..z, so squares have algebraic names on boards up to 26 x 26.
+NAMED_UP_TO = 26
+
+
+def square_name(row: int, col: int, n: int) -> str:
+    """The algebraic name of a square: file letter (column), then rank (``n - row``).
+
+    Examples:
+        >>> square_name(0, 0, 8), square_name(7, 0, 8), square_name(7, 7, 8)
+        ('a8', 'a1', 'h1')
+        >>> [square_name(r, c, 4) for r, c in enumerate([1, 3, 0, 2])]
+        ['b4', 'd3', 'a2', 'c1']
+    """
+    if not 1 <= n <= NAMED_UP_TO:
+        raise ValueError(f"squares have names on boards of 1..{NAMED_UP_TO} files, not n={n}")
+    if not (0 <= row < n and 0 <= col < n):
+        raise ValueError(f"(row {row}, col {col}) is outside the board 0..{n - 1}")
+    return f"{chr(ord('a') + col)}{n - row}"
+
+
+def parse_square(name: str, n: int) -> tuple[int, int]:
+    """``(row, col)`` of the square called ``name`` (like ``"a8"``) on an ``n x n`` board.
+
+    Examples:
+        >>> parse_square("a8", 8), parse_square("h1", 8)
+        ((0, 0), (7, 7))
+    """
+    text = name.strip().lower()
+    file, rank = text[:1], text[1:]
+    if not (file.isalpha() and file.isascii() and rank.isdigit()):
+        raise ValueError(f"{name!r} is not a square name like 'a8' (a file letter, then a rank)")
+    col, row = ord(file) - ord("a"), n - int(rank)
+    if not (0 <= col < n and 0 <= row < n):
+        last = chr(ord("a") + min(n, NAMED_UP_TO) - 1)
+        raise ValueError(f"square {name!r} is outside the board a1..{last}{n}")
+    return row, col
+
+
+def describe_square(row: int, col: int, n: int) -> str:
+    """A square for messages: ``"a8 (row 0, col 0)"``, or only the indices on huge boards.
+
+    Examples:
+        >>> describe_square(0, 0, 8)
+        'a8 (row 0, col 0)'
+        >>> describe_square(0, 0, 100)
+        '(row 0, col 0)'
+    """
+    where = f"(row {row}, col {col})"
+    if n <= NAMED_UP_TO and 0 <= row < n and 0 <= col < n:
+        return f"{square_name(row, col, n)} {where}"
+    return where
+
+
+def _check_no_attacks(queens: Sequence[tuple[int, int]], n: int) -> None:
     """Raise :class:`AttackingQueensError` naming the first attacking pair of given queens."""
     for i, (r1, c1) in enumerate(queens):
         for r2, c2 in queens[i + 1 :]:
             reason = attack_reason(r1, c1, r2, c2)
             if reason:
                 raise AttackingQueensError(
-                    f"given queens at (row {r1}, col {c1}) and (row {r2}, col {c2}) {reason}"
+                    f"given queens at {describe_square(r1, c1, n)} and "
+                    f"{describe_square(r2, c2, n)} {reason}"
                 )
 
 

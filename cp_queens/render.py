@@ -6,6 +6,11 @@ completion reader parses back, so a board can round-trip through a file;
 notebooks, slides and the web (:class:`~cp_queens.problem.Placement` uses it
 as ``_repr_svg_``, so Jupyter shows a board).
 
+Squares are named as on a chess board (see :mod:`cp_queens.problem`): files
+``a``, ``b``, ... from left to right, ranks ``1``, ``2``, ... from the bottom
+up, so row 0, drawn at the top, is rank ``n``. The Unicode and SVG boards
+carry these coordinates (up to 26 files), and ``a1`` is a dark square.
+
 Queens given in a completion problem can be passed as ``given`` and are drawn
 differently (``♕`` instead of ``♛``, a red disc instead of a black one), so a
 student sees which queens were asked for and which were found.
@@ -22,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 from xml.sax.saxutils import escape
 
+from cp_queens.problem import NAMED_UP_TO
+
 Format = Literal["text", "unicode", "svg"]
 FORMATS: tuple[Format, ...] = ("text", "unicode", "svg")
 
@@ -37,7 +44,7 @@ QUEEN, GIVEN = "#111111", "#c62828"
 TEXT_UP_TO = 1_000
 
 #: Files are labelled a..z, so coordinates are shown up to n = 26.
-LABELLED_UP_TO = 26
+LABELLED_UP_TO = NAMED_UP_TO
 
 
 def render(placement: Sequence[int], fmt: Format = "text", **options: object) -> str:
@@ -120,8 +127,13 @@ def svg(
     *,
     given: Mapping[int, int] | None = None,
     size: int = 400,
+    coordinates: bool = True,
 ) -> str:
     """A standalone SVG document of about ``size`` pixels, whatever the board size.
+
+    Boards up to :data:`LABELLED_UP_TO` files carry their coordinates inside the edge
+    squares, as on a printed chess diagram: rank numbers down the ``a`` file, file
+    letters along rank 1.
 
     Examples:
         >>> picture = svg([1, 3, 0, 2])
@@ -136,8 +148,7 @@ def svg(
     if n <= SVG_SQUARES_UP_TO:
         for r in range(n):
             for c in range(n):
-                fill = DARK if (r + c) % 2 else LIGHT
-                parts.append(_rect(c * cell, r * cell, cell, cell, fill))
+                parts.append(_rect(c * cell, r * cell, cell, cell, _square_colour(r, c, n)))
         for r, c in enumerate(placement):
             colour = GIVEN if given.get(r) == c else QUEEN
             parts.append(
@@ -145,9 +156,11 @@ def svg(
                 f'font-size="{0.8 * cell:.2f}" fill="{colour}" text-anchor="middle" '
                 f'dominant-baseline="central">♛</text>'
             )
+        if coordinates and n <= LABELLED_UP_TO:
+            parts.extend(_coordinates(n, cell))
     else:
         parts.append(_rect(0, 0, size, size, LIGHT))
-        rows = range(n)
+        rows: Sequence[int] = range(n)
         if n > SVG_QUEENS_UP_TO:
             step = n / SVG_QUEENS_UP_TO
             rows = sorted({int(i * step) for i in range(SVG_QUEENS_UP_TO)})
@@ -170,6 +183,33 @@ def svg(
             f'font-family="sans-serif">{escape(caption)}</text>'
         )
     return head + "".join(parts) + "</svg>"
+
+
+def _square_colour(row: int, col: int, n: int) -> str:
+    """Dark where file + rank is odd, so ``a1`` is dark as on a chess board."""
+    return DARK if (col + n - row) % 2 else LIGHT
+
+
+def _coordinates(n: int, cell: float) -> list[str]:
+    """Rank numbers in the top-left corner of the ``a`` file, file letters in the
+    bottom-right corner of rank 1, each in the colour of the other kind of square."""
+    font = max(0.22 * cell, 6)
+    pad = 0.06 * cell
+    labels = []
+    for r in range(n):
+        colour = LIGHT if _square_colour(r, 0, n) == DARK else DARK
+        labels.append(
+            f'<text class="rank" x="{pad:.2f}" y="{r * cell + pad:.2f}" font-size="{font:.2f}" '
+            f'fill="{colour}" font-family="sans-serif" dominant-baseline="hanging">{n - r}</text>'
+        )
+    for c in range(n):
+        colour = LIGHT if _square_colour(n - 1, c, n) == DARK else DARK
+        labels.append(
+            f'<text class="file" x="{(c + 1) * cell - pad:.2f}" y="{n * cell - pad:.2f}" '
+            f'font-size="{font:.2f}" fill="{colour}" font-family="sans-serif" '
+            f'text-anchor="end">{chr(ord("a") + c)}</text>'
+        )
+    return labels
 
 
 def _rect(x: float, y: float, w: float, h: float, fill: str) -> str:

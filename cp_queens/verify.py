@@ -2,20 +2,26 @@
 
 It shares no code with any engine, so an engine bug cannot hide behind its own
 checker. The answer names the first attacking pair (rows in order: the first
-row that attacks an earlier one), e.g. ``rows 2 and 5 share a diagonal``.
+row that attacks an earlier one) and, on boards up to 26, their squares in the
+chess names of :func:`cp_queens.problem.square_name`, e.g. ``rows 2 and 5 share
+a diagonal (c6 and f3)``.
 
 Small boards are checked with plain sets, which a student can read; large
-boards (a million queens) with NumPy in a few vectorised passes.
+boards (a million queens) with NumPy in a few vectorised passes. NumPy is
+imported only for those, so that a command checking small boards starts light.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from cp_queens.problem import NAMED_UP_TO, Placement, Problem, square_name
 
-from cp_queens.problem import Placement, Problem
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Above this size the NumPy path is used; both paths give the same answer.
 VECTORISE_FROM = 256
@@ -39,9 +45,9 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         >>> verify([1, 3, 0, 2])
         Verdict(ok=True, reason=None)
         >>> verify([0, 2, 4, 1, 3, 5]).reason
-        'rows 0 and 5 share a diagonal'
+        'rows 0 and 5 share a diagonal (a6 and f1)'
     """
-    if isinstance(placement, np.ndarray):
+    if _is_array(placement):
         cols: Sequence[int] = placement
         bad_shape = _shape_problem_vectorised(placement)
     else:
@@ -57,7 +63,9 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         for row, col in problem.fixed.items():
             if cols[row] != col:
                 return Verdict(
-                    False, f"row {row}: the given queen in column {col} was moved to {cols[row]}"
+                    False,
+                    f"row {row}: the given queen in column {col} was moved to {cols[row]}"
+                    + _squares(n, (row, col), (row, cols[row]), "->"),
                 )
     if n >= VECTORISE_FROM:
         pair = _first_attack_vectorised(_as_int_array(cols))
@@ -66,7 +74,21 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
     if pair is None:
         return Verdict(True)
     earlier, row, what = pair
-    return Verdict(False, f"rows {earlier} and {row} share {what}")
+    squares = _squares(n, (earlier, cols[earlier]), (row, cols[row]), "and")
+    return Verdict(False, f"rows {earlier} and {row} share {what}{squares}")
+
+
+def _squares(n: int, first: tuple[int, int], second: tuple[int, int], joint: str) -> str:
+    """`` (a8 and b7)``: the two squares by name, or nothing on boards too big to name."""
+    if n > NAMED_UP_TO:
+        return ""
+    return f" ({square_name(*first, n)} {joint} {square_name(*second, n)})"
+
+
+def _is_array(value: Any) -> bool:
+    """Whether ``value`` is a NumPy array, without importing NumPy to find out."""
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)
 
 
 def _shape_problem_plain(cols: Sequence[object]) -> str | None:
@@ -74,8 +96,10 @@ def _shape_problem_plain(cols: Sequence[object]) -> str | None:
     # Fast path for a million queens: plain ints only (``type`` excludes bools), in range.
     if set(map(type, cols)) <= {int} and (n == 0 or (min(cols) >= 0 and max(cols) < n)):  # type: ignore[type-var, operator]
         return None
+    numpy = sys.modules.get("numpy")
+    integers = (int,) if numpy is None else (int, numpy.integer)
     for row, col in enumerate(cols):
-        if isinstance(col, bool) or not isinstance(col, (int, np.integer)):
+        if isinstance(col, bool) or not isinstance(col, integers):
             return f"row {row}: column {col!r} is not an integer"
         if not 0 <= col < n:
             return f"row {row}: column {col} is outside the board 0..{n - 1}"
@@ -83,6 +107,8 @@ def _shape_problem_plain(cols: Sequence[object]) -> str | None:
 
 
 def _shape_problem_vectorised(cols: np.ndarray) -> str | None:
+    import numpy as np
+
     if cols.ndim != 1:
         return f"a placement is one column per row, got an array of shape {cols.shape}"
     if cols.dtype.kind not in "iu":
@@ -95,6 +121,8 @@ def _shape_problem_vectorised(cols: np.ndarray) -> str | None:
 
 
 def _as_int_array(cols: Sequence[int]) -> np.ndarray:
+    import numpy as np
+
     if isinstance(cols, np.ndarray):
         return cols.astype(np.int64, copy=False)
     # fromiter avoids building an intermediate object array: ~10x faster at n = 10^6.
@@ -120,6 +148,8 @@ def _first_attack_plain(cols: Sequence[int]) -> tuple[int, int, str] | None:
 def _first_attack_vectorised(cols: np.ndarray) -> tuple[int, int, str] | None:
     """O(n) when there is no attack (one ``bincount`` per direction, the common case);
     only a placement that fails pays for sorting to name its first attacking pair."""
+    import numpy as np
+
     n = cols.size
     rows = np.arange(n, dtype=np.int64)
     if (
@@ -132,6 +162,8 @@ def _first_attack_vectorised(cols: np.ndarray) -> tuple[int, int, str] | None:
 
 
 def _first_attack_sorted(cols: np.ndarray, rows: np.ndarray) -> tuple[int, int, str] | None:
+    import numpy as np
+
     best: tuple[int, int, str] | None = None
     for key, what in ((cols, "a column"), (rows + cols, "a diagonal"), (rows - cols, "a diagonal")):
         _, first_index, inverse = np.unique(key, return_index=True, return_inverse=True)

@@ -44,7 +44,12 @@ def test_placement_rejects_bad_columns(cols, message: str) -> None:
         ("8", {}, InvalidProblemError, "must be an integer"),
         (8, {8: 0}, InvalidProblemError, "row 8 is outside the board 0..7"),
         (8, {0: -1}, InvalidProblemError, "column -1 is outside"),
-        (8, {0: 3, 5: 3}, AttackingQueensError, r"\(row 0, col 3\) and \(row 5, col 3\) share"),
+        (
+            8,
+            {0: 3, 5: 3},
+            AttackingQueensError,
+            r"d8 \(row 0, col 3\) and d3 \(row 5, col 3\) share",
+        ),
         (8, {2: 2, 4: 0}, AttackingQueensError, "share a diagonal"),
     ],
 )
@@ -60,9 +65,9 @@ def test_problem_from_queens_rejects_two_in_a_row() -> None:
 
 def test_verify_names_first_attacking_pair() -> None:
     assert verify([1, 3, 0, 2]).ok
-    assert verify([0, 0]).reason == "rows 0 and 1 share a column"
-    assert verify([0, 2, 4, 1, 3, 5]).reason == "rows 0 and 5 share a diagonal"
-    assert verify([2, 4, 1, 3, 0, 5]).reason == "rows 3 and 5 share a diagonal"
+    assert verify([0, 0]).reason == "rows 0 and 1 share a column (a2 and a1)"
+    assert verify([0, 2, 4, 1, 3, 5]).reason == "rows 0 and 5 share a diagonal (a6 and f1)"
+    assert verify([2, 4, 1, 3, 0, 5]).reason == "rows 3 and 5 share a diagonal (d3 and f1)"
     assert verify([0, 5]).reason == "row 1: column 5 is outside the board 0..1"
     assert not verify([1, 3, 0, 2], Problem(4, {0: 2}))
 

@@ -49,7 +49,7 @@ def test_an_empty_board_and_json_without_queens() -> None:
         ('{"n": 4, "queens": {"0": 1}}', "b.txt: 'queens' must be a list"),
         ('{"n": 4, "queen": []}', "b.txt: unknown key 'queen'"),
         ("[1, 3, 0, 2]", "b.txt:1:1: unexpected '['"),
-        ('{"n": 4, "queens": [[1, 1], [1, 1]]}', "queen at (row 1, col 1) is given twice"),
+        ('{"n": 4, "queens": [[1, 1], [1, 1]]}', "queen at b3 (row 1, col 1) is given twice"),
     ],
 )
 def test_parse_errors_name_where(text: str, message: str) -> None:
@@ -63,9 +63,11 @@ def test_attacking_queens_are_named_both() -> None:
     with pytest.raises(AttackingQueensError) as error:
         parse_partial("Q...\n.Q..\n....\n....\n", "b.txt")
     assert str(error.value) == (
-        "b.txt: given queens at (row 0, col 0) and (row 1, col 1) share a diagonal"
+        "b.txt: given queens at a4 (row 0, col 0) and b3 (row 1, col 1) share a diagonal"
     )
-    with pytest.raises(InvalidProblemError, match=r"\(row 2, col 0\) and \(row 2, col 3\) share"):
+    with pytest.raises(
+        InvalidProblemError, match=r"a2 \(row 2, col 0\) and d2 \(row 2, col 3\) share row 2"
+    ):
         parse_partial("....\n....\nQ..Q\n....\n", "b.txt")
     with pytest.raises(InvalidProblemError, match=r"column 4 is outside the board 0\.\.3"):
         parse_partial('{"n": 4, "queens": [[0, 4]]}', "b.txt")

@@ -103,3 +103,18 @@ def test_the_interpreted_kernel_agrees_subproblem_by_subproblem() -> None:
 def test_keys_name_kind_and_prefix() -> None:
     sub = split_module.Subproblem(9, split_module.EDGE, (3, 0, 2))
     assert sub.key == "edge:3.0.2"
+
+
+def test_compiled_kernels_on_small_boards_agree_with_the_interpreted_ones() -> None:
+    """Small boards count interpreted by default; the compiled kernels must still be exact
+    there (every kind, depths that leave 0..3 rows to search)."""
+    for n in range(1, 12):
+        for depth in (1, 2, n - 3, n - 2, n):
+            if depth < 1:
+                continue
+            subs = split_module.split(n, depth=depth)
+            compiled = split_module.count_with(split_module.kernels.COMPILED, True, subs)
+            python = split_module.count_with(split_module.kernels.PYTHON, False, subs)
+            assert compiled == python, (n, depth)
+            assert sum(p.total for p in compiled) == total(n)
+            assert sum(p.unique for p in compiled) == unique(n)

@@ -13,11 +13,35 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from cp_queens.cli import compare, complete, count, enumerate, solve, trace, verify
-from cp_queens.cli._common import OneLineErrorParser, fail
+from cp_queens import __version__
+from cp_queens.cli import (
+    check,
+    compare,
+    complete,
+    count,
+    enumerate,
+    shell_completion,
+    solve,
+    trace,
+    verify,
+)
+from cp_queens.cli._common import OneLineErrorParser, fail, set_quiet
 from cp_queens.errors import CpQueensError
 
-COMMANDS = [solve, count, enumerate, verify, complete, compare, trace]
+COMMANDS = [
+    solve,
+    count,
+    enumerate,
+    verify,
+    check,
+    complete,
+    compare,
+    trace,
+    shell_completion,
+]
+
+#: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
+NOTHING_TO_QUIET = ("completion",)
 
 DESCRIPTION = """\
 Solve, count and enumerate N-Queens placements: place N queens on an N x N
@@ -46,16 +70,26 @@ def build_parser() -> OneLineErrorParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for command in COMMANDS:
         command.add_parser(subparsers)
+    for name, subparser in subparsers.choices.items():
+        if name not in NOTHING_TO_QUIET:
+            subparser.add_argument(
+                "--quiet",
+                "-q",
+                action="store_true",
+                help="no '#' statistics lines and no live progress on stderr (errors still show)",
+            )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``cp-queens`` and ``python -m cp_queens``."""
     args = build_parser().parse_args(argv)
+    set_quiet(getattr(args, "quiet", False))
     try:
         return args.run(args)
     except CpQueensError as error:

@@ -8,12 +8,15 @@ import inspect
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from cp_queens import engines
 from cp_queens.engines import Engine, ProgressCallback
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import Stats
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -145,9 +148,41 @@ def make_engine(name: str, **options: Any) -> Engine:
     return engines.get(name, **chosen)
 
 
+#: Set by ``--quiet``: the ``#`` lines and the live progress stay silent. One process runs
+#: one command, so a module-level switch is the whole state.
+_quiet = False
+
+
+def set_quiet(quiet: bool) -> None:
+    """Silence (or restore) :func:`note`, :func:`report` and the live progress lines."""
+    global _quiet
+    _quiet = quiet
+
+
+def note(message: str) -> None:
+    """A ``# message`` line on stderr (what was chosen, where it ran), unless ``--quiet``."""
+    if not _quiet:
+        print(f"# {message}", file=sys.stderr)
+
+
 def report(stats: Stats) -> None:
-    """The engine's statistics, on stderr so that stdout pipes cleanly."""
-    print(f"# {stats.summary()}", file=sys.stderr)
+    """The engine's statistics, on stderr so that stdout pipes cleanly (unless ``--quiet``)."""
+    note(stats.summary())
+
+
+def live_console() -> Console | None:
+    """A Rich console on stderr for live progress, or ``None`` when piped or ``--quiet``.
+
+    Rich is imported only for a terminal: a piped or scripted run starts lighter.
+    """
+    if _quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if _quiet or not console.is_terminal:
+        return None
+    return console
 
 
 @contextlib.contextmanager
@@ -185,10 +220,8 @@ def solution_progress(label: str) -> Iterator[ProgressCallback | None]:
 
     The callback is cheap to call often: engines call it from their search.
     """
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
+    console = live_console()
+    if console is None:
         yield None
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn

@@ -11,6 +11,7 @@ from cp_queens.cli._common import (
     engine_name,
     make_engine,
     non_negative_int,
+    note,
     open_input,
     open_output,
     positive_seconds,
@@ -147,9 +148,7 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     _report(args, problem, engine)
     complete = engine.stats.status == COMPLETE
     plural = "s" * (written != 1)
-    print(
-        f"# {written} completion{plural}{'' if complete else ' (stopped early)'}", file=sys.stderr
-    )
+    note(f"{written} completion{plural}{'' if complete else ' (stopped early)'}")
     if args.cross_check and complete and _disagrees(args, problem, found=found):
         return DISAGREEMENT
     if written == 0:
@@ -160,10 +159,7 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
 
 def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
     given = len(problem.fixed)
-    print(
-        f"# {args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}",
-        file=sys.stderr,
-    )
+    note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}")
     report(engine.stats)
 
 
@@ -175,7 +171,7 @@ def _disagrees(args: argparse.Namespace, problem: Problem, **answer: object) -> 
         **answer,  # type: ignore[arg-type]
     )
     if difference is None:
-        print(f"# cross-check: {args.cross_check} agrees", file=sys.stderr)
+        note(f"cross-check: {args.cross_check} agrees")
         return False
     print(f"cp-queens: cross-check FAILED against {args.engine}: {difference}", file=sys.stderr)
     return True

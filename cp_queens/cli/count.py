@@ -21,8 +21,10 @@ from cp_queens.cli._common import (
     add_method_argument,
     add_strategy_arguments,
     board_size,
+    live_console,
     make_engine,
     non_negative_int,
+    note,
     positive_seconds,
     report,
     solution_progress,
@@ -176,7 +178,7 @@ def _run_split(args: argparse.Namespace) -> int:
                 )
             return 130
     report(_stats(result))
-    print(f"# counted on {where}", file=sys.stderr)
+    note(f"counted on {where}")
     answer = f"{result.total} solutions, {result.unique} unique"
     if not result.complete:
         print(f"n={args.n}: at least {answer} (stopped: {TIME_LIMIT})")
@@ -219,10 +221,8 @@ def _clock(seconds: float | None) -> str:
 @contextlib.contextmanager
 def subproblem_progress(label: str) -> Iterator[parallel.ProgressCallback | None]:
     """A Rich progress bar (subproblems done, rate, ETA) on a terminal; ``None`` when piped."""
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
+    console = live_console()
+    if console is None:
         yield None
         return
     from rich.progress import (

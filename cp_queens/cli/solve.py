@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from cp_queens import SOLVE_WITH_MODEL_UP_TO, Problem, default_solve_engine
 from cp_queens.cli._common import (
@@ -11,6 +10,7 @@ from cp_queens.cli._common import (
     add_strategy_arguments,
     board_size,
     make_engine,
+    note,
     open_output,
     positive_seconds,
     report,
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     name = args.engine
     if name is None:
         name = default_solve_engine(args.n)
-        print(f"# engine: {name} (default for N={args.n})", file=sys.stderr)
+        note(f"engine: {name} (default for N={args.n})")
     engine = make_engine(name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args))
     placement = engine.first(Problem(args.n))
     report(engine.stats)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from cp_queens.cli._common import board_size
+from cp_queens.cli._common import board_size, note, report
 from cp_queens.errors import CpQueensError
 
 EXAMPLES = """\
@@ -104,8 +103,6 @@ def run(args: argparse.Namespace) -> int:
         output.write_text(document, encoding="utf-8")
     except OSError as error:
         raise CpQueensError(f"--output: cannot write {output}: {error.strerror}") from None
-    print(
-        f"wrote {output} ({what}; {trace.stats.summary()})",
-        file=sys.stderr,
-    )
+    report(trace.stats)
+    note(f"wrote {output} ({what})")
     return 0

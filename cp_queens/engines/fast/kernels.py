@@ -2,10 +2,12 @@
 
 Everything here is written so that the *same source* runs in two ways:
 
-* compiled with Numba (``COMPILED`` holds the ``@njit(cache=True)`` versions),
-  the fast path, over NumPy ``int64`` arrays;
-* interpreted by CPython over plain lists, the fallback when Numba cannot be
-  imported (exact, but some 50-100 times slower).
+* compiled with Numba (:data:`COMPILED` builds the ``njit(cache=True)``
+  versions on first use, so importing this module costs nothing), the fast
+  path, over NumPy ``int64`` arrays;
+* interpreted by CPython over plain lists: the fallback when Numba cannot be
+  imported (exact, but some 50-100 times slower), and the quicker choice for
+  small boards, where loading the compiled code would take longer than the count.
 
 So the functions use only what both understand: integer arithmetic, indexing
 and loops. Validation and the choice of arrays live in the Python wrappers
@@ -18,9 +20,11 @@ column per row, hence the shifts). The free squares of a row are
 ``~(cols | left | right) & allow[row]``, and the lowest free one is
 ``free & -free``: trying columns from the lowest bit up gives lexicographic order.
 
-The search uses an explicit stack (one slot per row: the squares still to try,
+The search uses an explicit stack (four slots a row: the squares still to try,
 and the attack masks on entering the row) instead of recursion, which Numba
-compiles into a tight loop several times faster than recursive calls.
+compiles into a tight loop. The hot loops of a count are specialised per kind
+of subtree (:func:`count_corner`, :func:`count_edge`): their rules are scalar
+tests, and the two deepest rows are settled without descending (:func:`last_two`).
 
 Symmetry (see :mod:`cp_queens.engines.fast.subproblems` for why it is correct): a count
 searches only canonical representatives, in two kinds of subtrees.
@@ -35,19 +39,23 @@ searches only canonical representatives, in two kinds of subtrees.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
-try:
-    import numba
-    from numba.extending import register_jitable
-except ImportError:  # pragma: no cover - exercised through force_python in the tests
-    numba = None
 
-    def register_jitable(function: Callable[..., Any]) -> Callable[..., Any]:
-        return function
+def register_jitable(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a helper the kernels call; :func:`_compile` hands the marked ones to Numba.
 
+    Nothing is imported here: a count of a small board runs the interpreted
+    kernels and never pays for loading Numba (about half a second).
+    """
+    HELPERS.append(function)
+    return function
+
+
+HELPERS: list[Callable[..., Any]] = []
 
 #: Boards up to this size fit the 64-bit masks (a shifted diagonal mask needs one spare bit).
 MAX_N = 62
@@ -196,10 +204,7 @@ def count_many(
     results: Any,
     allow: Any,
     bits: Any,
-    stack_free: Any,
-    stack_cols: Any,
-    stack_left: Any,
-    stack_right: Any,
+    stack: Any,
     queen_cols: Any,
     inverse: Any,
 ) -> None:
@@ -208,6 +213,9 @@ def count_many(
     Subtree ``i`` has kind ``kinds[i]`` and its first ``depths[i]`` rows preset
     to the one-bit masks ``prefixes[i*n : i*n + depths[i]]``; its
     ``(weighted solutions, leaves, nodes)`` go to ``results[3*i : 3*i + 3]``.
+    Corner and edge subtrees with at least three rows to fill run their own
+    loop (:func:`count_corner`, :func:`count_edge`); the rest (pre-placed
+    queens, nearly complete prefixes) the general :func:`count_subtree`.
     """
     for i in range(len(kinds)):
         kind = kinds[i]
@@ -220,23 +228,231 @@ def count_many(
             weight = 8
         elif kind == EDGE:
             weight = BY_ORBIT
-        total, leaves, nodes = count_subtree(
-            n,
-            depth,
-            bits,
-            allow,
-            side_row,
-            weight,
-            stack_free,
-            stack_cols,
-            stack_left,
-            stack_right,
-            queen_cols,
-            inverse,
-        )
+        if kind == PLAIN or depth > n - 3 or (kind == CORNER and depth < 2):
+            total, leaves, nodes = count_subtree(
+                n, depth, bits, allow, side_row, weight, stack, queen_cols, inverse
+            )
+        elif not prefix_fits(n, depth, bits, allow, side_row):
+            total = leaves = nodes = 0
+        elif kind == CORNER:
+            leaves, nodes = count_corner(n, depth, bits, column_of(bits[1]), stack)
+            total = 8 * leaves
+        else:
+            total, leaves, nodes = count_edge(n, depth, bits, stack, queen_cols, inverse)
         results[3 * i] = total
         results[3 * i + 1] = leaves
         results[3 * i + 2] = nodes
+
+
+@register_jitable
+def prefix_fits(n: int, depth: int, bits: Any, allow: Any, side_row: int) -> bool:
+    """Whether the preset rows ``bits[0:depth]`` keep the kind's rules and attack nothing."""
+    mask = (1 << n) - 1
+    side = 1 | (1 << (n - 1))
+    cols = left = right = 0
+    for r in range(depth):
+        bit = bits[r]
+        if bit & row_options(r, cols, left, right, allow, side_row, side) == 0:
+            return False
+        cols |= bit
+        left = ((left | bit) << 1) & mask
+        right = (right | bit) >> 1
+    return True
+
+
+@register_jitable
+def count_corner(n: int, depth: int, bits: Any, bound1: int, stack: Any) -> tuple[int, int]:
+    """Leaves and nodes below a legal corner prefix ``bits[0:depth]`` (``2 <= depth <= n-3``).
+
+    The hot loop of a count, kept to what the corner kind needs: the one rule
+    (column 1 closed in rows ``2 .. bound1-1``, ``bound1 = q[1]``) is a scalar
+    test, every leaf weighs 8 so no board is kept, and the last two rows are
+    settled without descending (:func:`last_two`). The rows above the current
+    one live in ``stack`` (four slots a row); ``row & 63`` tells the compiler an
+    index is never negative, which spares the wrap-around code on every access.
+    """
+    mask = (1 << n) - 1
+    pen = n - 2
+    cols = left = right = 0
+    for r in range(depth):
+        bit = bits[r]
+        cols |= bit
+        left = (left | bit) << 1
+        right = (right | bit) >> 1
+    row = depth
+    free = mask & ~(cols | left | right)
+    if row < bound1:
+        free &= ~2
+    leaves = 0
+    nodes = 0
+    while True:
+        if free == 0:
+            if row == depth:
+                break
+            row -= 1
+            k = (row & 63) << 2
+            free = stack[k]
+            cols = stack[k + 1]
+            left = stack[k + 2]
+            right = stack[k + 3]
+            continue
+        bit = free & -free
+        free ^= bit
+        nodes += 1
+        below_cols = cols | bit
+        below_left = (left | bit) << 1
+        below_right = (right | bit) >> 1
+        below = row + 1
+        below_free = mask & ~(below_cols | below_left | below_right)
+        if below < bound1:
+            below_free &= ~2
+        if below_free == 0:
+            continue
+        if below == pen:
+            ways = last_two(mask, below_cols, below_left, below_right, below_free, 0)
+            leaves += (ways & 1) + (ways >> 1)
+            nodes += popcount2(below_free) + (ways & 1) + (ways >> 1)
+            continue
+        k = (row & 63) << 2
+        stack[k] = free
+        stack[k + 1] = cols
+        stack[k + 2] = left
+        stack[k + 3] = right
+        row = below
+        free = below_free
+        cols = below_cols
+        left = below_left
+        right = below_right
+    return leaves, nodes
+
+
+@register_jitable
+def popcount2(free: int) -> int:
+    """Bits set in a mask known to hold at most two."""
+    if free == 0:
+        return 0
+    return 1 if free & (free - 1) == 0 else 2
+
+
+@register_jitable
+def last_two(mask: int, cols: int, left: int, right: int, free: int, closed: int) -> int:
+    """Which of the (at most two) squares ``free`` of row ``n-2`` complete a board.
+
+    With ``n-2`` queens placed, two columns remain and ``free`` (row ``n-2``'s
+    open squares) is a subset of them; a square there leaves the other column
+    for the last row, which must not be on a diagonal of any queen above nor
+    in ``closed``. Bit 0 of the answer: the lowest square of ``free`` works;
+    bit 1: the other one does. No loop and no descent: this settles the two
+    deepest rows of the tree, the most numerous, in a few operations.
+    """
+    rest = mask & ~cols
+    low = free & -free
+    high = free ^ low
+    ways = 0
+    other = rest ^ low
+    if other & ~(((left | low) << 1) | ((right | low) >> 1)) & ~closed:
+        ways = 1
+    if high:
+        other = rest ^ high
+        if other & ~(((left | high) << 1) | ((right | high) >> 1)) & ~closed:
+            ways |= 2
+    return ways
+
+
+@register_jitable
+def count_edge(
+    n: int, depth: int, bits: Any, stack: Any, queen_cols: Any, inverse: Any
+) -> tuple[int, int, int]:
+    """Orbit-weighted solutions, orbits and nodes below a legal edge prefix (``1 <= depth <= n-3``).
+
+    :func:`count_corner` with the edge rules as scalars (``b = q[0]``): side
+    columns closed in rows ``1 .. b-1``; by row ``n-1-b`` both taken; the last
+    queen at least ``b`` from the corners. The board is kept in ``bits`` for
+    the leaf check (:func:`edge_orbit`), the only place where leaves differ.
+    """
+    mask = (1 << n) - 1
+    last = n - 1
+    pen = n - 2
+    side = 1 | (1 << last)
+    b = column_of(bits[0])
+    bound2 = last - b
+    near = ((1 << b) - 1) | (((1 << b) - 1) << (n - b))
+    cols = left = right = 0
+    for r in range(depth):
+        bit = bits[r]
+        cols |= bit
+        left = (left | bit) << 1
+        right = (right | bit) >> 1
+    row = depth
+    free = mask & ~(cols | left | right)
+    if row < b:
+        free &= ~side
+    elif row == bound2:
+        taken = cols & side
+        if taken == 0:
+            free = 0
+        elif taken != side:
+            free &= side
+    total = 0
+    leaves = 0
+    nodes = 0
+    while True:
+        if free == 0:
+            if row == depth:
+                break
+            row -= 1
+            k = (row & 63) << 2
+            free = stack[k]
+            cols = stack[k + 1]
+            left = stack[k + 2]
+            right = stack[k + 3]
+            continue
+        bit = free & -free
+        free ^= bit
+        bits[row & 63] = bit
+        nodes += 1
+        below_cols = cols | bit
+        below_left = (left | bit) << 1
+        below_right = (right | bit) >> 1
+        below = row + 1
+        below_free = mask & ~(below_cols | below_left | below_right)
+        if below < b:
+            below_free &= ~side
+        elif below == bound2:
+            taken = below_cols & side
+            if taken == 0:
+                continue
+            if taken != side:
+                below_free &= side
+        if below_free == 0:
+            continue
+        if below == pen:
+            ways = last_two(mask, below_cols, below_left, below_right, below_free, near)
+            nodes += popcount2(below_free) + (ways & 1) + (ways >> 1)
+            if ways:
+                rest = mask & ~below_cols
+                low = below_free & -below_free
+                for choice in range(2):
+                    if ways >> choice & 1:
+                        square = low if choice == 0 else below_free ^ low
+                        bits[pen] = square
+                        bits[last] = rest ^ square
+                        orbit = edge_orbit(n, bits, queen_cols, inverse)
+                        if orbit:
+                            total += orbit
+                            leaves += 1
+            continue
+        k = (row & 63) << 2
+        stack[k] = free
+        stack[k + 1] = cols
+        stack[k + 2] = left
+        stack[k + 3] = right
+        row = below
+        free = below_free
+        cols = below_cols
+        left = below_left
+        right = below_right
+    return total, leaves, nodes
 
 
 @register_jitable
@@ -247,10 +463,7 @@ def count_subtree(
     allow: Any,
     side_row: int,
     weight: int,
-    stack_free: Any,
-    stack_cols: Any,
-    stack_left: Any,
-    stack_right: Any,
+    stack: Any,
     queen_cols: Any,
     inverse: Any,
 ) -> tuple[int, int, int]:
@@ -297,10 +510,11 @@ def count_subtree(
             if row == depth:
                 break
             row -= 1
-            free = stack_free[row]
-            cols = stack_cols[row]
-            left = stack_left[row]
-            right = stack_right[row]
+            k = (row & 63) << 2
+            free = stack[k]
+            cols = stack[k + 1]
+            left = stack[k + 2]
+            right = stack[k + 3]
             continue
         bit = free & -free
         free ^= bit
@@ -326,10 +540,11 @@ def count_subtree(
                     total += orbit
                     leaves += 1
             continue
-        stack_free[row] = free
-        stack_cols[row] = cols
-        stack_left[row] = left
-        stack_right[row] = right
+        k = (row & 63) << 2
+        stack[k] = free
+        stack[k + 1] = cols
+        stack[k + 2] = left
+        stack[k + 3] = right
         row = below
         free = below_free
         cols = below_cols
@@ -405,11 +620,34 @@ KERNELS = ("count_many", "enumerate_batch")
 #: Interpreted versions (over lists): always available.
 PYTHON = SimpleNamespace(count_many=count_many, enumerate_batch=enumerate_batch)
 
+
+class _Compiled:
+    """The compiled kernels, built on first use (``cache=True``: later runs load them).
+
+    Importing Numba and loading the kernels from its cache costs about half a
+    second, so it happens only when a kernel is first called, not on import.
+    """
+
+    def __init__(self) -> None:
+        self._kernels: SimpleNamespace | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in KERNELS:
+            raise AttributeError(name)
+        if self._kernels is None:
+            self._kernels = _compile()
+        return getattr(self._kernels, name)
+
+
+def _compile() -> SimpleNamespace:
+    import numba
+    from numba.extending import register_jitable as numba_jitable
+
+    for helper in HELPERS:
+        numba_jitable(helper)
+    options = {"cache": True, "nogil": True, "boundscheck": False}
+    return SimpleNamespace(**{name: numba.njit(**options)(globals()[name]) for name in KERNELS})
+
+
 #: Compiled versions (over int64 arrays), or ``None`` without Numba.
-COMPILED = (
-    SimpleNamespace(
-        **{name: numba.njit(cache=True, nogil=True)(globals()[name]) for name in KERNELS}
-    )
-    if numba is not None
-    else None
-)
+COMPILED: _Compiled | None = _Compiled() if importlib.util.find_spec("numba") is not None else None

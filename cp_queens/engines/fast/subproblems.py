@@ -213,24 +213,34 @@ def _extend(sub: Subproblem, depth: int) -> Iterator[Subproblem]:
 _warned = False
 
 
-def backend(force_python: bool = False) -> tuple[Any, bool]:
+#: Boards up to this size are counted by the interpreted kernels even when Numba is
+#: installed: loading Numba and the compiled kernels costs about 0.8 s of CPU, more
+#: than the interpreted count of n = 12 (about 0.2 s; each n costs ~5x the one before).
+INTERPRETED_UP_TO = 12
+
+
+def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool]:
     """The kernels to run (compiled when possible) and whether they are compiled.
 
     Without Numba the interpreted kernels run, after one warning: the answer is
-    the same, only some 50-100 times slower.
+    the same, only some 50-100 times slower. Given the board size ``n``, small
+    boards (up to :data:`INTERPRETED_UP_TO`) run interpreted anyway: the count is
+    over before the compiled code would have loaded.
     """
     global _warned
-    if kernels.COMPILED is not None and not force_python:
-        return kernels.COMPILED, True
-    if kernels.COMPILED is None and not _warned:
-        _warned = True
-        warnings.warn(
-            "numba is not installed: engine 'fast' runs its pure-Python fallback "
-            "(exact but slow); pip install numba",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-    return kernels.PYTHON, False
+    if kernels.COMPILED is None:
+        if not _warned:
+            _warned = True
+            warnings.warn(
+                "numba is not installed: engine 'fast' runs its pure-Python fallback "
+                "(exact but slow); pip install numba",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return kernels.PYTHON, False
+    if force_python or (n is not None and n <= INTERPRETED_UP_TO):
+        return kernels.PYTHON, False
+    return kernels.COMPILED, True
 
 
 def new_array(size: int, compiled: bool) -> Any:
@@ -251,7 +261,15 @@ def count_many(subs: Sequence[Subproblem], *, force_python: bool = False) -> lis
     """Count several subproblems of one board in a single kernel call."""
     if not subs:
         return []
-    code, compiled = backend(force_python)
+    n = subs[0].n
+    code, compiled = backend(force_python, n)
+    return count_with(code, compiled, subs)
+
+
+def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[PartialCount]:
+    """:func:`count_many` on the given kernels (``kernels.COMPILED`` or ``kernels.PYTHON``)."""
+    if not subs:
+        return []
     n = subs[0].n
     fixed = subs[0].fixed
     if any(s.n != n or s.fixed != fixed for s in subs):
@@ -277,7 +295,11 @@ def count_many(subs: Sequence[Subproblem], *, force_python: bool = False) -> lis
         prefixes,
         base,
         results,
-        *(new_array(n + 1, compiled) for _ in range(8)),
+        new_array(64, compiled),  # allow
+        new_array(64, compiled),  # bits
+        new_array(4 * 64, compiled),  # stack
+        new_array(64, compiled),  # queen_cols
+        new_array(64, compiled),  # inverse
     )
     values = results.tolist() if compiled else results
     return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(len(subs))]
@@ -285,4 +307,5 @@ def count_many(subs: Sequence[Subproblem], *, force_python: bool = False) -> lis
 
 def warm_up(force_python: bool = False) -> None:
     """Compile (or load from Numba's cache) the counting kernel now, not inside a timing."""
-    count(Subproblem(4, EDGE, (1,)), force_python=force_python)
+    code, compiled = backend(force_python)
+    count_with(code, compiled, [Subproblem(4, EDGE, (1,))])

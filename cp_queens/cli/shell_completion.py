@@ -1,0 +1,62 @@
+"""``cp-queens completion SHELL``: print a tab-completion script for bash, zsh or tcsh.
+
+The script is generated from the same argparse parser that reads the command line
+(with `shtab <https://github.com/iterative/shtab>`_), so it knows every subcommand,
+option and choice and can never drift from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SHELLS = ("bash", "zsh", "tcsh")
+
+EPILOG = """\
+examples:
+  eval "$(cp-queens completion bash)"          this bash session (or add it to ~/.bashrc)
+  cp-queens completion bash > ~/.local/share/bash-completion/completions/cp-queens
+  cp-queens completion zsh > ~/.zfunc/_cp-queens   with fpath+=(~/.zfunc) before compinit
+"""
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print a tab-completion script for SHELL on stdout: load it in your "
+        "shell (see the examples) and Tab completes commands, options and their choices.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("shell", choices=SHELLS, metavar="SHELL", help=", ".join(SHELLS))
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import shtab
+
+    from cp_queens.cli import build_parser
+
+    parser = build_parser()
+    _offer_engine_names(parser)
+    sys.stdout.write(shtab.complete(parser, shell=args.shell))
+    return 0
+
+
+def _offer_engine_names(parser: argparse.ArgumentParser) -> None:
+    """Give ``--engine`` (and friends) the registered names as choices, for completion only.
+
+    The parser that reads the command line checks engine names with a type function (so
+    its error lists them); completion needs them as ``choices``, set here on a parser
+    built for the script alone.
+    """
+    from cp_queens import engines
+
+    names = engines.names()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subparser in action.choices.values():
+                _offer_engine_names(subparser)
+        elif action.dest in ("engine", "cross_check") and action.choices is None:
+            action.choices = names
