@@ -34,3 +34,7 @@ class UnknownEngineError(CpQueensError):
 
 class UnsupportedTaskError(CpQueensError):
     """An engine was asked for something it cannot do (a constructor cannot enumerate)."""
+
+
+class EngineOptionError(CpQueensError):
+    """An engine was given an option it does not take, or a value it cannot use."""

@@ -58,5 +58,53 @@ class Stats:
         parts.append(f"wall_time={self.wall_time:.3f}s")
         if self.status != COMPLETE:
             parts.append(f"status={self.status}")
-        parts.extend(f"{key}={value}" for key, value in self.extra.items())
+        parts.extend(f"{key}={_shown(value)}" for key, value in self.extra.items())
         return " ".join(parts)
+
+
+def _shown(value: Any) -> str:
+    """A value for the one-line summary: quoted when it holds spaces, so fields stay apart."""
+    text = str(value)
+    return f'"{text}"' if " " in text else text
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a long call is: one record for every engine and every progress display.
+
+    Engines that know how much work there is (a count split into subproblems)
+    fill ``done`` and ``total``; a search that does not know its size reports
+    only ``solutions`` so far.
+
+    Examples:
+        >>> p = Progress(solutions=92, elapsed=2.0, done=10, total=40)
+        >>> p.rate, p.eta
+        (5.0, 6.0)
+        >>> Progress(solutions=5, elapsed=1.0).eta is None
+        True
+    """
+
+    solutions: int
+    elapsed: float
+    #: Units of work finished (subproblems), or ``None`` when the engine cannot tell.
+    done: int | None = None
+    #: Units of work in all.
+    total: int | None = None
+    #: Units of ``done`` that were read from a checkpoint instead of searched in this run.
+    resumed: int = 0
+
+    @property
+    def rate(self) -> float:
+        """Units of work per second in this run (solutions per second without units)."""
+        if self.elapsed <= 0:
+            return 0.0
+        if self.done is None:
+            return self.solutions / self.elapsed
+        return (self.done - self.resumed) / self.elapsed
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at the current rate, or ``None`` when that cannot be known yet."""
+        if self.done is None or self.total is None or self.done <= self.resumed:
+            return None
+        return (self.total - self.done) / self.rate

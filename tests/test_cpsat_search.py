@@ -135,9 +135,9 @@ def test_user_parameters_beat_strategy_defaults_and_enums_take_names() -> None:
     merged = settings.with_defaults(
         {"num_workers": 1, "use_sat_inprocessing": False, "search_branching": "FIXED_SEARCH"}
     )
-    assert merged.workers == 1
+    assert merged.solver_workers == 1
     assert merged.parameters["use_sat_inprocessing"] is True
     params = merged.solver(enumerate_all=False).parameters
     assert params.search_branching.name == "FIXED_SEARCH"
     assert params.num_workers == 1
-    assert SolverSettings(workers=2).with_defaults({"num_workers": 1}).workers == 2
+    assert SolverSettings(solver_workers=2).with_defaults({"num_workers": 1}).solver_workers == 2

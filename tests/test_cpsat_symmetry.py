@@ -58,7 +58,7 @@ def test_completion_with_symmetry_breaking_is_the_intersection() -> None:
 @pytest.mark.parametrize("processes", [1, 2])
 @pytest.mark.parametrize("n", range(1, 11))
 def test_fast_enumeration_gives_exactly_every_solution_once(n: int, processes: int) -> None:
-    engine = engines.get("cpsat", method="fast", processes=processes)
+    engine = engines.get("cpsat", method="fast", workers=processes)
     found = list(engine.solutions(Problem(n)))
     assert len(found) == total(n)
     assert set(found) == all_solutions(n)
@@ -76,14 +76,14 @@ def test_fast_counts_match_oeis(n: int) -> None:
 
 
 def test_fast_stream_order_is_deterministic_and_grouped_by_orbit() -> None:
-    first = listed(10, method="fast", processes=2)
-    assert first == listed(10, method="fast", processes=2)
-    assert first == listed(10, method="fast", processes=1)
+    first = listed(10, method="fast", workers=2)
+    assert first == listed(10, method="fast", workers=2)
+    assert first == listed(10, method="fast", workers=1)
     assert is_canonical(first[0])
 
 
 def test_fast_stream_stops_early_and_cleanly() -> None:
-    engine = engines.get("cpsat", method="fast", processes=2)
+    engine = engines.get("cpsat", method="fast", workers=2)
     found = list(engine.solutions(Problem(12), limit=5))
     assert len(found) == 5
     assert all(verify(p) for p in found)
@@ -144,7 +144,7 @@ def test_fast_path_is_exact_while_another_cpsat_search_runs_in_a_thread() -> Non
     open_stream = engines.get("cpsat", method="plain").solutions(Problem(10))
     next(open_stream)  # the plain search now waits in its worker thread
     try:
-        engine = engines.get("cpsat", method="fast", processes=2)
+        engine = engines.get("cpsat", method="fast", workers=2)
         assert tuple(engine.count_unique(Problem(10))) == (total(10), unique(10))
         assert set(engine.solutions(Problem(9))) == all_solutions(9)
     finally:

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from cp_queens import parallel
+from cp_queens import Problem, engines
 from cp_queens.errors import CpQueensError
 from cp_queens.parallel.dask import Cluster, dask_cluster, parse_cluster
+from cp_queens.stats import Progress
 from tests.conftest import total, unique
 
 pytest.importorskip("distributed")
@@ -25,10 +26,15 @@ def cluster() -> Iterator[Cluster]:
 
 def test_a_local_cluster_gives_the_local_pool_counts(cluster: Cluster) -> None:
     assert "2 workers" in cluster.description
-    on_dask = parallel.count_board(11, executor=cluster.executor)
-    on_pool = parallel.count_board(11, workers=2)
-    assert (on_dask.total, on_dask.unique) == (on_pool.total, on_pool.unique)
-    assert (on_dask.total, on_dask.unique) == (total(11), unique(11))
+    on_dask = engines.get("fast", executor=cluster.executor).count_unique(Problem(11))
+    on_pool = engines.get("fast", workers=2).count_unique(Problem(11))
+    assert on_dask == on_pool == (total(11), unique(11))
+
+
+def test_the_engine_opens_a_local_cluster_itself() -> None:
+    engine = engines.get("fast", cluster="local:2")
+    assert engine.count_unique(Problem(10)) == (total(10), unique(10))
+    assert engine.stats.extra["where"] == "local Dask cluster (2 workers)"
 
 
 def test_a_worker_killed_mid_run_still_gives_the_exact_total(cluster: Cluster) -> None:
@@ -36,15 +42,16 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_total(cluster: Cluster) -
     victim = max(pids.values())
     killed = []
 
-    def kill_a_worker(info: parallel.Progress) -> None:
-        if info.done_this_run and not killed:
+    def kill_a_worker(info: Progress) -> None:
+        if info.done and not killed:
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
-    result = parallel.count_board(12, executor=cluster.executor, progress=kill_a_worker)
+    engine = engines.get("fast", executor=cluster.executor)
+    result = engine.count_unique(Problem(12), progress=kill_a_worker)
     assert killed
-    assert (result.total, result.unique) == (total(12), unique(12))
-    assert result.complete
+    assert result == (total(12), unique(12))
+    assert engine.stats.status == "complete"
     assert victim not in cluster.client.run(os.getpid).values()  # it really died
 
 
@@ -52,7 +59,7 @@ def test_cluster_specs_are_checked() -> None:
     assert parse_cluster("local") is None
     assert parse_cluster("local:3") == 3
     for bad in ("remote", "local:0", "local:x"):
-        with pytest.raises(CpQueensError, match="--cluster"):
+        with pytest.raises(CpQueensError, match="local cluster"):
             parse_cluster(bad)
     with pytest.raises(CpQueensError, match="exactly one"), dask_cluster():
         pass

@@ -155,7 +155,8 @@ def test_count_reports_progress_as_it_goes(name: str, options: dict) -> None:
     seen: list[int] = []
     previous, runner.PROGRESS_EVERY = runner.PROGRESS_EVERY, 0.0
     try:
-        assert engines.get(name, **options).count(Problem(11), progress=seen.append) == total(11)
+        engine = engines.get(name, **options)
+        assert engine.count(Problem(11), progress=lambda p: seen.append(p.solutions)) == total(11)
     finally:
         runner.PROGRESS_EVERY = previous
     assert seen, "no progress reported"

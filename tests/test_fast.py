@@ -11,7 +11,7 @@ from cp_queens.engines.fast import BATCH_SIZES, kernels
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
+from cp_queens.stats import TIME_LIMIT, Progress
 from cp_queens.verify import verify
 from tests.conftest import total, unique
 
@@ -32,10 +32,12 @@ def test_large_counts_match_oeis(n: int) -> None:
 
 
 def test_workers_count_in_a_process_pool_with_progress() -> None:
-    seen: list[int] = []
+    seen: list[Progress] = []
     engine = engines.get("fast", workers=2)
     assert engine.count_unique(Problem(11), progress=seen.append) == (total(11), unique(11))
-    assert seen and seen[-1] == total(11) and seen == sorted(seen)
+    solutions = [p.solutions for p in seen]
+    assert solutions and solutions[-1] == total(11) and solutions == sorted(solutions)
+    assert seen[-1].done == seen[-1].total == engine.stats.extra["subproblems"]
     assert engine.stats.extra["subproblems"] > 2
 
 

@@ -1,4 +1,5 @@
-"""Parallel counts: local pool, checkpoint and resume, a killed worker."""
+"""Parallel counts through the one door (the ``fast`` engine): local pool, checkpoint and
+resume, a killed worker; and the generic runner of :mod:`cp_queens.parallel`."""
 
 from __future__ import annotations
 
@@ -9,23 +10,36 @@ import signal
 import psutil
 import pytest
 
-from cp_queens import parallel
+from cp_queens import Problem, engines, parallel
 from cp_queens.engines.fast.subproblems import split
 from cp_queens.errors import ParseError
 from cp_queens.parallel.checkpoint import CheckpointMismatchError
+from cp_queens.stats import Progress, Stats
 from tests.conftest import total, unique
+
+
+def fast_count(
+    n: int, fixed: dict[int, int] | None = None, progress=None, **options
+) -> tuple[int, int | None, Stats]:
+    """Total, unique (None with given queens) and the stats of a count by the fast engine."""
+    engine = engines.get("fast", **options)
+    problem = Problem(n, fixed or {})
+    if fixed:
+        return engine.count(problem, progress=progress), None, engine.stats
+    result = engine.count_unique(problem, progress=progress)
+    return result.total, result.unique, engine.stats
 
 
 @pytest.mark.parametrize("n", [1, 2, 6, 11])
 def test_local_pool_counts_match_oeis(n: int) -> None:
-    result = parallel.count_board(n, workers=2)
-    assert (result.total, result.unique) == (total(n), unique(n))
-    assert result.complete and result.resumed == 0
+    found_total, found_unique, stats = fast_count(n, workers=2)
+    assert (found_total, found_unique) == (total(n), unique(n))
+    assert stats.status == "complete" and "resumed" not in stats.extra
+    assert stats.extra["where"] == "2 local processes"
 
 
 def test_pre_placed_queens_count_without_symmetry() -> None:
-    result = parallel.count_board(8, fixed={0: 0}, workers=2)
-    assert (result.total, result.unique) == (4, None)
+    assert fast_count(8, fixed={0: 0}, workers=2)[:2] == (4, None)
 
 
 def test_chunks_deal_every_subproblem_once() -> None:
@@ -35,11 +49,11 @@ def test_chunks_deal_every_subproblem_once() -> None:
     assert sorted(s.key for chunk in dealt for s in chunk) == sorted(s.key for s in subs)
 
 
-def interrupt_after(tasks: int) -> parallel.ProgressCallback:
+def interrupt_after(tasks: int):
     """A progress callback that presses Ctrl-C once ``tasks`` tasks have reported."""
 
-    def progress(info: parallel.Progress) -> None:
-        if info.done_this_run >= tasks:
+    def progress(info: Progress) -> None:
+        if info.done is not None and info.done - info.resumed >= tasks:
             raise KeyboardInterrupt
 
     return progress
@@ -47,61 +61,60 @@ def interrupt_after(tasks: int) -> parallel.ProgressCallback:
 
 def test_interrupted_count_resumes_to_the_exact_total(tmp_path) -> None:
     path = tmp_path / "count11.jsonl"
-    progress = interrupt_after(5)
     with pytest.raises(parallel.Interrupted) as stopped:
-        parallel.count_board(11, workers=2, checkpoint=path, progress=progress)
+        fast_count(11, workers=2, checkpoint=str(path), progress=interrupt_after(5))
     assert stopped.value.checkpoint == path
-    assert 0 < stopped.value.done < stopped.value.subproblems
+    assert 0 < stopped.value.done < stopped.value.items
     saved = path.read_text().splitlines()
-    assert json.loads(saved[0])["n"] == 11
+    assert json.loads(saved[0])["job"]["n"] == 11
     assert len(saved) - 1 == stopped.value.done  # everything counted is on disk
 
-    result = parallel.count_board(11, workers=2, checkpoint=path)
-    assert (result.total, result.unique) == (total(11), unique(11))
-    assert result.resumed == stopped.value.done
+    found_total, found_unique, stats = fast_count(11, workers=2, checkpoint=str(path))
+    assert (found_total, found_unique) == (total(11), unique(11))
+    assert stats.extra["resumed"] == stopped.value.done
     keys = [json.loads(line)["key"] for line in path.read_text().splitlines()[1:]]
-    assert len(keys) == len(set(keys)) == result.subproblems  # nothing counted twice
+    assert len(keys) == len(set(keys)) == stats.extra["subproblems"]  # nothing counted twice
 
-    again = parallel.count_board(11, workers=2, checkpoint=path)  # all done: nothing to do
-    assert (again.total, again.resumed) == (total(11), result.subproblems)
+    again = fast_count(11, workers=2, checkpoint=str(path))  # all done: nothing to do
+    assert (again[0], again[2].extra["resumed"]) == (total(11), stats.extra["subproblems"])
 
 
 def test_a_line_cut_short_by_a_crash_is_counted_again(tmp_path) -> None:
     path = tmp_path / "count9.jsonl"
-    parallel.count_board(9, workers=1, checkpoint=path)
+    fast_count(9, workers=1, checkpoint=str(path))
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[:-1]) + lines[-1][:10])  # the last record half written
-    result = parallel.count_board(9, workers=1, checkpoint=path)
-    assert result.total == total(9)
-    assert result.resumed == result.subproblems - 1
+    found_total, _, stats = fast_count(9, workers=1, checkpoint=str(path))
+    assert found_total == total(9)
+    assert stats.extra["resumed"] == stats.extra["subproblems"] - 1
 
 
 def test_checkpoint_of_another_count_is_refused(tmp_path) -> None:
-    path = tmp_path / "count.jsonl"
-    parallel.count_board(8, workers=1, checkpoint=path)
+    path = str(tmp_path / "count.jsonl")
+    fast_count(8, workers=1, checkpoint=path)
     with pytest.raises(CheckpointMismatchError, match=r"n=8.*n=9"):
-        parallel.count_board(9, workers=1, checkpoint=path)
+        fast_count(9, workers=1, checkpoint=path)
     with pytest.raises(CheckpointMismatchError, match="depth"):
-        parallel.count_board(8, depth=3, workers=1, checkpoint=path)
+        fast_count(8, depth=3, workers=1, checkpoint=path)
     with pytest.raises(CheckpointMismatchError, match="fixed"):
-        parallel.count_board(8, fixed={0: 0}, workers=1, checkpoint=path)
+        fast_count(8, fixed={0: 0}, workers=1, checkpoint=path)
 
 
 def test_corrupt_checkpoint_names_the_line(tmp_path) -> None:
     path = tmp_path / "count.jsonl"
-    parallel.count_board(8, workers=1, checkpoint=path)
+    fast_count(8, workers=1, checkpoint=str(path))
     lines = path.read_text().splitlines(keepends=True)
     lines[2] = "{oops\n"
     path.write_text("".join(lines))
     with pytest.raises(ParseError, match="line 3"):
-        parallel.count_board(8, workers=1, checkpoint=path)
+        fast_count(8, workers=1, checkpoint=str(path))
 
 
 def test_a_killed_local_worker_is_replaced_and_the_total_stays_exact() -> None:
     killed = []
 
-    def kill_one_worker(info: parallel.Progress) -> None:
-        if info.done_this_run and not killed:
+    def kill_one_worker(info: Progress) -> None:
+        if info.done and not killed:
             me = psutil.Process()
             # Forked pool workers share our command line (unlike, say, a resource tracker).
             workers = [c for c in me.children() if c.cmdline() == me.cmdline()]
@@ -109,6 +122,25 @@ def test_a_killed_local_worker_is_replaced_and_the_total_stays_exact() -> None:
                 os.kill(workers[0].pid, signal.SIGKILL)
                 killed.append(workers[0].pid)
 
-    result = parallel.count_board(12, workers=2, progress=kill_one_worker)
-    assert killed and result.restarts >= 1
-    assert (result.total, result.unique) == (total(12), unique(12))
+    found_total, found_unique, _ = fast_count(12, workers=2, progress=kill_one_worker)
+    assert killed
+    assert (found_total, found_unique) == (total(12), unique(12))
+
+
+def test_the_runner_takes_any_items_and_work() -> None:
+    seen = []
+    result = parallel.run(
+        ["x", "y"],
+        parallel._demo_work,
+        key=str,
+        workers=2,
+        report=lambda fresh, done, items, resumed: seen.append((done, items)),
+    )
+    assert result.records == {"x": 1, "y": 1} and result.complete
+    assert seen[0] == (0, 2) and seen[-1] == (2, 2)
+
+
+def test_workers_must_be_a_whole_number() -> None:
+    for bad in (-1, 2.5, True, "2"):
+        with pytest.raises(ValueError, match="workers"):
+            parallel.resolve_workers(bad)

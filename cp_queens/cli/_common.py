@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import inspect
 import sys
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from cp_queens import engines
 from cp_queens.engines import Engine, ProgressCallback
 from cp_queens.errors import CpQueensError
+from cp_queens.stats import Progress as ProgressRecord
 from cp_queens.stats import Stats
 
 if TYPE_CHECKING:
@@ -84,65 +83,70 @@ def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, wh
     )
 
 
+def _cpsat_choices(option: str) -> tuple[str, ...]:
+    """The values the cpsat engine takes for ``option``, as it declares them."""
+    return engines.engine_class("cpsat").option_choices[option]
+
+
 def add_method_argument(parser: argparse.ArgumentParser) -> None:
     """``--method`` of the cpsat engine: one model, or the fast path (see engines/cpsat)."""
     parser.add_argument(
         "--method",
-        choices=("auto", "plain", "fast"),
+        choices=_cpsat_choices("method"),
         help="cpsat only: 'plain' enumerates with one model, 'fast' one solution per "
         "symmetry class in parallel subproblems, expanded (default: auto, fast from N=10)",
     )
 
 
-def add_strategy_arguments(parser: argparse.ArgumentParser, *, workers: bool = False) -> None:
+def add_strategy_arguments(
+    parser: argparse.ArgumentParser, *, solver_workers: bool = False
+) -> None:
     """``--strategy`` and friends of the cpsat engine (see engines/cpsat/search.py)."""
-    from cp_queens.engines.cpsat.search import STRATEGIES, VALUE_ORDERS, VARIABLE_ORDERS
-
     group = parser.add_argument_group("how the cpsat engine searches")
     group.add_argument(
         "--strategy",
-        choices=STRATEGIES,
+        choices=_cpsat_choices("strategy"),
         help="portfolio: CP-SAT's own search; fixed: the orders below; greedy: random "
         "queen placements with clause learning on the 0/1 board (fast for large N); "
         "default auto: greedy for one solution, CP-SAT's own search otherwise",
     )
     group.add_argument(
         "--variable-order",
-        choices=tuple(VARIABLE_ORDERS),
+        choices=_cpsat_choices("variable_order"),
         help="with --strategy fixed: rows in order (input, default) or smallest domain first "
         "(min-domain; CP-SAT measures a domain by its bounds)",
     )
     group.add_argument(
         "--value-order",
-        choices=tuple(VALUE_ORDERS),
+        choices=_cpsat_choices("value_order"),
         help="with --strategy fixed: which column to try first (default: min); random uses --seed",
     )
-    if workers:
+    if solver_workers:
         group.add_argument(
-            "--workers",
+            "--solver-workers",
             type=non_negative_int,
-            metavar="W",
-            help="CP-SAT search workers (default: 1 for fixed and greedy, every core for "
+            metavar="T",
+            help="CP-SAT's own search threads (default: 1 for fixed and greedy, every core for "
             "portfolio)",
         )
 
 
 def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
     """The search options the user set, as keyword arguments for :func:`make_engine`."""
-    names = ("strategy", "variable_order", "value_order", "workers")
+    names = ("strategy", "variable_order", "value_order", "solver_workers")
     return {name: getattr(args, name, None) for name in names}
 
 
 def make_engine(name: str, **options: Any) -> Engine:
     """Build engine ``name`` with the options the user set (``None`` means not set).
 
-    An option the engine does not take is a clear error rather than silently ignored.
+    :func:`cp_queens.engines.get` checks the options for every caller; here an
+    option the engine does not take is named by its command-line flag.
     """
     chosen = {key: value for key, value in options.items() if value is not None}
-    accepted = inspect.signature(engines.engine_class(name).__init__).parameters
-    takes_anything = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+    accepted = engines.options(name)
     for key in chosen:
-        if key not in accepted and not takes_anything:
+        if key not in accepted:
             flag = "--" + key.replace("_", "-")
             raise CpQueensError(f"engine '{name}' has no option {flag}")
     return engines.get(name, **chosen)
@@ -214,30 +218,48 @@ def open_output(path: str | None) -> Iterator[TextIO]:
         yield handle
 
 
-@contextlib.contextmanager
-def solution_progress(label: str) -> Iterator[ProgressCallback | None]:
-    """A live Rich line (solutions so far, rate, elapsed) on a terminal; ``None`` when piped.
+def _clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
-    The callback is cheap to call often: engines call it from their search.
+
+@contextlib.contextmanager
+def progress_display(label: str) -> Iterator[ProgressCallback | None]:
+    """One live Rich line for every engine's :class:`~cp_queens.stats.Progress`; ``None``
+    when stderr is not a terminal.
+
+    With a known amount of work (subproblems) it draws a bar with the rate and an
+    ETA; otherwise a spinner with the solutions so far. Cheap to call often.
     """
     console = live_console()
     if console is None:
         yield None
         return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    started = time.perf_counter()
     with Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
+        BarColumn(bar_width=None),
+        TextColumn("{task.fields[detail]}"),
         TimeElapsedColumn(),
         console=console,
         transient=True,
-    ) as progress:
-        task = progress.add_task(f"{label}: starting")
+        expand=False,
+    ) as bar:
+        task = bar.add_task(label, total=None, detail="starting")
 
-        def update(solutions: int) -> None:
-            rate = solutions / max(time.perf_counter() - started, 1e-9)
-            progress.update(task, description=f"{label}: {solutions:,} solutions, {rate:,.0f}/s")
+        def update(info: ProgressRecord) -> None:
+            if info.total is None:
+                detail = f"{info.solutions:,} solutions, {info.rate:,.0f}/s"
+                bar.update(task, detail=detail)
+                return
+            detail = (
+                f"{info.done:,}/{info.total:,} parts, {info.solutions:,} solutions, "
+                f"ETA {_clock(info.eta)}"
+            )
+            bar.update(task, total=info.total, completed=info.done, detail=detail)
 
         yield update

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from cp_queens.cli._common import fail, positive_seconds
 from cp_queens.compare import (
     TASKS,
+    CompareError,
     Run,
     check_task,
     compare,
@@ -17,6 +20,8 @@ from cp_queens.compare import (
     parse_range,
 )
 from cp_queens.errors import CpQueensError
+
+T = TypeVar("T")
 
 EXAMPLE = (
     "example:\n  cp-queens compare --n 4..12 --task count "
@@ -68,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
 
     from cp_queens.compare import report as compare_report
 
-    sizes = parse_range(args.n)
-    specs = parse_engines(args.engines)
-    task = check_task(args.task)
+    sizes = _flagged("--n", parse_range, args.n)
+    specs = _flagged("--engines", parse_engines, args.engines)
+    task = _flagged("--task", check_task, args.task)
     out = Path(args.out) if args.out else None
     if out is not None:
         try:
@@ -117,3 +122,11 @@ def run(args: argparse.Namespace) -> int:
     if any(run.agrees is False for run in runs):
         return fail("engines disagree on the number of solutions (see the 'agrees' column)", 1)
     return 0
+
+
+def _flagged(flag: str, parse: Callable[[str], T], text: str) -> T:
+    """``parse(text)``, its error message led by the flag the text came from."""
+    try:
+        return parse(text)
+    except CompareError as error:
+        raise CompareError(f"{flag}: {error}") from None

@@ -55,7 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "unicode: a chess diagram; svg: a picture (large boards are shrunk)",
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
-    add_strategy_arguments(parser, workers=True)
+    add_strategy_arguments(parser, solver_workers=True)
     parser.set_defaults(run=run)
 
 

@@ -14,13 +14,25 @@ Examples:
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from typing import Any, TypeVar
 
-from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
-from cp_queens.errors import UnknownEngineError
+from cp_queens.engines.base import Call, Engine, ProgressCallback, Solutions, UniqueCount
+from cp_queens.errors import EngineOptionError, UnknownEngineError
 
-__all__ = ["Engine", "ProgressCallback", "UniqueCount", "engine_class", "get", "names", "register"]
+__all__ = [
+    "Call",
+    "Engine",
+    "ProgressCallback",
+    "Solutions",
+    "UniqueCount",
+    "engine_class",
+    "get",
+    "names",
+    "options",
+    "register",
+]
 
 _REGISTRY: dict[str, type[Engine]] = {}
 
@@ -69,6 +81,36 @@ def engine_class(name: str) -> type[Engine]:
     return _REGISTRY[name]
 
 
-def get(name: str, **options: Any) -> Engine:
-    """A fresh engine instance; ``options`` go to its constructor (e.g. ``time_limit``)."""
-    return engine_class(name)(**options)
+def options(name: str) -> list[str]:
+    """The options engine ``name`` takes (its constructor's keyword arguments).
+
+    Examples:
+        >>> options("reference")
+        ['time_limit']
+    """
+    parameters = inspect.signature(engine_class(name).__init__).parameters
+    return [p.name for p in parameters.values() if p.kind is p.KEYWORD_ONLY]
+
+
+def get(name: str, **chosen: Any) -> Engine:
+    """A fresh engine instance; ``chosen`` options go to its constructor (e.g. ``time_limit``).
+
+    The one place options are checked, for the library, the CLI and ``compare``
+    alike: an option the engine does not take is an :class:`EngineOptionError`
+    naming the ones it does; the constructor checks the values.
+
+    Examples:
+        >>> get("reference", time_limit=5).time_limit
+        5.0
+        >>> get("reference", workers=2)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.EngineOptionError: engine 'reference' has no option 'workers' (its ...)
+    """
+    known = options(name)
+    for option in chosen:
+        if option not in known:
+            raise EngineOptionError(
+                f"engine '{name}' has no option '{option}' (its options: {', '.join(known)})"
+            )
+    return engine_class(name)(**chosen)

@@ -1,32 +1,56 @@
-"""The one interface every solver implements.
+"""The one interface every solver implements, and how to add one.
 
 An engine answers three questions about a :class:`~cp_queens.problem.Problem`:
 
-* ``solutions(problem, limit=None)`` - a *generator* of placements, so a
-  caller can stream millions of them at flat memory and stop whenever it likes;
-* ``count(problem)`` - how many solutions, without keeping them;
+* ``solutions(problem, limit=None)`` - a stream of placements, so a caller can
+  read millions of them at flat memory and stop whenever it likes;
+* ``count(problem)`` (and ``count_unique``) - how many solutions, without keeping them;
 * ``first(problem)`` - one solution, or ``None`` when none exists (or the time
   limit ran out: ``stats.status`` says which).
 
-After each call ``engine.stats`` describes that call. An engine that cannot
-do a task (a formula cannot enumerate) raises
+Every call gets its own :class:`Call`: the problem, the deadline, the solution
+limit, the progress callback and the :class:`~cp_queens.stats.Stats` it fills.
+Nothing about a call lives on the engine object, so one engine can serve several
+calls at once (threads, or two open streams). ``engine.stats`` is a convenience:
+the statistics of the latest call made *in this thread*; a stream carries its own
+(``stream.stats``).
+
+An engine that cannot do a task (a formula cannot enumerate) raises
 :class:`~cp_queens.errors.UnsupportedTaskError` instead of pretending; the
 ``can_*`` flags say so up front, so tests and the CLI can ask before calling.
 
-A new engine is a small subclass in its own module under ``cp_queens/engines/``
-decorated with :func:`cp_queens.engines.register`; the tests, the CLI and
-``compare`` pick it up from the registry.
+How to add an engine
+--------------------
+1. Make a module ``cp_queens/engines/my_engine.py`` (engine ``my-engine``; a
+   package ``my_engine/`` with the engine in its ``__init__.py`` once it needs
+   helpers). The registry finds it by that name; nothing else to edit.
+2. Subclass :class:`Engine`, set ``name``, ``description`` and the ``can_*`` /
+   ``supports_fixed`` / ``max_n`` flags, decorate it with
+   :func:`cp_queens.engines.register`.
+3. Take options as keyword-only constructor arguments (``time_limit`` at least)
+   and check them there: a bad value is a :class:`~cp_queens.errors.CpQueensError`
+   naming the choices. ``engines.get`` rejects options the constructor lacks.
+4. Override :meth:`Engine._solutions` (and, where you have a faster way,
+   :meth:`Engine._count`, :meth:`Engine._count_unique`, :meth:`Engine._first`).
+   Each gets the problem and its :class:`Call`: look at ``call.expired()`` now
+   and then, report with ``call.report(solutions)``, fill ``call.stats``.
+5. Run the contract tests on it: ``pytest --engine my-engine``.
+
+:class:`TemplateEngine` below is the smallest complete engine; the tests run it
+through the same contract as the real ones.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
 
-from cp_queens.errors import UnsupportedTaskError
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
+from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
 
 
 class UniqueCount(NamedTuple):
@@ -36,8 +60,109 @@ class UniqueCount(NamedTuple):
     unique: int
 
 
-#: Called now and then during a long search with the number of solutions so far.
-ProgressCallback = Callable[[int], None]
+#: Called now and then during a long call with a :class:`~cp_queens.stats.Progress` record.
+ProgressCallback = Callable[[Progress], None]
+
+
+def check_limit(limit: object) -> int | None:
+    """``limit`` as a whole number >= 0 (or ``None``); anything else is a clear error.
+
+    Examples:
+        >>> check_limit(3), check_limit(None)
+        (3, None)
+        >>> check_limit(2.5)
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.CpQueensError: limit must be a whole number >= 0, got 2.5
+    """
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise CpQueensError(f"limit must be a whole number >= 0, got {limit!r}")
+    return int(limit)
+
+
+def check_time_limit(seconds: object) -> float | None:
+    """A time limit in seconds: a finite number > 0, or ``None`` for none."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise CpQueensError(f"time_limit must be a number of seconds, got {seconds!r}")
+    if not 0 < seconds < float("inf"):
+        raise CpQueensError(f"time_limit must be a finite number of seconds > 0, got {seconds}")
+    return float(seconds)
+
+
+@dataclass
+class Call:
+    """One call of an engine: what it was asked, and what it reports.
+
+    Created by the public methods of :class:`Engine` and handed to the ``_``
+    methods a subclass overrides; never shared between calls.
+    """
+
+    task: str
+    problem: Problem
+    stats: Stats
+    #: ``time.perf_counter()`` when the call started.
+    started: float
+    #: ``time.perf_counter()`` instant at which the search must stop, or ``None``.
+    deadline: float | None = None
+    #: At most this many solutions (streams only).
+    limit: int | None = None
+    progress: ProgressCallback | None = field(default=None, repr=False)
+
+    def expired(self) -> bool:
+        """True once the time limit has passed (cheap: call it every few thousand nodes)."""
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (at least 0), or ``None`` without a limit."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def report(
+        self, solutions: int, *, done: int | None = None, total: int | None = None, resumed: int = 0
+    ) -> None:
+        """Tell the progress callback, if any, how far the call is."""
+        if self.progress is not None:
+            elapsed = time.perf_counter() - self.started
+            self.progress(Progress(solutions, elapsed, done, total, resumed))
+
+    def stop_for_time(self) -> None:
+        """Mark the call as cut short by its time limit: its answer is incomplete."""
+        self.stats.status = TIME_LIMIT
+
+
+class Solutions(Iterator[Placement]):
+    """A stream of placements with its own statistics (``stats``), filled as it runs.
+
+    Closing it (``close()``, leaving a ``with`` block, or dropping it) stops the
+    search and frees what the engine holds (threads, processes).
+    """
+
+    def __init__(self, generator: Iterator[Placement], stats: Stats) -> None:
+        self._generator = generator
+        self.stats = stats
+
+    def __iter__(self) -> Solutions:
+        return self
+
+    def __next__(self) -> Placement:
+        return next(self._generator)
+
+    def close(self) -> None:
+        close = getattr(self._generator, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> Solutions:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 #: Told of every step of a search, as ``tracer(kind, row, col)``, by engines that take a
 #: ``tracer=`` option (``reference``, ``propagate``). Kinds: ``"place"`` (a queen on
@@ -56,9 +181,9 @@ class Engine:
 
     Subclasses set ``name`` and ``description``, the ``can_*`` flags, and
     override :meth:`_solutions` (and, where they have a faster way,
-    :meth:`_count` and :meth:`_first`). The public methods add the
-    bookkeeping every engine shares: support checks, the solution limit, timing
-    and ``stats``.
+    :meth:`_count`, :meth:`_count_unique` and :meth:`_first`). The public
+    methods add the bookkeeping every engine shares: support checks, the
+    solution limit, the deadline, timing and statistics.
     """
 
     name: ClassVar[str] = ""
@@ -70,24 +195,55 @@ class Engine:
     max_n: ClassVar[int | None] = None
 
     def __init__(self, *, time_limit: float | None = None) -> None:
-        self.time_limit = time_limit
-        self.stats = Stats(engine=self.name)
+        """
+        Args:
+            time_limit: seconds a call may take (model building included), or ``None``.
+
+        Raises:
+            CpQueensError: ``time_limit`` is not a finite number > 0.
+        """
+        self.time_limit = check_time_limit(time_limit)
+        self._latest = threading.local()
+
+    @property
+    def stats(self) -> Stats:
+        """Statistics of the latest call made in this thread (a stream: ``stream.stats``)."""
+        return getattr(self._latest, "stats", None) or Stats(engine=self.name)
 
     # -- public interface -------------------------------------------------
 
-    def solutions(self, problem: Problem, *, limit: int | None = None) -> Iterator[Placement]:
-        """Yield solutions one at a time; stop after ``limit`` of them if given."""
+    def solutions(self, problem: Problem, *, limit: int | None = None) -> Solutions:
+        """Stream solutions one at a time; stop after ``limit`` of them if given.
+
+        Args:
+            problem: the board and any pre-placed queens.
+            limit: at most this many solutions (a whole number >= 0), or ``None`` for all.
+
+        Returns:
+            A :class:`Solutions` stream; its ``stats`` describe the call so far.
+
+        Raises:
+            UnsupportedTaskError: the engine cannot enumerate this problem.
+        """
         self._check(problem, "enumerate", self.can_enumerate)
-        if limit is not None and limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
-        return self._stream(problem, limit)
+        call = self._call("solutions", problem, limit=check_limit(limit))
+        return Solutions(self._stream(problem, call), call.stats)
 
     def count(self, problem: Problem, *, progress: ProgressCallback | None = None) -> int:
-        """Count all solutions without storing them."""
+        """Count all solutions without storing them.
+
+        Args:
+            problem: the board and any pre-placed queens.
+            progress: called now and then with a :class:`~cp_queens.stats.Progress`.
+
+        Returns:
+            The number of solutions; a lower bound if the time limit cut the count
+            short (``stats.status`` is then ``"time_limit"``).
+        """
         self._check(problem, "count", self.can_count)
-        self._start("count", problem)
-        total = self._count(problem, progress)
-        self._finish(total)
+        call = self._call("count", problem, progress=progress)
+        total = self._count(problem, call)
+        self._finish(call, total)
         return total
 
     def count_unique(
@@ -102,49 +258,51 @@ class Engine:
             raise UnsupportedTaskError(
                 "unique counts (up to symmetry) are only defined without pre-placed queens"
             )
-        self._start("count", problem)
-        result = self._count_unique(problem, progress)
-        self._finish(result.total)
-        self.stats.extra["unique"] = result.unique
+        call = self._call("count", problem, progress=progress)
+        result = self._count_unique(problem, call)
+        call.stats.extra["unique"] = result.unique
+        self._finish(call, result.total)
         return result
 
     def first(self, problem: Problem) -> Placement | None:
         """One solution, or ``None`` (no solution exists, or the time limit ran out)."""
         self._check(problem, "find a solution", True)
-        self._start("first", problem)
-        found = self._first(problem)
-        self._finish(0 if found is None else 1)
+        call = self._call("first", problem)
+        found = self._first(problem, call)
+        self._finish(call, 0 if found is None else 1)
         return found
 
     # -- to override --------------------------------------------------------
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         raise UnsupportedTaskError(f"engine '{self.name}' cannot enumerate solutions")
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
+    def _count(self, problem: Problem, call: Call) -> int:
         total = 0
-        for total, _ in enumerate(self._solutions(problem), start=1):
-            if progress is not None and total % 4096 == 0:
-                progress(total)
+        for total, _ in enumerate(self._solutions(problem, call), start=1):
+            if total % 4096 == 0:
+                call.report(total)
         return total
 
-    def _count_unique(self, problem: Problem, progress: ProgressCallback | None) -> UniqueCount:
+    def _count_unique(self, problem: Problem, call: Call) -> UniqueCount:
         """Default: enumerate everything and keep a tally of canonical representatives."""
         from cp_queens.symmetry import is_canonical
 
         total = unique = 0
-        for total, placement in enumerate(self._solutions(problem), start=1):
+        for total, placement in enumerate(self._solutions(problem, call), start=1):
             unique += is_canonical(placement)
-            if progress is not None and total % 4096 == 0:
-                progress(total)
+            if total % 4096 == 0:
+                call.report(total)
         return UniqueCount(total, unique)
 
-    def _first(self, problem: Problem) -> Placement | None:
-        generator = self._solutions(problem)
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
+        generator = self._solutions(problem, call)
         try:
             return next(generator, None)
         finally:
-            generator.close()
+            close = getattr(generator, "close", None)
+            if close is not None:
+                close()
 
     # -- shared bookkeeping -----------------------------------------------
 
@@ -160,40 +318,91 @@ class Engine:
                 f"engine '{self.name}' handles n <= {self.max_n}, got n={problem.n}"
             )
 
-    def _start(self, task: str, problem: Problem) -> None:
-        self.stats = Stats(engine=self.name, task=task, n=problem.n)
-        self._started = time.perf_counter()
+    def _call(
+        self,
+        task: str,
+        problem: Problem,
+        *,
+        limit: int | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> Call:
+        started = time.perf_counter()
+        deadline = None if self.time_limit is None else started + self.time_limit
+        stats = Stats(engine=self.name, task=task, n=problem.n)
+        self._latest.stats = stats
+        return Call(task, problem, stats, started, deadline, limit, progress)
 
-    def _finish(self, solutions: int, status: str | None = None) -> None:
-        self.stats.wall_time = time.perf_counter() - self._started
-        self.stats.solutions = solutions
-        if status is not None:
-            self.stats.status = status
+    def _finish(self, call: Call, solutions: int, status: str | None = None) -> None:
+        call.stats.wall_time = time.perf_counter() - call.started
+        call.stats.solutions = solutions
+        if status is not None and call.stats.status == COMPLETE:
+            call.stats.status = status
+        self._latest.stats = call.stats
 
-    def _deadline(self) -> float | None:
-        """Absolute ``perf_counter`` time at which the search must stop, if any."""
-        return None if self.time_limit is None else self._started + self.time_limit
-
-    def _stream(self, problem: Problem, limit: int | None) -> Iterator[Placement]:
-        self._start("solutions", problem)
+    def _stream(self, problem: Problem, call: Call) -> Iterator[Placement]:
         emitted = 0
         status = COMPLETE
-        if limit == 0:
-            self._finish(0, STOPPED)
+        if call.limit == 0:
+            self._finish(call, 0, STOPPED)
             return
-        generator = self._solutions(problem)
+        generator = self._solutions(problem, call)
         try:
             for placement in generator:
                 emitted += 1
+                call.stats.solutions = emitted
                 yield placement
-                if limit is not None and emitted >= limit:
+                if call.limit is not None and emitted >= call.limit:
                     status = STOPPED
                     break
         except BaseException:  # closed early, Ctrl-C, or an error: not complete
             status = STOPPED
             raise
         finally:
-            generator.close()
-            if self.stats.status == TIME_LIMIT:
-                status = TIME_LIMIT
-            self._finish(emitted, status)
+            close = getattr(generator, "close", None)
+            if close is not None:
+                close()
+            self._finish(call, emitted, status)
+
+
+class TemplateEngine(Engine):
+    """The smallest complete engine: copy it to start a new one.
+
+    Generate and test, row by row: try every column in the next row and keep
+    it if no queen above attacks it. Not registered (it is here to be read and
+    copied); the contract tests run it like every registered engine.
+
+    Examples:
+        >>> TemplateEngine().count(Problem(6))
+        4
+    """
+
+    name = "template"
+    description = "the smallest complete engine, for newcomers to copy"
+    max_n = 12  # generate and test gets slow beyond this
+
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        n, fixed = problem.n, problem.fixed
+        cols: list[int] = []
+        next_col = [0]  # next_col[r]: the next column to try in row r
+        while next_col:
+            row = len(cols)
+            if row == n:
+                yield Placement(tuple(cols))
+                next_col.pop()
+                cols.pop()
+                continue
+            if call.expired():
+                call.stop_for_time()
+                return
+            col = next_col[row]
+            if col == n:  # every column tried: back to the row above
+                next_col.pop()
+                if cols:
+                    cols.pop()
+                continue
+            next_col[row] = col + 1
+            allowed = fixed.get(row, col) == col
+            if allowed and all(c != col and abs(c - col) != row - r for r, c in enumerate(cols)):
+                call.stats.branches = (call.stats.branches or 0) + 1
+                cols.append(col)
+                next_col.append(0)

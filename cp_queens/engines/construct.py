@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine
+from cp_queens.engines.base import Call, Engine
 from cp_queens.problem import Placement, Problem
 
 
@@ -84,6 +84,6 @@ class ConstructEngine(Engine):
     can_count = False
     supports_fixed = False
 
-    def _first(self, problem: Problem) -> Placement | None:
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
         cols = construct_columns(problem.n)
         return None if cols is None else Placement(tuple(cols.tolist()))

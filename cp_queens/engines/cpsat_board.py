@@ -18,13 +18,15 @@ with ``cpsat`` in :mod:`cp_queens.engines.cpsat.runner`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback
+from cp_queens.engines.base import Call, Engine
 from cp_queens.engines.cpsat import runner
+from cp_queens.engines.cpsat.settings import SolverSettings
 from cp_queens.problem import Placement, Problem, diagonals
 
 Board = list[list[cp_model.IntVar]]
@@ -67,28 +69,40 @@ class CpSatBoardEngine(Engine):
         self,
         *,
         time_limit: float | None = None,
-        workers: int = 0,
+        solver_workers: int = 0,
         log: bool = False,
         seed: int | None = None,
         parameters: dict[str, Any] | None = None,
     ) -> None:
+        """
+        Args:
+            time_limit: seconds a call may take, model building included.
+            solver_workers: CP-SAT's own search threads for one solution (0: all cores).
+            log: print CP-SAT's search log.
+            seed: CP-SAT's ``random_seed``.
+            parameters: any other CP-SAT parameter by name.
+        """
         super().__init__(time_limit=time_limit)
-        self.settings = runner.SolverSettings(
-            time_limit=time_limit,
-            workers=workers,
+        self.settings = SolverSettings(
+            time_limit=self.time_limit,
+            solver_workers=solver_workers,
             log=log,
             seed=seed,
             parameters=dict(parameters or {}),
         )
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
-        model, x = build_model(problem)
-        return runner.stream(model, _columns_of(x), self.settings, self.stats)
+    def _settings(self, call: Call) -> SolverSettings:
+        remaining = call.remaining()
+        return self.settings if remaining is None else replace(self.settings, time_limit=remaining)
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        model, x = build_model(problem)
+        return runner.stream(model, _columns_of(x), self._settings(call), call.stats)
+
+    def _count(self, problem: Problem, call: Call) -> int:
         model, _ = build_model(problem)
-        return runner.count(model, self.settings, self.stats, progress)
+        return runner.count(model, self._settings(call), call.stats, call.report)
 
-    def _first(self, problem: Problem) -> Placement | None:
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
         model, x = build_model(problem)
-        return runner.first(model, _columns_of(x), self.settings, self.stats)
+        return runner.first(model, _columns_of(x), self._settings(call), call.stats)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from ortools.linear_solver import pywraplp
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine
+from cp_queens.engines.base import Call, Engine
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Placement, Problem, diagonals
 from cp_queens.stats import COMPLETE, TIME_LIMIT
@@ -82,12 +82,13 @@ class MipEngine(Engine):
             )
         self.backend = backend
 
-    def _first(self, problem: Problem) -> Placement | None:
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
         solver, x = build_model(problem, self.backend)
-        if self.time_limit is not None:
-            solver.SetTimeLimit(max(1, int(self.time_limit * 1000)))
+        remaining = call.remaining()
+        if remaining is not None:
+            solver.SetTimeLimit(max(1, int(remaining * 1000)))
         status = solver.Solve()
-        stats = self.stats
+        stats = call.stats
         stats.branches = solver.nodes()
         stats.extra["lp_iterations"] = solver.iterations()
         stats.extra["backend"] = self.backend

@@ -68,14 +68,12 @@ Examples:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback, Tracer
+from cp_queens.engines.base import Call, Engine, Tracer
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
 
 CONSISTENCIES = ("none", "forward", "arc", "alldiff")
 VARIABLE_ORDERS = ("input", "first-fail", "first-fail-centre")
@@ -263,8 +261,8 @@ class _Search:
         variable_order: str,
         value_order: str,
         tracer: Tracer | None,
-        deadline: float | None,
-        progress: ProgressCallback | None,
+        call: Call,
+        report: bool,
     ) -> None:
         self.n = n
         self.full = (1 << n) - 1
@@ -282,8 +280,8 @@ class _Search:
         if value_order == "centre":
             self.column_order.sort(key=lambda col: (abs(col - middle), col))
         self.tracer = tracer
-        self.deadline = deadline
-        self.progress = progress
+        self.call = call
+        self.report = report  # progress reports for counts only
         # the "test" of generate and test: attacked columns and diagonals, as bit sets
         self.columns_used = self.diagonals_used = self.antidiagonals_used = 0
         self.nodes = self.fails = self.propagations = self.solutions = 0
@@ -493,10 +491,10 @@ class _Search:
                 tracer("undo", row, col)
 
     def look_at_the_clock(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.call.expired():
             raise _TimeUp
-        if self.progress is not None:
-            self.progress(self.solutions)
+        if self.report:
+            self.call.report(self.solutions)
 
 
 @register
@@ -546,24 +544,24 @@ class PropagateEngine(Engine):
         self.value_order = value_order
         self.tracer = tracer
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
-        for queens in self._search(problem, None):
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        for queens in self._search(problem, call, report=False):
             yield Placement(tuple(queens))
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
-        return sum(1 for _ in self._search(problem, progress))
+    def _count(self, problem: Problem, call: Call) -> int:
+        return sum(1 for _ in self._search(problem, call, report=True))
 
-    def _search(self, problem: Problem, progress: ProgressCallback | None) -> Iterator[list[int]]:
+    def _search(self, problem: Problem, call: Call, *, report: bool) -> Iterator[list[int]]:
         search = _Search(
             problem.n,
             self.consistency,
             self.variable_order,
             self.value_order,
             self.tracer,
-            self._deadline(),
-            progress,
+            call,
+            report,
         )
-        stats = self.stats
+        stats = call.stats
         stats.extra.update(
             consistency=self.consistency,
             variable_order=self.variable_order,
@@ -575,7 +573,7 @@ class PropagateEngine(Engine):
             elif self.tracer is not None:
                 self.tracer("fail", -1, -1)
         except _TimeUp:
-            stats.status = TIME_LIMIT
+            call.stop_for_time()
         finally:
             stats.branches = search.nodes
             stats.conflicts = search.fails

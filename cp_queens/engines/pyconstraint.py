@@ -84,10 +84,9 @@ from typing import Any, ClassVar
 import constraint
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback
+from cp_queens.engines.base import Call, Engine
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
 
 SOLVERS = ("backtracking", "recursive", "optimized", "min-conflicts")
 COLUMNS = ("global", "pairwise")
@@ -277,38 +276,34 @@ infeasibility
 
     # -- tasks --------------------------------------------------------------
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
-        csp, tried, passed = self._instrumented(problem)
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        csp, tried, passed = self._instrumented(problem, call)
         n = problem.n
         try:
             for solution in csp.getSolutionIter():
-                self._record(tried, passed)
+                self._record(call, tried, passed)
                 yield Placement(tuple(solution[r] for r in range(n)))
         except _TimeUp:
-            self.stats.status = TIME_LIMIT
+            call.stop_for_time()
         finally:
-            self._record(tried, passed)
+            self._record(call, tried, passed)
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
-        csp, tried, passed = self._instrumented(problem)
+    def _count(self, problem: Problem, call: Call) -> int:
+        csp, tried, passed = self._instrumented(problem, call)
         total = 0
         try:
             for total, _ in enumerate(csp.getSolutionIter(), start=1):
-                if progress is not None and total % 4096 == 0:
-                    progress(total)
+                if total % 4096 == 0:
+                    call.report(total)
         except _TimeUp:
-            self.stats.status = TIME_LIMIT
-        self._record(tried, passed)
+            call.stop_for_time()
+        self._record(call, tried, passed)
         return total
 
-    def _first(self, problem: Problem) -> Placement | None:
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
         if self.solver == "min-conflicts":
-            return self._first_by_local_search(problem)
-        generator = self._solutions(problem)
-        try:
-            return next(generator, None)
-        finally:
-            generator.close()
+            return self._first_by_local_search(problem, call)
+        return super()._first(problem, call)
 
     # -- helpers ------------------------------------------------------------
 
@@ -321,9 +316,11 @@ infeasibility
             return constraint.OptimizedBacktrackingSolver(forwardcheck=self.forwardcheck)
         return constraint.MinConflictsSolver(steps=self.steps, rand=random.Random(self.seed))
 
-    def _instrumented(self, problem: Problem) -> tuple[constraint.Problem, _Tally, _Tally]:
+    def _instrumented(
+        self, problem: Problem, call: Call
+    ) -> tuple[constraint.Problem, _Tally, _Tally]:
         """The model between two tallies (see the module docstring)."""
-        tried, passed = _Tally(self._deadline()), _Tally()
+        tried, passed = _Tally(call.deadline), _Tally()
         csp = build_problem(
             problem,
             self._solver(),
@@ -333,20 +330,21 @@ infeasibility
         )
         return csp, tried, passed
 
-    def _record(self, tried: _Tally, passed: _Tally) -> None:
-        self.stats.branches = passed.calls
-        self.stats.conflicts = tried.calls - passed.calls
-        self.stats.extra["solver"] = self.solver
-        self.stats.extra["columns"] = self.columns
-        self.stats.extra["values"] = self.values
+    def _record(self, call: Call, tried: _Tally, passed: _Tally) -> None:
+        stats = call.stats
+        stats.branches = passed.calls
+        stats.conflicts = tried.calls - passed.calls
+        stats.extra["solver"] = self.solver
+        stats.extra["columns"] = self.columns
+        stats.extra["values"] = self.values
 
-    def _first_by_local_search(self, problem: Problem) -> Placement | None:
+    def _first_by_local_search(self, problem: Problem, call: Call) -> Placement | None:
         csp = build_problem(problem, self._solver(), columns="pairwise")
-        self.stats.extra["solver"] = self.solver
+        call.stats.extra["solver"] = self.solver
         solution = csp.getSolution()
         if solution is None:
             # Not a proof of infeasibility: local search gave up.
-            self.stats.status = TIME_LIMIT
-            self.stats.extra["gave_up_after_steps"] = self.steps
+            call.stop_for_time()
+            call.stats.extra["gave_up_after_steps"] = self.steps
             return None
         return Placement(tuple(solution[r] for r in range(problem.n)))

@@ -24,13 +24,11 @@ how :mod:`cp_queens.course.trace` draws the search.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback, Tracer
+from cp_queens.engines.base import Call, Engine, Tracer
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
 
 #: How many queens are placed between two looks at the clock and the progress callback.
 CHECK_EVERY = 1 << 14
@@ -51,14 +49,14 @@ class ReferenceEngine(Engine):
         super().__init__(time_limit=time_limit)
         self.tracer = tracer
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
-        for cols in self._search(problem, progress=None):
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        for cols in self._search(problem, call, report=False):
             yield Placement(tuple(cols))
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
-        return sum(1 for _ in self._search(problem, progress))
+    def _count(self, problem: Problem, call: Call) -> int:
+        return sum(1 for _ in self._search(problem, call, report=True))
 
-    def _search(self, problem: Problem, progress: ProgressCallback | None) -> Iterator[list[int]]:
+    def _search(self, problem: Problem, call: Call, *, report: bool) -> Iterator[list[int]]:
         """Yield the (live, reused) column list at every solution."""
         n = problem.n
         fixed = problem.fixed
@@ -71,9 +69,8 @@ class ReferenceEngine(Engine):
             column_used[col] = diagonal_used[row + col] = True
             antidiagonal_used[row - col + n - 1] = True
 
-        stats = self.stats
+        stats = call.stats
         stats.branches = stats.conflicts = 0
-        deadline = self._deadline()
         tracer = self.tracer
         solutions = 0
 
@@ -104,10 +101,10 @@ class ReferenceEngine(Engine):
                     tracer("place", row, col)
                 stats.branches += 1
                 if stats.branches % CHECK_EVERY == 0:
-                    if deadline is not None and time.perf_counter() > deadline:
+                    if call.expired():
                         raise _TimeUp
-                    if progress is not None:
-                        progress(solutions)
+                    if report:
+                        call.report(solutions)
                 cols[row] = col
                 column_used[col] = diagonal_used[row + col] = True
                 antidiagonal_used[row - col + n - 1] = True
@@ -123,4 +120,4 @@ class ReferenceEngine(Engine):
         try:
             yield from place_queen_in(0)
         except _TimeUp:
-            stats.status = TIME_LIMIT
+            call.stop_for_time()

@@ -1,43 +1,46 @@
-"""Counting on many cores or many machines: subproblems on any ``concurrent.futures`` executor.
+"""Running many independent tasks on any ``concurrent.futures`` executor, resumably.
 
-The subproblems of :mod:`cp_queens.engines.fast.subproblems` are independent, so a count is
-a map and a sum. They travel in *tasks* (a few dozen subproblems each, dealt
-round-robin so every task gets a mix of large and small subtrees and the
-workers finish together), on whatever executor is given:
+Engines that split their work (``fast`` counts subproblems, ``cpsat`` counts
+orbits of first-row prefixes) hand it here as *items* with a stable ``key``
+and a module-level *work* function that turns a list of items into
+``(key, record)`` pairs. This module does the rest, the same way for all:
 
-* nothing: a local process pool on every core (the kernels are compiled once
-  in this process before the pool forks, so workers start warm);
-* ``distributed.Client(...).get_executor()``: a Dask cluster, see
-  :mod:`cp_queens.parallel.dask`. Dask reruns the tasks of a worker that dies.
-
-A lost local worker breaks a ``ProcessPoolExecutor`` for good; a pool we own
-is then replaced and the unfinished tasks resubmitted, so the total stays exact.
-
-With a :class:`~cp_queens.parallel.checkpoint.Checkpoint`, every finished task is on
-disk before it is added to the total: an interrupted count (Ctrl-C raises
-:class:`Interrupted`) resumes by skipping what the file lists.
+* **where**: a local process pool (:func:`local_pool`: workers that leave
+  Ctrl-C to the parent), one process (``workers=1``: no pool at all), or any
+  executor, e.g. a Dask cluster's (:mod:`cp_queens.parallel.dask`);
+* **how**: items are dealt round-robin into a few hundred tasks, so every
+  task mixes large and small items and the workers finish together;
+* **faults**: a lost local worker breaks a ``ProcessPoolExecutor`` for good;
+  a pool we own is replaced and the unfinished tasks resubmitted, so the
+  result stays exact (Dask reruns a lost worker's tasks itself);
+* **resuming**: with a checkpoint (:mod:`cp_queens.parallel.checkpoint`),
+  every finished task is on disk before it counts; a rerun skips what the
+  file lists. Ctrl-C raises :class:`Interrupted`, which says what was saved;
+* **time limits**: past ``deadline`` the run stops and reports ``complete=False``.
 
 Examples:
-    >>> result = count_board(10, workers=2)
-    >>> result.total, result.unique, result.complete
-    (724, 92, True)
+    >>> result = run(["a", "b", "c"], _demo_work, key=str, workers=1)
+    >>> sorted(result.records.items()), result.complete
+    ([('a', 1), ('b', 1), ('c', 1)], True)
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from cp_queens.engines.fast import subproblems as split_module
-from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
-from cp_queens.parallel.checkpoint import Checkpoint
+from cp_queens.errors import CpQueensError
+
+Item = TypeVar("Item")
+Record = TypeVar("Record")
 
 #: Tasks per run: enough to balance the load and show progress, few enough that
 #: scheduling costs nothing next to the search (Dask spends ~1 ms per task).
@@ -46,214 +49,211 @@ TASKS = 256
 POOL_RESTARTS = 3
 
 
-@dataclass(frozen=True)
-class Progress:
-    """How far a count is, for a progress bar."""
-
-    done: int
-    subproblems: int
-    solutions: int
-    elapsed: float
-    #: Subproblems finished by this run (not read from a checkpoint).
-    done_this_run: int
-
-    @property
-    def rate(self) -> float:
-        """Subproblems per second in this run."""
-        return self.done_this_run / self.elapsed if self.elapsed > 0 else 0.0
-
-    @property
-    def eta(self) -> float | None:
-        """Seconds left at the current rate, or ``None`` before the first result."""
-        if not self.done_this_run:
-            return None
-        return (self.subproblems - self.done) / self.rate
+def available_cores() -> int:
+    """The cores this process may run on: the one default for "all cores" everywhere."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
-ProgressCallback = Callable[[Progress], None]
+def resolve_workers(workers: int | None) -> int:
+    """``workers`` as a number of processes: ``None`` or 0 mean every available core.
 
-
-@dataclass(frozen=True)
-class CountResult:
-    """The outcome of a count: totals, and how it went."""
-
-    n: int
-    total: int
-    #: Solutions up to symmetry; ``None`` with pre-placed queens.
-    unique: int | None
-    nodes: int
-    subproblems: int
-    #: Subproblems taken from the checkpoint file instead of searched.
-    resumed: int
-    #: False when a deadline stopped the count: ``total`` is then a lower bound.
-    complete: bool
-    wall_time: float
-    #: Times a local pool was replaced after losing a worker process.
-    restarts: int = 0
+    Examples:
+        >>> resolve_workers(3)
+        3
+        >>> resolve_workers(None) == available_cores()
+        True
+    """
+    if workers is None or workers == 0:
+        return available_cores()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise CpQueensError(f"workers must be a whole number >= 0, got {workers!r}")
+    return workers
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a count; says how far it got and where the work is saved."""
+    """Ctrl-C during a run; says how far it got and where the finished work is saved."""
 
-    def __init__(self, done: int, subproblems: int, checkpoint: Path | None) -> None:
-        super().__init__(f"interrupted after {done} of {subproblems} subproblems")
+    def __init__(self, done: int, items: int, checkpoint: Path | None) -> None:
+        super().__init__(f"interrupted after {done} of {items} subproblems")
         self.done = done
-        self.subproblems = subproblems
+        self.items = items
         self.checkpoint = checkpoint
 
 
-def count_board(
-    n: int,
-    *,
-    fixed: Mapping[int, int] | None = None,
-    depth: int | None = None,
-    **options: Any,
-) -> CountResult:
-    """Split the count of ``n`` (with ``fixed`` queens) and run it; see :func:`count`."""
-    subs = split_module.split(n, depth=depth, fixed=fixed)
-    return count(subs, n=n, symmetric=not fixed, **options)
+@dataclass(frozen=True)
+class RunResult(Generic[Record]):
+    """What a run finished: a record per item key, and how it went."""
+
+    records: dict[str, Record]
+    #: False when the deadline stopped the run: ``records`` then lack some items.
+    complete: bool
+    #: Items taken from the checkpoint file instead of computed.
+    resumed: int
+    #: Times a local pool was replaced after losing a worker process.
+    restarts: int
+    #: Where it ran, for people: "this process", "2 local processes", "Dask cluster at ...".
+    where: str
 
 
-def count(
-    subproblems: Sequence[Subproblem],
+#: Told after every finished task: (its new records, items done, items in all, items resumed).
+#: The first call hands over the records read from the checkpoint.
+Report = Callable[[list[Any], int, int, int], None]
+
+
+def run(
+    items: Sequence[Item],
+    work: Callable[[list[Item]], list[tuple[str, Record]]],
     *,
-    n: int | None = None,
-    symmetric: bool | None = None,
+    key: Callable[[Item], str],
     executor: Executor | None = None,
+    where: str | None = None,
     workers: int | None = None,
-    checkpoint: str | os.PathLike[str] | None = None,
-    progress: ProgressCallback | None = None,
+    checkpoint: Any = None,
+    report: Report | None = None,
     deadline: float | None = None,
-    force_python: bool = False,
-) -> CountResult:
-    """Count ``subproblems`` on ``executor`` (default: a pool of ``workers`` local processes).
+    prepare: Callable[[], None] | None = None,
+    context: multiprocessing.context.BaseContext | None = None,
+) -> RunResult[Record]:
+    """Compute ``work`` over ``items`` and collect one record per item key.
 
-    ``workers=None`` means every core; ``workers=1`` counts in this process.
-    ``deadline`` is a ``time.perf_counter()`` instant after which the count
-    stops early (``complete=False``).
+    Args:
+        items: independent pieces of work, picklable.
+        work: a module-level function (it travels to other processes) from a
+            list of items to ``(key, record)`` pairs.
+        key: the stable name of an item (what a checkpoint file stores).
+        executor: where tasks run; ``None`` means local processes.
+        where: how to describe ``executor`` to people.
+        workers: local processes when ``executor`` is ``None``: ``1`` runs in
+            this process, ``None``/``0`` every core.
+        checkpoint: an open :class:`~cp_queens.parallel.checkpoint.Checkpoint`
+            whose ``done`` records are skipped and to which new ones are added.
+        report: called after every finished task (progress displays).
+        deadline: a ``time.perf_counter()`` instant after which the run stops.
+        prepare: called once in this process before a local pool starts (e.g. to
+            compile kernels, so that forked workers start warm).
+        context: the ``multiprocessing`` context of a local pool (default: the platform's).
+
+    Returns:
+        A :class:`RunResult`; ``complete`` is False if the deadline came first.
+
+    Raises:
+        Interrupted: on Ctrl-C, after stopping every worker this run started.
     """
-    started = time.perf_counter()
-    if n is None:
-        if not subproblems:
-            raise ValueError("count() needs n when there are no subproblems")
-        n = subproblems[0].n
-    if symmetric is None:
-        symmetric = not any(s.fixed for s in subproblems)
-    ledger = _Ledger(n, subproblems, checkpoint)
+    records: dict[str, Record] = dict(checkpoint.done) if checkpoint is not None else {}
+    todo = [item for item in items if key(item) not in records]
+    resumed = len(items) - len(todo)
+    local = executor is None
+    processes = resolve_workers(workers) if local else 0
+    if local:
+        where = "this process" if processes == 1 else f"{processes} local processes"
+    ledger = _Ledger(records, len(items), resumed, checkpoint, report)
     try:
-        todo = [s for s in subproblems if s.key not in ledger.done]
-        ledger.resumed = len(subproblems) - len(todo)
-        complete = True
-        if todo:
-            report = _reporter(ledger, started, progress)
-            report()
-            complete = _run(todo, executor, workers, deadline, force_python, ledger, report)
+        if not todo:
+            complete = True
+        elif local and processes == 1:
+            complete = _run_here(todo, work, deadline, ledger)
+        else:
+            pool = _Pool(processes, context, prepare)
+            complete = _run_on_executor(todo, work, executor, pool, deadline, ledger)
     except KeyboardInterrupt:
-        raise Interrupted(len(ledger.done), len(subproblems), ledger.path) from None
-    finally:
-        ledger.close()
-    parts = ledger.done.values()
-    return CountResult(
-        n=n,
-        total=sum(p.total for p in parts),
-        unique=sum(p.unique for p in parts) if symmetric else None,
-        nodes=sum(p.nodes for p in parts),
-        subproblems=len(subproblems),
-        resumed=ledger.resumed,
-        complete=complete,
-        wall_time=time.perf_counter() - started,
-        restarts=ledger.restarts,
-    )
+        path = None if checkpoint is None else checkpoint.path
+        raise Interrupted(len(records), len(items), path) from None
+    return RunResult(records, complete, resumed, ledger.restarts, where or "an executor")
 
 
 class _Ledger:
-    """Finished subproblems, in memory and (optionally) in the checkpoint file."""
+    """Finished records, in memory and (optionally) in the checkpoint file."""
 
     def __init__(
-        self, n: int, subs: Sequence[Subproblem], path: str | os.PathLike[str] | None
+        self,
+        records: dict[str, Any],
+        items: int,
+        resumed: int,
+        checkpoint: Any,
+        report: Report | None,
     ) -> None:
-        self.file = None if path is None else Checkpoint.open(path, n, subs)
-        self.path = None if self.file is None else self.file.path
-        self.done: dict[str, PartialCount] = dict(self.file.done) if self.file else {}
-        #: Running total of ``done``, so progress reports cost nothing per task.
-        self.solutions = sum(part.total for part in self.done.values())
-        self.subproblems = len(subs)
-        self.resumed = 0
+        self.records = records
+        self.items = items
+        self.resumed = resumed
+        self.checkpoint = checkpoint
+        self.report = report
         self.restarts = 0
+        self.tell(list(records.values()))
 
-    def record(self, results: list[tuple[str, PartialCount]]) -> None:
-        fresh = [(key, part) for key, part in results if key not in self.done]
-        if self.file is not None:
-            self.file.record(fresh)
-        self.done.update(fresh)
-        self.solutions += sum(part.total for _, part in fresh)
+    def record(self, results: list[tuple[str, Any]]) -> None:
+        fresh = [(key, record) for key, record in results if key not in self.records]
+        if self.checkpoint is not None:
+            self.checkpoint.record(fresh)  # on disk before it counts
+        self.records.update(fresh)
+        self.tell([record for _, record in fresh])
 
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-
-
-def _reporter(
-    ledger: _Ledger, started: float, progress: ProgressCallback | None
-) -> Callable[[], None]:
-    def report() -> None:
-        if progress is not None:
-            progress(
-                Progress(
-                    done=len(ledger.done),
-                    subproblems=ledger.subproblems,
-                    solutions=ledger.solutions,
-                    elapsed=time.perf_counter() - started,
-                    done_this_run=len(ledger.done) - ledger.resumed,
-                )
-            )
-
-    return report
+    def tell(self, fresh: list[Any]) -> None:
+        if self.report is not None:
+            self.report(fresh, len(self.records), self.items, self.resumed)
 
 
-def count_chunk(
-    subs: Sequence[Subproblem], force_python: bool = False
-) -> list[tuple[str, PartialCount]]:
-    """The task a worker runs: count a few subproblems (a module-level function, so it pickles)."""
-    parts = split_module.count_many(subs, force_python=force_python)
-    return [(s.key, part) for s, part in zip(subs, parts, strict=True)]
+def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
+    """Deal ``items`` round-robin into at most ``tasks`` lists of mixed sizes.
 
+    By default :data:`TASKS`, or one task per 64 items for the huge splits of
+    large boards, so a task (and what Ctrl-C can lose) stays short.
 
-def chunks(subs: Sequence[Subproblem], tasks: int | None = None) -> list[list[Subproblem]]:
-    """Deal ``subs`` round-robin into at most ``tasks`` lists of mixed sizes.
-
-    By default :data:`TASKS`, or one task per 64 subproblems for the huge
-    splits of large boards, so a task (and what Ctrl-C can lose) stays short.
+    Examples:
+        >>> chunks(list(range(7)), tasks=3)
+        [[0, 3, 6], [1, 4], [2, 5]]
     """
     if tasks is None:
-        tasks = max(TASKS, len(subs) // 64)
-    many = max(1, min(tasks, len(subs)))
-    return [list(subs[i::many]) for i in range(many)]
+        tasks = max(TASKS, len(items) // 64)
+    many = max(1, min(tasks, len(items)))
+    return [list(items[i::many]) for i in range(many)]
 
 
-def _run(
-    todo: list[Subproblem],
+def _run_here(
+    todo: list[Any], work: Callable[[list[Any]], list[Any]], deadline: float | None, ledger: _Ledger
+) -> bool:
+    """One worker: no pool at all, the same tasks in this process."""
+    for chunk in chunks(todo):
+        if deadline is not None and time.perf_counter() > deadline:
+            return False
+        ledger.record(work(chunk))
+    return True
+
+
+@dataclass(frozen=True)
+class _Pool:
+    """How to start the local pool a run owns (and restarts when a worker dies)."""
+
+    processes: int
+    context: multiprocessing.context.BaseContext | None
+    prepare: Callable[[], None] | None
+
+    def start(self) -> ProcessPoolExecutor:
+        return local_pool(self.processes, context=self.context)
+
+
+def _run_on_executor(
+    todo: list[Any],
+    work: Callable[[list[Any]], list[Any]],
     executor: Executor | None,
-    workers: int | None,
+    pool: _Pool,
     deadline: float | None,
-    force_python: bool,
     ledger: _Ledger,
-    report: Callable[[], None],
 ) -> bool:
     """Submit the tasks and collect them; False if the deadline came first."""
-    if executor is None and workers == 1:
-        return _run_here(todo, deadline, force_python, ledger, report)
     own = executor is None
     if own:
-        split_module.warm_up(force_python)
-        executor = local_pool(workers)
+        if pool.prepare is not None:
+            pool.prepare()
+        executor = pool.start()
     assert executor is not None
     waiting = chunks(todo)
-    restarts = 0
     try:
         while waiting:
-            pending: dict[Future, list[Subproblem]] = {
-                executor.submit(count_chunk, chunk, force_python): chunk for chunk in waiting
+            pending: dict[Future, list[Any]] = {
+                executor.submit(work, chunk): chunk for chunk in waiting
             }
             waiting = []
             broken = False
@@ -269,64 +269,67 @@ def _run(
                     try:
                         results = future.result()
                     except BrokenProcessPool:
-                        if not own or restarts >= POOL_RESTARTS:
+                        if not own or ledger.restarts >= POOL_RESTARTS:
                             raise
                         broken = True
                         waiting.append(chunk)
                         continue
                     ledger.record(results)
-                    report()
                 if broken:
                     break
             if broken:
                 # A worker died: its pool is unusable. Start a fresh one for the rest.
                 waiting.extend(pending.values())
-                restarts += 1
-                ledger.restarts = restarts
-                executor.shutdown(wait=False, cancel_futures=True)
-                executor = local_pool(workers)
+                ledger.restarts += 1
+                stop_now(executor)
+                executor = pool.start()
         return True
     except BaseException:
         if own:
-            _stop_now(executor)
+            stop_now(executor)
         raise
     finally:
         if own:
             executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_here(
-    todo: list[Subproblem],
-    deadline: float | None,
-    force_python: bool,
-    ledger: _Ledger,
-    report: Callable[[], None],
-) -> bool:
-    """One worker: no pool at all, the same tasks in this process."""
-    for chunk in chunks(todo):
-        if deadline is not None and time.perf_counter() > deadline:
-            return False
-        ledger.record(count_chunk(chunk, force_python))
-        report()
-    return True
+def local_pool(
+    workers: int | None,
+    *,
+    context: multiprocessing.context.BaseContext | None = None,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes (all cores for ``None``) that leave Ctrl-C to us.
 
-
-def local_pool(workers: int | None) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes (all cores for ``None``) that leave Ctrl-C to us."""
+    Ctrl-C reaches the whole process group; only the parent should react, by
+    saving what finished and stopping the workers itself (:func:`stop_now`).
+    """
     return ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_ignore_interrupts
+        max_workers=resolve_workers(workers),
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(initializer, initargs),
     )
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group; only the parent should react,
-    # by saving its checkpoint and stopping the workers itself.
+def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
 
 
-def _stop_now(executor: Executor) -> None:
-    """Cancel what has not started and end our own worker processes at once."""
+def stop_now(executor: Executor) -> None:
+    """Cancel what has not started and end a local pool's worker processes at once.
+
+    The processes are collected *before* the shutdown call, which forgets them.
+    """
+    processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
-    processes = getattr(executor, "_processes", None) or {}
-    for process in list(processes.values()):
+    for process in processes:
         process.terminate()
+
+
+def _demo_work(items: list[str]) -> list[tuple[str, int]]:
+    """The work function of the module example: every item counts once."""
+    return [(item, 1) for item in items]

@@ -1,83 +1,88 @@
-"""A checkpoint file, so that a long count survives Ctrl-C, a crash or a lost node.
+"""A checkpoint file, so that a long run survives Ctrl-C, a crash or a lost node.
 
-The file is JSON lines. The first line says which count it belongs to (board
-size, pre-placed queens, split depth, number of subproblems); every further
-line is one finished subproblem, written as soon as it is done and flushed to
-disk::
+The file is JSON lines. The first line says which job it belongs to (for a
+count: the engine, board size, pre-placed queens, split depth and number of
+subproblems, as the engine describes it); every further line is one finished
+item, written as soon as it is done and flushed to disk::
 
-    {"checkpoint": "cp_queens count", "version": 1, "n": 17, "fixed": [], "depth": 4, ...}
+    {"checkpoint": "cp_queens", "version": 1, "job": {"n": 17, "fixed": [], "depth": 4, ...}}
     {"key": "edge:1.3.0.2", "total": 1234, "unique": 160, "nodes": 56789}
 
-Re-running the same count reads the file, skips what it lists and appends the
-rest, so no subproblem is ever counted twice. A file written for another count
-is refused with a clear error rather than silently mixed in. A last line cut
-short by a crash is ignored (that subproblem is simply counted again).
+Re-running the same job reads the file, skips what it lists and appends the
+rest, so no item is ever computed twice. A file written for another job is
+refused with a clear error rather than silently mixed in. A last line cut
+short by a crash is ignored (that item is simply computed again).
+
+Records are named tuples of whole numbers (``record_type``), stored field by field.
 
 Examples:
     >>> import os, tempfile
-    >>> from cp_queens.engines.fast.subproblems import split, PartialCount
-    >>> path = os.path.join(tempfile.mkdtemp(), "count8.jsonl")
-    >>> subs = split(8)
-    >>> with Checkpoint.open(path, 8, subs) as cp:
-    ...     cp.record([(subs[0].key, PartialCount(8, 1, 20))])
-    >>> with Checkpoint.open(path, 8, subs) as cp:
+    >>> from typing import NamedTuple
+    >>> class Part(NamedTuple):
+    ...     total: int
+    ...     nodes: int
+    >>> path = os.path.join(tempfile.mkdtemp(), "job.jsonl")
+    >>> job = {"n": 8, "subproblems": 2}
+    >>> with Checkpoint.open(path, job, {"a", "b"}, Part) as cp:
+    ...     cp.record([("a", Part(8, 20))])
+    >>> with Checkpoint.open(path, job, {"a", "b"}, Part) as cp:
     ...     cp.done
-    {'corner:0.2': PartialCount(total=8, unique=1, nodes=20)}
+    {'a': Part(total=8, nodes=20)}
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
 from cp_queens.errors import CpQueensError, ParseError
 
-FORMAT = "cp_queens count"
-VERSION = 1
+FORMAT = "cp_queens"
+VERSION = 2
 
 
 class CheckpointMismatchError(CpQueensError):
-    """The checkpoint file was written for a different count."""
-
-
-def describe(n: int, subproblems: Sequence[Subproblem]) -> dict[str, Any]:
-    """What identifies a count: its board, its given queens and its split."""
-    first = subproblems[0] if subproblems else None
-    return {
-        "checkpoint": FORMAT,
-        "version": VERSION,
-        "n": n,
-        "fixed": [list(pair) for pair in first.fixed] if first else [],
-        "depth": max((len(s.prefix) for s in subproblems), default=0),
-        "subproblems": len(subproblems),
-    }
+    """The checkpoint file was written for a different job."""
 
 
 class Checkpoint:
     """An open checkpoint: what is already done, and a way to record more."""
 
-    def __init__(self, path: Path, handle: TextIO, done: dict[str, PartialCount]) -> None:
+    def __init__(self, path: Path, handle: TextIO, done: dict[str, Any]) -> None:
         self.path = path
         self._handle = handle
-        #: Finished subproblems read from the file (and recorded since), by key.
+        #: Finished items read from the file (and recorded since), by key.
         self.done = done
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], n: int, subproblems: Sequence[Subproblem]
+        cls,
+        path: str | os.PathLike[str],
+        job: dict[str, Any],
+        keys: Collection[str],
+        record_type: Any,
     ) -> Checkpoint:
-        """Open ``path`` for the count of ``n`` made of ``subproblems``, creating it if needed."""
+        """Open ``path`` for ``job`` (made of items named ``keys``), creating it if needed.
+
+        Args:
+            path: the checkpoint file.
+            job: what identifies the job (JSON-ready); a file written for another is refused.
+            keys: the names of every item of the job; a record for another key is refused.
+            record_type: the named tuple of whole numbers each record is read back into.
+
+        Raises:
+            CheckpointMismatchError: the file belongs to another job, or is not a checkpoint.
+            ParseError: a line (other than a torn last one) cannot be read.
+        """
         path = Path(path)
-        header = describe(n, subproblems)
-        known = {s.key for s in subproblems}
-        done: dict[str, PartialCount] = {}
+        header = {"checkpoint": FORMAT, "version": VERSION, "job": job}
+        done: dict[str, Any] = {}
         exists = path.exists() and path.stat().st_size > 0
         if exists:
-            done = _read(path, header, known)
+            done = _read(path, header, set(keys), record_type)
         try:
             handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
         except OSError as error:
@@ -87,12 +92,12 @@ class Checkpoint:
             checkpoint._write([header])
         return checkpoint
 
-    def record(self, results: Iterable[tuple[str, PartialCount]]) -> None:
-        """Append finished subproblems and push them to disk before returning."""
+    def record(self, results: Iterable[tuple[str, Any]]) -> None:
+        """Append finished items and push them to disk before returning."""
         lines = []
-        for key, part in results:
-            self.done[key] = part
-            lines.append({"key": key, **part._asdict()})
+        for key, record in results:
+            self.done[key] = record
+            lines.append({"key": key, **record._asdict()})
         self._write(lines)
 
     def _write(self, records: list[dict[str, Any]]) -> None:
@@ -112,45 +117,60 @@ class Checkpoint:
         self.close()
 
 
-def _read(path: Path, header: dict[str, Any], known: set[str]) -> dict[str, PartialCount]:
+def _read(path: Path, header: dict[str, Any], keys: set[str], record_type: Any) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise CpQueensError(f"cannot read checkpoint {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise CheckpointMismatchError(f"{path} is not a cp_queens checkpoint (not text)") from None
     lines = text.split("\n")
     complete = text.endswith("\n")
-    done: dict[str, PartialCount] = {}
+    done: dict[str, Any] = {}
     for number, line in enumerate(lines, start=1):
         if not line:
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as error:
+        except (json.JSONDecodeError, RecursionError) as error:
             if number == len(lines) and not complete:
-                break  # cut short by a crash while writing: count it again
-            raise ParseError(f"{path}, line {number}: not JSON ({error.msg})") from None
+                break  # cut short by a crash while writing: compute it again
+            if number == 1:
+                raise CheckpointMismatchError(f"{path} is not a cp_queens checkpoint") from None
+            message = getattr(error, "msg", "nested too deeply")
+            raise ParseError(f"{path}, line {number}: not JSON ({message})") from None
         if number == 1:
             _check_header(path, record, header)
             continue
         try:
             key = record["key"]
-            part = PartialCount(int(record["total"]), int(record["unique"]), int(record["nodes"]))
-        except (KeyError, TypeError, ValueError):
-            raise ParseError(f"{path}, line {number}: not a subproblem record") from None
-        if key not in known:
+            values = [record[name] for name in record_type._fields]
+            if not isinstance(key, str) or any(type(v) is not int for v in values):
+                raise TypeError
+        except (KeyError, TypeError):
+            raise ParseError(f"{path}, line {number}: not a record of this job") from None
+        if key not in keys:
             raise CheckpointMismatchError(
-                f"{path}, line {number}: subproblem {key} is not part of this count"
+                f"{path}, line {number}: item {key} is not part of this job"
             )
-        done[key] = part
+        done[key] = record_type(*values)
     return done
 
 
 def _check_header(path: Path, found: Any, expected: dict[str, Any]) -> None:
     if not isinstance(found, dict) or found.get("checkpoint") != FORMAT:
-        raise CheckpointMismatchError(f"{path} is not a cp_queens count checkpoint (line 1)")
-    for field in ("version", "n", "fixed", "depth", "subproblems"):
-        if found.get(field) != expected[field]:
+        raise CheckpointMismatchError(f"{path} is not a cp_queens checkpoint (line 1)")
+    if found.get("version") != expected["version"]:
+        raise CheckpointMismatchError(
+            f"checkpoint {path} has format version {found.get('version')!r}, this is "
+            f"version {expected['version']}; start a new file"
+        )
+    job, expected_job = found.get("job"), expected["job"]
+    if not isinstance(job, dict):
+        raise CheckpointMismatchError(f"{path} is not a cp_queens checkpoint (line 1)")
+    for field, value in expected_job.items():
+        if job.get(field) != value:
             raise CheckpointMismatchError(
-                f"checkpoint {path} was written for {field}={found.get(field)!r}, this count "
-                f"has {field}={expected[field]!r}; use another file or the same command"
+                f"checkpoint {path} was written for {field}={job.get(field)!r}, this job "
+                f"has {field}={value!r}; use another file or the same command"
             )

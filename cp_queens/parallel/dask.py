@@ -41,11 +41,13 @@ def parse_cluster(spec: str) -> int | None:
     """``local`` -> ``None`` (Dask picks the number of workers), ``local:W`` -> ``W``."""
     name, _, workers = spec.partition(":")
     if name != "local":
-        raise CpQueensError(f"--cluster must be 'local' or 'local:W', got {spec!r}")
+        raise CpQueensError(f"a local cluster is written 'local' or 'local:W', got {spec!r}")
     if not workers:
         return None
     if not workers.isdigit() or int(workers) < 1:
-        raise CpQueensError(f"--cluster local:W needs a number of workers >= 1, got {workers!r}")
+        raise CpQueensError(
+            f"a local cluster 'local:W' needs a number of workers >= 1, got {workers!r}"
+        )
     return int(workers)
 
 
@@ -66,7 +68,7 @@ def dask_cluster(
     """Connect to ``scheduler`` (waiting up to ``timeout`` seconds), or start a local
     cluster described by ``cluster``."""
     if (scheduler is None) == (cluster is None):
-        raise CpQueensError("give exactly one of --scheduler and --cluster")
+        raise CpQueensError("give exactly one of scheduler and cluster")
     distributed = _distributed()
     with contextlib.ExitStack() as stack:
         if scheduler is not None:

@@ -27,8 +27,8 @@ Options a course can compare:
   whole plain search is quicker than starting processes, given queens break the
   symmetry, and a stream stopped after ``limit`` solutions is best served by
   one search that starts at once. Both stream at bounded memory; ``fast``
-  yields whole orbits in a fixed order. ``processes`` (default: the number of
-  cores) sets the size of its process pool; its ``stats.extra`` reports
+  yields whole orbits in a fixed order. ``workers`` (default: every core) sets
+  the size of its process pool; its ``stats.extra`` reports
   ``subproblems`` and ``enumerated`` (solutions CP-SAT found before the
   canonical filter).
 * ``strategy="auto" | "portfolio" | "fixed" | "greedy"`` with
@@ -43,24 +43,28 @@ Options a course can compare:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ortools.sat.python import cp_model
-
+from cp_queens import parallel
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
-from cp_queens.engines.cpsat import greedy as channel
-from cp_queens.engines.cpsat import orbits as fast
-from cp_queens.engines.cpsat import runner
-from cp_queens.engines.cpsat.model import build_model
-from cp_queens.engines.cpsat.search import SearchStrategy, add_fixed_search, fixed_parameters
-from cp_queens.engines.cpsat.symmetry import add_symmetry_breaking, check_level
+from cp_queens.engines.base import Call, Engine, UniqueCount
+from cp_queens.engines.cpsat.search import (
+    STRATEGIES,
+    VALUE_ORDERS,
+    VARIABLE_ORDERS,
+    SearchStrategy,
+)
+from cp_queens.engines.cpsat.settings import SolverSettings
+from cp_queens.engines.cpsat.symmetry import LEVELS, check_level
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+    from cp_queens.engines.cpsat import runner
 
 #: Values of the ``method`` option.
 METHODS = ("auto", "plain", "fast")
@@ -70,26 +74,59 @@ FAST_FROM = 10
 
 @register
 class CpSatEngine(Engine):
-    """CP-SAT on the integer model; every solution arrives through a solution callback."""
+    """CP-SAT on the integer model; every solution arrives through a solution callback.
+
+    OR-Tools is imported when a model is first built, not with the engine, so
+    that naming or checking the engine (``--help``, option errors) stays light.
+    """
 
     name = "cpsat"
     description = "OR-Tools CP-SAT on q[r] with AllDifferent on q, q+r, q-r"
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
+        "method": METHODS,
+        "symmetry": LEVELS,
+        "strategy": STRATEGIES,
+        "variable_order": tuple(VARIABLE_ORDERS),
+        "value_order": tuple(VALUE_ORDERS),
+    }
 
     def __init__(
         self,
         *,
         time_limit: float | None = None,
-        workers: int = 0,
+        workers: int | None = None,
+        solver_workers: int = 0,
         log: bool = False,
         seed: int | None = None,
         parameters: dict[str, Any] | None = None,
         symmetry: str = "none",
         method: str = "auto",
-        processes: int | None = None,
         strategy: str = "auto",
         variable_order: str = "input",
         value_order: str = "min",
     ) -> None:
+        """
+        Args:
+            time_limit: seconds a call may take, model building included.
+            workers: processes of the ``fast`` method (``None``/0: every core).
+            solver_workers: CP-SAT's own search threads for one solution
+                (0: CP-SAT's choice); exact enumeration always uses one.
+            log: print CP-SAT's search log.
+            seed: CP-SAT's ``random_seed``.
+            parameters: any other CP-SAT parameter by name.
+            symmetry: ``none``, ``mirror`` or ``full`` symmetry-breaking constraints.
+            method: ``auto``, ``plain`` or ``fast`` (see the module docstring).
+            strategy: ``auto``, ``portfolio``, ``fixed`` or ``greedy``.
+            variable_order: with ``fixed``: ``input`` or ``min-domain``.
+            value_order: with ``fixed``: ``min``, ``max``, ``median`` or ``random``.
+
+        Raises:
+            CpQueensError: an unknown value, or options that cannot go together.
+
+        Examples:
+            >>> CpSatEngine(method="plain").count(Problem(6))
+            4
+        """
         super().__init__(time_limit=time_limit)
         if method not in METHODS:
             raise CpQueensError(
@@ -112,46 +149,56 @@ class CpSatEngine(Engine):
                 f"strategy 'greedy' searches the 0/1 board; it cannot be combined with "
                 f"symmetry '{symmetry}'"
             )
+        if isinstance(solver_workers, bool) or not isinstance(solver_workers, int):
+            raise CpQueensError(f"solver_workers must be a whole number, got {solver_workers!r}")
+        if solver_workers < 0:
+            raise CpQueensError(f"solver_workers must be >= 0, got {solver_workers}")
         self.method = method
-        self.processes = processes or fast.default_processes()
-        self._limit: int | None = None
-        self.settings = runner.SolverSettings(
-            time_limit=time_limit,
-            workers=workers,
+        self.workers = parallel.resolve_workers(workers)
+        self.settings = SolverSettings(
+            time_limit=self.time_limit,
+            solver_workers=solver_workers,
             log=log,
             seed=seed,
             parameters=dict(parameters or {}),
         )
 
-    def solutions(self, problem: Problem, *, limit: int | None = None) -> Iterator[Placement]:
-        self._limit = limit  # method="auto" streams a short list with the plain model
-        return super().solutions(problem, limit=limit)
+    def _settings(self, call: Call) -> SolverSettings:
+        """The solver settings with what is left of the call's time (model building counts)."""
+        remaining = call.remaining()
+        return self.settings if remaining is None else replace(self.settings, time_limit=remaining)
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
-        if self._use_fast(problem, streaming=True):
-            return fast.stream(problem, self.settings, self.stats, self.processes)
-        model, decode, settings = self._searched_model(problem, "solutions")
-        return runner.stream(model, decode, settings, self.stats)
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        from cp_queens.engines.cpsat import orbits, runner
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
-        if self._use_fast(problem):
-            return self._fast_count(problem, progress).total
-        model, _, settings = self._searched_model(problem, "count")
-        return runner.count(model, settings, self.stats, progress)
+        if self._use_fast(problem, call):
+            return orbits.stream(problem, self._settings(call), call.stats, self.workers)
+        model, decode, settings = self._searched_model(problem, call)
+        return runner.stream(model, decode, settings, call.stats)
 
-    def _count_unique(self, problem: Problem, progress: ProgressCallback | None) -> UniqueCount:
+    def _count(self, problem: Problem, call: Call) -> int:
+        from cp_queens.engines.cpsat import runner
+
+        if self._use_fast(problem, call):
+            return self._fast_count(problem, call).total
+        model, _, settings = self._searched_model(problem, call)
+        return runner.count(model, settings, call.stats, call.report)
+
+    def _count_unique(self, problem: Problem, call: Call) -> UniqueCount:
         if self.symmetry != "none":
             raise UnsupportedTaskError(
                 f"unique counts need every solution; symmetry '{self.symmetry}' removes some"
             )
-        if self._use_fast(problem):
-            return self._fast_count(problem, progress)
-        return super()._count_unique(problem, progress)
+        if self._use_fast(problem, call):
+            return self._fast_count(problem, call)
+        return super()._count_unique(problem, call)
 
-    def _fast_count(self, problem: Problem, progress: ProgressCallback | None) -> UniqueCount:
-        return fast.count_unique(problem, self.settings, self.stats, self.processes, progress)
+    def _fast_count(self, problem: Problem, call: Call) -> UniqueCount:
+        from cp_queens.engines.cpsat import orbits
 
-    def _use_fast(self, problem: Problem, *, streaming: bool = False) -> bool:
+        return orbits.count_unique(problem, self._settings(call), call, self.workers)
+
+    def _use_fast(self, problem: Problem, call: Call) -> bool:
         if self.method == "fast" and problem.fixed:
             raise UnsupportedTaskError(
                 "method 'fast' needs a board without pre-placed queens (they break the symmetry)"
@@ -163,39 +210,48 @@ class CpSatEngine(Engine):
             and self.symmetry == "none"
             and not problem.fixed
             and problem.n >= FAST_FROM
-            and not (streaming and self._limit is not None)
+            and call.limit is None  # a short stream is served best by one search at once
         )
 
-    def _first(self, problem: Problem) -> Placement | None:
-        model, decode, settings = self._searched_model(problem, "first")
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
+        from cp_queens.engines.cpsat import runner
+
+        model, decode, settings = self._searched_model(problem, call)
         if settings.time_limit is not None:
             # The limit covers the whole call: building a large model takes time too.
-            remaining = self._deadline() - time.perf_counter()
-            if remaining <= 0:
-                self.stats.status = TIME_LIMIT
+            remaining = call.remaining()
+            if not remaining:
+                call.stop_for_time()
                 return None
             settings = replace(settings, time_limit=remaining)
-        return runner.first(model, decode, settings, self.stats)
+        return runner.first(model, decode, settings, call.stats)
 
     def _searched_model(
-        self, problem: Problem, task: str
-    ) -> tuple[cp_model.CpModel, runner.Decoder, runner.SolverSettings]:
-        """The model, its decoder and the solver settings for ``task`` under the strategy."""
+        self, problem: Problem, call: Call
+    ) -> tuple[cp_model.CpModel, runner.Decoder, SolverSettings]:
+        """The model, its decoder and the solver settings for the call under the strategy."""
+        from cp_queens.engines.cpsat import greedy
+        from cp_queens.engines.cpsat.model import build_model
+        from cp_queens.engines.cpsat.search import add_fixed_search, fixed_parameters
+        from cp_queens.engines.cpsat.symmetry import add_symmetry_breaking
+
+        task = call.task
         strategy = self.search.resolve(task)
         if strategy == "greedy" and self.symmetry != "none":
             strategy = "portfolio"  # auto with symmetry breaking: the integer model
-        self.stats.extra["strategy"] = (
+        call.stats.extra["strategy"] = (
             self.search.describe(task) if strategy == self.search.resolve(task) else strategy
         )
+        settings = self._settings(call)
         if strategy == "greedy":
-            settings = self.settings.with_defaults(channel.GREEDY_PARAMETERS)
-            return channel.build_model(problem), channel.decoder(problem.n), settings
+            settings = settings.with_defaults(greedy.GREEDY_PARAMETERS)
+            return greedy.build_model(problem), greedy.decoder(problem.n), settings
         model, q = build_model(problem)
         add_symmetry_breaking(model, q, self.symmetry)
         if strategy == "fixed":
             add_fixed_search(model, q, self.search, self.settings.seed)
-            return model, _columns_of(q), self.settings.with_defaults(fixed_parameters(self.search))
-        return model, _columns_of(q), self.settings
+            return model, _columns_of(q), settings.with_defaults(fixed_parameters(self.search))
+        return model, _columns_of(q), settings
 
 
 def _columns_of(q: list[cp_model.IntVar]) -> runner.Decoder:

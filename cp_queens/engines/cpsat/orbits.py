@@ -37,20 +37,20 @@ once subproblem ``i`` is used up, so at most ``processes`` subproblems and
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
-import os
 import queue
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cp_queens.engines.base import ProgressCallback, UniqueCount
+from cp_queens import parallel
+from cp_queens.engines.base import Call, UniqueCount
 from cp_queens.engines.cpsat import runner
 from cp_queens.engines.cpsat.model import build_model
 from cp_queens.problem import Placement, Problem, attack_reason
@@ -251,10 +251,22 @@ def _decoder(q: list) -> runner.Decoder:
     return decode
 
 
-def _count_one(
-    n: int, prefix: tuple[int, ...], settings: runner.SolverSettings, deadline: float | None
-) -> _Outcome:
-    return _solve(n, prefix, settings, deadline, lambda cols: True)
+def count_task(
+    prefixes: list[tuple[int, ...]],
+    n: int,
+    settings: runner.SolverSettings,
+    deadline: float | None,
+) -> list[tuple[str, _Outcome]]:
+    """The task a worker runs: count a few subproblems (module-level, so it pickles)."""
+    return [(_key(prefix), _solve(n, prefix, settings, deadline, _take_all)) for prefix in prefixes]
+
+
+def _take_all(cols: tuple[int, ...]) -> bool:
+    return True
+
+
+def _key(prefix: tuple[int, ...]) -> str:
+    return ".".join(map(str, prefix))
 
 
 # -- worker-process side of streaming --------------------------------------------
@@ -266,9 +278,6 @@ _stop: Any = None
 def _init_worker(slots: list[Any], stop: Any) -> None:
     global _slots, _stop
     _slots, _stop = slots, stop
-    # Ctrl-C reaches the whole process group; the consumer alone handles it and
-    # sets ``stop``. (Interrupted inside CP-SAT's callback, a child would abort.)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for slot in slots:
         # Never block process exit on chunks nobody will read (the consumer stopped).
         slot.cancel_join_thread()
@@ -316,10 +325,6 @@ def _stream_one(
 # -- the consumer side ---------------------------------------------------------------
 
 
-def default_processes() -> int:
-    return os.cpu_count() or 1
-
-
 def _context() -> multiprocessing.context.BaseContext:
     """``fork`` when it is safe, a clean server process otherwise.
 
@@ -340,12 +345,6 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _pool(
-    processes: int, context: multiprocessing.context.BaseContext | None = None, **kwargs: Any
-) -> Executor:
-    return ProcessPoolExecutor(max_workers=processes, mp_context=context or _context(), **kwargs)
-
-
 def _deadline(settings: runner.SolverSettings) -> float | None:
     return None if settings.time_limit is None else time.time() + settings.time_limit
 
@@ -363,42 +362,38 @@ def _merge(stats: Stats, outcome: _Outcome, tasks: int, processes: int) -> None:
 
 
 def count_unique(
-    problem: Problem,
-    settings: runner.SolverSettings,
-    stats: Stats,
-    processes: int,
-    progress: ProgressCallback | None = None,
+    problem: Problem, settings: runner.SolverSettings, call: Call, workers: int
 ) -> UniqueCount:
-    """All solutions and canonical ones, summing orbit sizes over the subproblems."""
+    """All solutions and canonical ones, summing orbit sizes over the subproblems.
+
+    The subproblems run through :func:`cp_queens.parallel.run`, the same runner
+    (pool, Ctrl-C, progress) as every engine that splits its work.
+    """
     n = problem.n
     prefixes = subproblems(n)
-    deadline = _deadline(settings)
+    used = max(1, min(workers, len(prefixes)))
+    running = {"solutions": 0}
+
+    def report(fresh: list[_Outcome], done: int, items: int, resumed: int) -> None:
+        running["solutions"] += sum(outcome.total for outcome in fresh)
+        call.report(running["solutions"], done=done, total=items)
+
+    result = parallel.run(
+        prefixes,
+        functools.partial(count_task, n=n, settings=settings, deadline=_deadline(settings)),
+        key=_key,
+        workers=used,
+        report=report,
+        deadline=call.deadline,
+        context=_context() if used > 1 else None,
+    )
     total = unique = 0
-    if processes <= 1 or len(prefixes) <= 1:
-        outcomes: Iterator[_Outcome] = (
-            _count_one(n, prefix, settings, deadline) for prefix in prefixes
-        )
-        used = 1
-    else:
-        used = min(processes, len(prefixes))
-        context = _context()
-        stop = context.Event()
-        pool = _pool(used, context, initializer=_init_worker, initargs=([], stop))
-        futures: list[Future] = [
-            pool.submit(_count_one, n, prefix, settings, deadline) for prefix in prefixes
-        ]
-        outcomes = (future.result() for future in as_completed(futures))
-    try:
-        for outcome in outcomes:
-            total += outcome.total
-            unique += outcome.unique
-            _merge(stats, outcome, len(prefixes), used)
-            if progress is not None:
-                progress(total)
-    finally:
-        if used > 1:
-            stop.set()  # on an error or Ctrl-C, the running subproblems end early
-            pool.shutdown(wait=True, cancel_futures=True)
+    for outcome in result.records.values():
+        total += outcome.total
+        unique += outcome.unique
+        _merge(call.stats, outcome, len(prefixes), used)
+    if not result.complete:
+        call.stop_for_time()
     return UniqueCount(total, unique)
 
 
@@ -438,7 +433,9 @@ def _stream_in_processes(
     used = min(processes, len(prefixes))
     slots = [context.Queue(maxsize=SLOT_CHUNKS) for _ in range(used)]
     stop = context.Event()
-    pool = _pool(used, context, initializer=_init_worker, initargs=(slots, stop))
+    pool = parallel.local_pool(
+        used, context=context, initializer=_init_worker, initargs=(slots, stop)
+    )
     futures: dict[int, Future] = {}
 
     def submit(index: int) -> None:

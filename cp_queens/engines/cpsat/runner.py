@@ -22,17 +22,15 @@ the queue's few hundred placements however many solutions exist.
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cp_queens.engines.base import ProgressCallback
+from cp_queens.engines.cpsat.settings import SolverSettings
 from cp_queens.problem import Placement
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 
@@ -44,65 +42,10 @@ QUEUE_SIZE = 256
 #: Seconds between two progress reports of a count.
 PROGRESS_EVERY = 0.2
 
+#: Seconds short of its time limit a search may stop and still count as timed out.
+INTERRUPT_MARGIN = 0.1
+
 _DONE = object()
-
-
-@dataclass
-class SolverSettings:
-    """CP-SAT parameters a user may set; anything else stays at CP-SAT's default.
-
-    Attributes:
-        time_limit: ``max_time_in_seconds``; ``None`` for no limit.
-        workers: ``num_workers`` for a single solution (0 = CP-SAT picks, all cores).
-        log: print CP-SAT's own search log (``log_search_progress``).
-        seed: ``random_seed``, for reproducible runs.
-        parameters: any other ``SatParameters`` field by name, e.g.
-            ``{"linearization_level": 0}``; enum fields also take the value's
-            name, e.g. ``{"search_branching": "FIXED_SEARCH"}``.
-    """
-
-    time_limit: float | None = None
-    workers: int = 0
-    log: bool = False
-    seed: int | None = None
-    parameters: dict[str, Any] = field(default_factory=dict)
-
-    def solver(self, *, enumerate_all: bool) -> cp_model.CpSolver:
-        solver = cp_model.CpSolver()
-        params = solver.parameters
-        for name, value in self.parameters.items():
-            _set_parameter(params, name, value)
-        if self.time_limit is not None:
-            params.max_time_in_seconds = self.time_limit
-        if self.seed is not None:
-            params.random_seed = self.seed
-        params.log_search_progress = self.log
-        if enumerate_all:
-            params.enumerate_all_solutions = True
-            params.num_workers = 1
-        else:
-            params.num_workers = self.workers or (os.cpu_count() or 1)
-        return solver
-
-    def with_defaults(self, defaults: dict[str, Any]) -> SolverSettings:
-        """A copy whose parameters are ``defaults`` overridden by the user's own.
-
-        ``num_workers`` in ``defaults`` applies only while the user left
-        ``workers`` at 0 (CP-SAT's choice).
-        """
-        merged = {k: v for k, v in defaults.items() if k != "num_workers"}
-        merged.update(self.parameters)
-        workers = self.workers or defaults.get("num_workers", 0)
-        return replace(self, workers=workers, parameters=merged)
-
-
-def _set_parameter(params: Any, name: str, value: Any) -> None:
-    """``setattr``, turning an enum value's name or number into the enum OR-Tools wants."""
-    current = getattr(params, name)
-    if isinstance(value, (str, int)) and not isinstance(current, (str, int, float, bool)):
-        enum = type(current)
-        value = getattr(enum, value) if isinstance(value, str) else enum(value)
-    setattr(params, name, value)
 
 
 def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) -> None:
@@ -115,10 +58,11 @@ def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) 
         stats.status = STOPPED
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         stats.status = COMPLETE
-    elif solver.wall_time < 0.9 * solver.parameters.max_time_in_seconds:
+    elif solver.wall_time + INTERRUPT_MARGIN < 0.9 * solver.parameters.max_time_in_seconds:
         # CP-SAT catches Ctrl-C itself and returns early as if time ran out, and
         # Python never sees the signal. Unfinished well before the time limit
         # (or without one) means the user interrupted: say so, as Python would.
+        # (The margin keeps a tiny limit on a busy machine from looking like Ctrl-C.)
         stats.status = STOPPED
         raise KeyboardInterrupt
     else:
@@ -138,7 +82,7 @@ def first(
 
 
 class _Counter(cp_model.CpSolverSolutionCallback):
-    def __init__(self, progress: ProgressCallback | None) -> None:
+    def __init__(self, progress: Callable[[int], None] | None) -> None:
         super().__init__()
         self.count = 0
         self._progress = progress
@@ -157,7 +101,7 @@ def count(
     model: cp_model.CpModel,
     settings: SolverSettings,
     stats: Stats,
-    progress: ProgressCallback | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
     """Count every solution in the callback, keeping none of them."""
     solver = settings.solver(enumerate_all=True)

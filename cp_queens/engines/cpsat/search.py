@@ -46,25 +46,26 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from cp_queens.errors import CpQueensError
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 #: Values of the ``strategy`` option.
 STRATEGIES = ("auto", "portfolio", "fixed", "greedy")
 #: Variable orders of ``strategy="fixed"``, with CP-SAT's names.
 VARIABLE_ORDERS = {
-    "input": cp_model.CHOOSE_FIRST,
-    "min-domain": cp_model.CHOOSE_MIN_DOMAIN_SIZE,
+    "input": "CHOOSE_FIRST",
+    "min-domain": "CHOOSE_MIN_DOMAIN_SIZE",
 }
 #: Value orders of ``strategy="fixed"``; ``random`` is built in the model (see above).
 VALUE_ORDERS = {
-    "min": cp_model.SELECT_MIN_VALUE,
-    "max": cp_model.SELECT_MAX_VALUE,
-    "median": cp_model.SELECT_MEDIAN_VALUE,
-    "random": cp_model.SELECT_MIN_VALUE,
+    "min": "SELECT_MIN_VALUE",
+    "max": "SELECT_MAX_VALUE",
+    "median": "SELECT_MEDIAN_VALUE",
+    "random": "SELECT_MIN_VALUE",
 }
 
 #: Parameters of the fixed search. With more than one worker the others would
@@ -91,7 +92,7 @@ class SearchStrategy:
 
     Examples:
         >>> SearchStrategy("fixed", "min-domain", "median").describe()
-        'fixed(min-domain, median)'
+        'fixed(min-domain,median)'
         >>> SearchStrategy().resolve("first")
         'greedy'
     """
@@ -114,7 +115,7 @@ class SearchStrategy:
     def describe(self, task: str = "first") -> str:
         name = self.resolve(task)
         if name == "fixed":
-            return f"fixed({self.variable_order}, {self.value_order})"
+            return f"fixed({self.variable_order},{self.value_order})"
         return name
 
 
@@ -130,8 +131,10 @@ def add_fixed_search(
     seed: int | None = None,
 ) -> None:
     """Add the decision strategy of ``strategy="fixed"`` to the integer model on ``q``."""
-    choose = VARIABLE_ORDERS[strategy.variable_order]
-    select = VALUE_ORDERS[strategy.value_order]
+    from ortools.sat.python import cp_model
+
+    choose = getattr(cp_model, VARIABLE_ORDERS[strategy.variable_order])
+    select = getattr(cp_model, VALUE_ORDERS[strategy.value_order])
     if strategy.value_order != "random":
         model.add_decision_strategy(q, choose, select)
         return

@@ -24,15 +24,17 @@ report the same placement twice.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from cp_queens.errors import CpQueensError
 
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+    LinearExpr = cp_model.LinearExprT
+
 #: The values of the ``symmetry`` option, weakest first.
 LEVELS = ("none", "mirror", "full")
-
-LinearExpr = cp_model.LinearExprT
 
 
 def check_level(level: str) -> str:

@@ -11,8 +11,11 @@ Numba compiles); the symmetry classes and the split into subproblems in
   completion is counted once.
 * ``solutions``: the plain lexicographic search, emitting solutions in batches
   of arrays, so the order and the set are the reference's and memory stays flat.
-* ``workers``: 1 (the default) counts in this process; ``0`` uses every core,
-  ``k > 1`` that many processes (see :mod:`cp_queens.parallel`).
+* ``workers``: processes for a count (``None``, the default: every core from
+  n = 16 on, this process below, where a pool costs more than it saves; ``0``
+  every core; ``1`` this process). ``scheduler``/``cluster``/``executor`` run it
+  on Dask or any executor instead, ``checkpoint`` makes it resumable (see
+  :mod:`cp_queens.parallel`). The library and the CLI take this same door.
 
 Boards up to n = 62 fit the 64-bit masks (far beyond anything countable).
 Without Numba the same kernels run interpreted, with a warning.
@@ -20,27 +23,29 @@ Without Numba the same kernels run interpreted, with a warning.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+import contextlib
+import functools
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
+from typing import Any
 
+from cp_queens import parallel
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine, ProgressCallback, UniqueCount
+from cp_queens.engines.base import Call, Engine, UniqueCount
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
+from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
+from cp_queens.errors import EngineOptionError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
-
-if TYPE_CHECKING:
-    from cp_queens import parallel as parallel_progress
 
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
 BATCH_SIZES = (1, 64, 4096)
-#: Subproblems counted per kernel call: few enough to see progress and time limits often.
-SUBPROBLEMS_PER_CALL = 32
 #: Search nodes per kernel call at most, so time limits and Ctrl-C are seen promptly.
 NODES_PER_CALL = 1 << 22
+#: Without ``workers``, counts from this n use every core. Below it one core wins:
+#: benchmarks/count.py measured n = 15 at 0.33 s on one core, 0.37 s on two.
+PARALLEL_FROM = 16
 
 
 @register
@@ -57,63 +62,131 @@ class FastEngine(Engine):
         self,
         *,
         time_limit: float | None = None,
-        workers: int = 1,
+        workers: int | None = None,
+        scheduler: str | None = None,
+        cluster: str | None = None,
+        executor: Executor | None = None,
+        checkpoint: str | None = None,
         depth: int | None = None,
         force_python: bool = False,
     ) -> None:
-        """``workers``: processes for a count (0 = all cores); ``depth``: rows preset per
-        subproblem (default grows with n); ``force_python``: run the interpreted kernels."""
+        """
+        Args:
+            time_limit: seconds a call may take; a count then stops with a lower bound.
+            workers: local processes for a count: ``None`` every core from n = 16 on
+                (this process below), ``0`` every core, ``1`` this process.
+            scheduler: count on the Dask cluster at this address (``tcp://HOST:8786``).
+            cluster: count on a local Dask cluster started for the call (``local`` or
+                ``local:W``).
+            executor: count on this ``concurrent.futures.Executor`` (for example
+                ``distributed.Client(...).get_executor()``).
+            checkpoint: a file recording finished subproblems; the same count resumes from it.
+            depth: rows preset per subproblem (default grows with n).
+            force_python: run the interpreted kernels (exact, much slower).
+
+        Raises:
+            EngineOptionError: more than one of ``scheduler``, ``cluster``, ``executor``, or
+                ``workers`` together with one of them.
+
+        Examples:
+            >>> FastEngine(workers=1).count_unique(Problem(8))
+            UniqueCount(total=92, unique=12)
+        """
         super().__init__(time_limit=time_limit)
-        if workers < 0:
-            raise ValueError(f"workers must be >= 0, got {workers}")
+        if workers is not None:
+            parallel.resolve_workers(workers)  # checks the value
+        places = [
+            name
+            for name, v in (("scheduler", scheduler), ("cluster", cluster), ("executor", executor))
+            if v is not None
+        ]
+        if len(places) > 1:
+            raise EngineOptionError(f"give one of {' and '.join(places)}, not both")
+        if places and workers is not None:
+            raise EngineOptionError(f"workers is for local processes; size the {places[0]} instead")
+        if cluster is not None:
+            from cp_queens.parallel.dask import parse_cluster
+
+            parse_cluster(cluster)  # checks the spelling now, not after the split
         self.workers = workers
+        self.scheduler = scheduler
+        self.cluster = cluster
+        self.executor = executor
+        self.checkpoint = checkpoint
         self.depth = depth
         self.force_python = force_python
 
     # -- counting ---------------------------------------------------------
 
-    def _count(self, problem: Problem, progress: ProgressCallback | None) -> int:
-        return self._run_count(problem, progress).total
+    def _count(self, problem: Problem, call: Call) -> int:
+        return self._split_count(problem, call).total
 
-    def _count_unique(self, problem: Problem, progress: ProgressCallback | None) -> UniqueCount:
-        return self._run_count(problem, progress)
+    def _count_unique(self, problem: Problem, call: Call) -> UniqueCount:
+        return self._split_count(problem, call)
 
-    def _run_count(self, problem: Problem, progress: ProgressCallback | None) -> UniqueCount:
+    def _split_count(self, problem: Problem, call: Call) -> UniqueCount:
+        """Split the count into subproblems and run them where the options say."""
         subs = split_module.split(problem.n, depth=self.depth, fixed=problem.fixed)
-        self.stats.extra["subproblems"] = len(subs)
-        if self.workers != 1:
-            from cp_queens import parallel
+        stats = call.stats
+        stats.extra["subproblems"] = len(subs)
+        running = {"solutions": 0}
 
-            result = parallel.count(
+        def report(fresh: list[PartialCount], done: int, items: int, resumed: int) -> None:
+            running["solutions"] += sum(part.total for part in fresh)
+            call.report(running["solutions"], done=done, total=items, resumed=resumed)
+
+        with contextlib.ExitStack() as stack:
+            executor, where = self._executor(stack)
+            checkpoint = None
+            if self.checkpoint is not None:
+                from cp_queens.parallel.checkpoint import Checkpoint
+
+                job = _job(problem, subs)
+                keys = [sub.key for sub in subs]
+                checkpoint = stack.enter_context(
+                    Checkpoint.open(self.checkpoint, job, keys, PartialCount)
+                )
+            result = parallel.run(
                 subs,
-                workers=self.workers or None,
-                progress=None if progress is None else _solutions_only(progress),
-                deadline=self._deadline(),
-                force_python=self.force_python,
+                functools.partial(count_chunk, force_python=self.force_python),
+                key=_key,
+                executor=executor,
+                where=where,
+                workers=self._workers(problem),
+                checkpoint=checkpoint,
+                report=report,
+                deadline=call.deadline,
+                prepare=functools.partial(split_module.warm_up, self.force_python),
             )
-            self.stats.branches = result.nodes
-            if not result.complete:
-                self.stats.status = TIME_LIMIT
-            return UniqueCount(result.total, result.unique)
-        deadline = self._deadline()
-        total = unique = nodes = 0
-        for start in range(0, len(subs), SUBPROBLEMS_PER_CALL):
-            if deadline is not None and time.perf_counter() > deadline:
-                self.stats.status = TIME_LIMIT
-                break
-            batch = subs[start : start + SUBPROBLEMS_PER_CALL]
-            for part in split_module.count_many(batch, force_python=self.force_python):
-                total += part.total
-                unique += part.unique
-                nodes += part.nodes
-            if progress is not None:
-                progress(total)
-        self.stats.branches = nodes
-        return UniqueCount(total, unique)
+        parts = result.records.values()
+        stats.branches = sum(part.nodes for part in parts)
+        stats.extra["where"] = result.where
+        if result.resumed:
+            stats.extra["resumed"] = result.resumed
+        if not result.complete:
+            call.stop_for_time()
+        total = sum(part.total for part in parts)
+        return UniqueCount(total, sum(part.unique for part in parts))
+
+    def _workers(self, problem: Problem) -> int | None:
+        if self.workers is not None:
+            return self.workers
+        small = problem.n < PARALLEL_FROM and self.checkpoint is None
+        return 1 if small else None  # a small count is over before a pool has started
+
+    def _executor(self, stack: contextlib.ExitStack) -> tuple[Executor | None, str | None]:
+        if self.executor is not None:
+            return self.executor, "an executor"
+        if self.scheduler is None and self.cluster is None:
+            return None, None
+        from cp_queens.parallel.dask import dask_cluster
+
+        cluster = stack.enter_context(dask_cluster(scheduler=self.scheduler, cluster=self.cluster))
+        return cluster.executor, cluster.description
 
     # -- enumeration ------------------------------------------------------
 
-    def _solutions(self, problem: Problem) -> Iterator[Placement]:
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         code, compiled = split_module.backend(self.force_python)
         n = problem.n
         allow_list, _ = split_module.allow_masks(
@@ -128,8 +201,7 @@ class FastEngine(Engine):
         state = new(1, compiled)
         stack[0][0] = allow[0]
         out = new(max(BATCH_SIZES) * n, compiled)
-        deadline = self._deadline()
-        self.stats.branches = 0
+        call.stats.branches = 0
         calls = 0
         while state[0] >= 0:
             capacity = BATCH_SIZES[min(calls, len(BATCH_SIZES) - 1)]
@@ -137,7 +209,7 @@ class FastEngine(Engine):
             found, nodes = code.enumerate_batch(
                 n, allow, state, *stack, bits, out, capacity, NODES_PER_CALL
             )
-            self.stats.branches += int(nodes)
+            call.stats.branches += int(nodes)
             if found:
                 if compiled:
                     rows = out[: found * n].reshape(found, n).tolist()
@@ -145,8 +217,8 @@ class FastEngine(Engine):
                     rows = [out[k * n : (k + 1) * n] for k in range(found)]
                 for cols in rows:
                     yield _trusted(tuple(cols))
-            if deadline is not None and time.perf_counter() > deadline:
-                self.stats.status = TIME_LIMIT
+            if call.expired():
+                call.stop_for_time()
                 return
 
 
@@ -158,10 +230,24 @@ def _trusted(cols: tuple[int, ...]) -> Placement:
     return placement
 
 
-def _solutions_only(progress: ProgressCallback) -> parallel_progress.ProgressCallback:
-    """Adapt the engine's progress callback (solutions so far) to the parallel one."""
+def count_chunk(
+    subs: Sequence[Subproblem], force_python: bool = False
+) -> list[tuple[str, PartialCount]]:
+    """The task a worker runs: count a few subproblems (module-level, so it pickles)."""
+    parts = split_module.count_many(subs, force_python=force_python)
+    return [(sub.key, part) for sub, part in zip(subs, parts, strict=True)]
 
-    def report(info: parallel_progress.Progress) -> None:
-        progress(info.solutions)
 
-    return report
+def _key(sub: Subproblem) -> str:
+    return sub.key
+
+
+def _job(problem: Problem, subs: Sequence[Subproblem]) -> dict[str, Any]:
+    """What identifies a count in its checkpoint file: board, given queens, split."""
+    return {
+        "engine": "fast",
+        "n": problem.n,
+        "fixed": sorted([row, col] for row, col in problem.fixed.items()),
+        "depth": max((len(sub.prefix) for sub in subs), default=0),
+        "subproblems": len(subs),
+    }

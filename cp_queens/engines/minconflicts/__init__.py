@@ -31,14 +31,12 @@ Examples:
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Engine
+from cp_queens.engines.base import Call, Engine
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import TIME_LIMIT
 
 #: Random draws per row when building the greedy start.
 START_TRIES = 32
@@ -75,7 +73,7 @@ class MinConflictsEngine(Engine):
         self.seed = seed
         self.restart_after = restart_after
 
-    def _first(self, problem: Problem) -> Placement | None:
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
         n = problem.n
         if n == 1:
             return Placement((0,))
@@ -92,9 +90,8 @@ class MinConflictsEngine(Engine):
         rows = np.empty(n, dtype=np.int64)
         restart_after = self.restart_after or n + 100
         per_call = max(1, WORK_PER_CALL // n)
-        deadline = self._deadline()
         moves = restarts = 0
-        stats = self.stats
+        stats = call.stats
         stats.extra.update(seed=seed)
         try:
             while True:
@@ -111,8 +108,8 @@ class MinConflictsEngine(Engine):
                         return Placement(tuple(q.tolist()))
                     moves += done
                     moves_this_start += done
-                    if deadline is not None and time.perf_counter() > deadline:
-                        stats.status = TIME_LIMIT
+                    if call.expired():
+                        call.stop_for_time()
                         return None
                 restarts += 1
         finally:
