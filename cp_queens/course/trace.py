@@ -314,20 +314,27 @@ def _board(
 ) -> list[str]:
     """SVG elements of one board: squares, crosses, queens (discs)."""
     parts = []
-    if squares:
-        for r in range(n):
-            for c in range(n):
-                fill = LIGHT if (r + c) % 2 == 0 else DARK
-                parts.append(
-                    f'<rect x="{x + c * cell:.1f}" y="{y + r * cell:.1f}" width="{cell:.1f}" '
-                    f'height="{cell:.1f}" fill="{fill}"/>'
-                )
-    arm = cell * 0.3
-    for r, c in sorted(crossed):
-        cx, cy = x + (c + 0.5) * cell, y + (r + 0.5) * cell
+    if squares:  # a light board with the dark squares as one path: small files
         parts.append(
-            f'<path class="cross" d="M{cx - arm:.1f},{cy - arm:.1f}L{cx + arm:.1f},{cy + arm:.1f}'
-            f'M{cx - arm:.1f},{cy + arm:.1f}L{cx + arm:.1f},{cy - arm:.1f}" stroke="#555" '
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{n * cell:.1f}" height="{n * cell:.1f}" '
+            f'fill="{LIGHT}"/>'
+        )
+        dark = "".join(
+            f"M{x + c * cell:.1f},{y + r * cell:.1f}h{cell:.1f}v{cell:.1f}h{-cell:.1f}z"
+            for r in range(n)
+            for c in range(n)
+            if (r + c) % 2
+        )
+        parts.append(f'<path d="{dark}" fill="{DARK}"/>')
+    arm = cell * 0.3
+    crosses = []
+    for r, c in sorted(crossed):
+        left, top = x + (c + 0.5) * cell - arm, y + (r + 0.5) * cell - arm
+        crosses.append(f"M{left:.1f},{top:.1f}l{2 * arm:.1f},{2 * arm:.1f}m0,{-2 * arm:.1f}")
+        crosses.append(f"l{-2 * arm:.1f},{2 * arm:.1f}")
+    if crosses:
+        parts.append(
+            f'<path class="crosses" d="{"".join(crosses)}" stroke="#555" '
             f'stroke-width="{max(cell / 9, 0.8):.1f}"/>'
         )
     for r, c in queens:
