@@ -57,6 +57,9 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
     if bad_shape is not None:
         return Verdict(False, bad_shape)
     n = len(cols)
+    if n == 0:
+        # No board has n = 0 (Problem refuses it): an empty list checks nothing.
+        return Verdict(False, "an empty placement has no queens to check (n must be >= 1)")
     if problem is not None:
         if problem.n != n:
             return Verdict(False, f"placement has {n} rows, the problem has n={problem.n}")

@@ -4,13 +4,19 @@ Each subcommand lives in its own module with ``add_parser(subparsers)`` and
 ``run(args) -> exit code``; :data:`COMMANDS` lists them in ``--help`` order.
 No solving happens here.
 
-Exit codes: 0 success, 1 a negative answer (no solution, an invalid
-placement), 2 bad input (one line on stderr, never a traceback), 130 Ctrl-C.
+Every way out goes through :func:`main`, which turns what happened into one
+line on stderr and one of the exit codes of :mod:`cp_queens.cli.exit_codes`:
+a script can tell a proven "no" from a crash, and a complete answer from one
+cut short. A traceback is shown only with ``--debug`` or ``CP_QUEENS_DEBUG=1``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
+import traceback
 from collections.abc import Sequence
 
 from cp_queens import __version__
@@ -25,7 +31,8 @@ from cp_queens.cli import (
     trace,
     verify,
 )
-from cp_queens.cli._common import OneLineErrorParser, fail, set_quiet
+from cp_queens.cli._common import OneLineErrorParser, StreamError, fail, set_quiet
+from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import CpQueensError
 
 COMMANDS = [
@@ -43,6 +50,9 @@ COMMANDS = [
 #: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
 NOTHING_TO_QUIET = ("completion",)
 
+#: Set to 1 (or pass ``--debug``) to see the traceback of an internal error.
+DEBUG_VARIABLE = "CP_QUEENS_DEBUG"
+
 DESCRIPTION = """\
 Solve, count and enumerate N-Queens placements: place N queens on an N x N
 board so that no two attack each other (no shared row, column or diagonal).
@@ -58,7 +68,10 @@ examples:
   cp-queens count 12                         how many solutions for N = 12
   cp-queens enumerate 8 --format jsonl       every solution, one per line
   cp-queens enumerate 8 --format jsonl | cp-queens verify
-"""
+
+""" + table()
+
+DEBUG_HELP = f"show the traceback of an internal error (or set {DEBUG_VARIABLE}=1)"
 
 
 def build_parser() -> OneLineErrorParser:
@@ -71,6 +84,7 @@ def build_parser() -> OneLineErrorParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for command in COMMANDS:
@@ -83,24 +97,74 @@ def build_parser() -> OneLineErrorParser:
                 action="store_true",
                 help="no '#' statistics lines and no live progress on stderr (errors still show)",
             )
+        # Accepted after the command too; SUPPRESS keeps a flag given before it.
+        subparser.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP
+        )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``cp-queens`` and ``python -m cp_queens``."""
+    """Entry point of ``cp-queens`` and ``python -m cp_queens``: returns the exit code."""
+    if sys.stderr is None:  # started with stderr closed: errors have nowhere to go
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    if sys.stdout is None:
+        return fail("cannot write <stdout>: it is closed", ExitCode.IO_ERROR)
     args = build_parser().parse_args(argv)
     set_quiet(getattr(args, "quiet", False))
+    debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+    previous = _sigterm_as_interrupt()
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a full disk shows here, while we can still say so
+        return code
     except CpQueensError as error:
-        return fail(str(error))
+        return fail(str(error), ExitCode.BAD_INPUT)
     except KeyboardInterrupt:
         print("cp-queens: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
-        # The reader (e.g. `| head`) went away: not an error. Point stdout at
-        # devnull so Python's final flush does not complain either.
-        import os
+        # The reader (e.g. `| head`) went away: not an error.
+        _silence_stdout()
+        return ExitCode.OK
+    except StreamError as error:
+        _silence_stdout()
+        return fail(str(error), ExitCode.IO_ERROR)
+    except OSError as error:
+        _silence_stdout()
+        if debug:
+            traceback.print_exc()
+        where = f"{error.filename}: " if error.filename else ""
+        return fail(f"I/O error: {where}{error.strerror or error}", ExitCode.IO_ERROR)
+    except Exception as error:
+        if debug:
+            traceback.print_exc()
+            return ExitCode.INTERNAL_ERROR
+        what = "out of memory" if isinstance(error, MemoryError) else type(error).__name__
+        detail = str(error).splitlines()[0][:200] if str(error) else ""
+        return fail(
+            f"internal error: {what}{': ' + detail if detail else ''} (a bug in cp-queens; "
+            f"run again with --debug or {DEBUG_VARIABLE}=1 to see the traceback)",
+            ExitCode.INTERNAL_ERROR,
+        )
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
+
+def _sigterm_as_interrupt():
+    """Let SIGTERM unwind like Ctrl-C, so that every ``finally`` (workers, files) runs."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (a test runner): leave signals alone
+        return None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull, so Python's final flush of what is left cannot fail again."""
+    with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0

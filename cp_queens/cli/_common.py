@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from cp_queens import engines
 from cp_queens.engines import Engine, ProgressCallback
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, ParseError
 from cp_queens.stats import Progress as ProgressRecord
 from cp_queens.stats import Stats
 
@@ -189,33 +190,112 @@ def live_console() -> Console | None:
     return console
 
 
+class StreamError(OSError):
+    """Reading or writing a stream failed (disk full, closed stream): one line, exit code 74."""
+
+
 @contextlib.contextmanager
 def open_input(path: str) -> Iterator[TextIO]:
-    """``path`` opened for reading, or stdin for ``-``; a missing file is a one-line error."""
+    """``path`` opened for reading, or stdin for ``-``; a missing file is a one-line error.
+
+    Every reader sees the same text: UTF-8 with an optional byte-order mark
+    dropped, and ``\\r\\n`` read as ``\\n``; bytes that are not UTF-8 are one
+    line naming the source, not a ``UnicodeDecodeError``.
+    """
+    name = "<stdin>" if path == "-" else path
     if path == "-":
-        yield sys.stdin
-        return
+        if sys.stdin is None:
+            raise StreamError("cannot read <stdin>: it is closed")
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a test's StringIO: already text
+            handle: TextIO = sys.stdin
+        else:
+            handle = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="strict")
+    else:
+        try:
+            handle = open(path, encoding="utf-8-sig", errors="strict")  # noqa: SIM115
+        except OSError as error:
+            raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
     try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
-    with handle:
         yield handle
+    except UnicodeDecodeError as error:
+        raise ParseError(
+            f"{name}: not UTF-8 text (byte 0x{error.object[error.start]:02x}); "
+            "expected boards, JSON lines or CSV"
+        ) from None
+    except OSError as error:
+        if isinstance(error, StreamError):
+            raise
+        raise StreamError(f"cannot read {name}: {error.strerror or error}") from None
+    finally:
+        if path != "-":
+            handle.close()
+        elif handle is not sys.stdin:
+            handle.detach()  # leave sys.stdin's own buffer open
 
 
 @contextlib.contextmanager
 def open_output(path: str | None) -> Iterator[TextIO]:
-    """``path`` opened for writing, or stdout for ``None`` / ``-``."""
+    """``path`` opened for writing, or stdout for ``None`` / ``-``.
+
+    A failed write (a full disk, ``/dev/full``, a file that takes no writes)
+    becomes one :class:`StreamError` naming the target; a regular file is cut
+    back to its last whole line, so what was written stays whole.
+    """
+    name = "<stdout>" if path in (None, "-") else path
     if path in (None, "-"):
-        yield sys.stdout
-        sys.stdout.flush()
+        handle: TextIO = sys.stdout
+    else:
+        try:
+            handle = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as error:
+            raise StreamError(f"cannot write {path}: {error.strerror}") from None
+    try:
+        try:
+            yield handle
+            handle.flush()
+        finally:
+            if handle is not sys.stdout:
+                handle.close()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        if isinstance(error, StreamError):
+            raise
+        _cut_to_last_line(handle if handle is sys.stdout else path)
+        raise StreamError(f"cannot write {name}: {error.strerror or error}") from None
+
+
+def _cut_to_last_line(target: TextIO | str | None) -> None:
+    """Truncate a regular file after its last newline: a torn last line is worse than none."""
+    import os
+    import stat
+
+    try:
+        is_path = isinstance(target, str)
+        fd = os.open(target, os.O_RDWR) if is_path else os.dup(target.fileno())  # type: ignore[union-attr]
+    except (OSError, ValueError, AttributeError):
         return
     try:
-        handle = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
-    except OSError as error:
-        raise CpQueensError(f"cannot write {path}: {error.strerror}") from None
-    with handle:
-        yield handle
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
+        size = os.lseek(fd, 0, os.SEEK_END)
+        keep, chunk = 0, 1 << 16
+        position = size
+        while position > 0:
+            start = max(0, position - chunk)
+            data = os.pread(fd, position - start, start)
+            newline = data.rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            position = start
+        if keep < size:
+            os.ftruncate(fd, keep)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _clock(seconds: float | None) -> str:

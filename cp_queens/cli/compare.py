@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from cp_queens.cli._common import fail, positive_seconds
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.compare import (
     TASKS,
     CompareError,
@@ -120,8 +121,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"cp-queens: warning: {error}", file=sys.stderr)
         print(f"wrote {', '.join(str(out / name) for name in written)}", file=sys.stderr)
     if any(run.agrees is False for run in runs):
-        return fail("engines disagree on the number of solutions (see the 'agrees' column)", 1)
-    return 0
+        return fail(
+            "engines disagree on the number of solutions (see the 'agrees' column)",
+            ExitCode.DISAGREE,
+        )
+    return ExitCode.OK
 
 
 def _flagged(flag: str, parse: Callable[[str], T], text: str) -> T:

@@ -17,6 +17,7 @@ from cp_queens.cli._common import (
     positive_seconds,
     report,
 )
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.completion import completions, cross_check, first_completion
 from cp_queens.engines import Engine
 from cp_queens.errors import CpQueensError
@@ -24,11 +25,11 @@ from cp_queens.formats import format_placement
 from cp_queens.partial import read_partial
 from cp_queens.problem import Placement, Problem
 from cp_queens.render import svg, unicode
-from cp_queens.stats import COMPLETE
+from cp_queens.stats import COMPLETE, TIME_LIMIT
 
 FORMATS = ("boards", "jsonl", "unicode", "svg")
 #: Exit code when the second engine disagrees: a bug in an engine, not an answer.
-DISAGREEMENT = 3
+DISAGREEMENT = ExitCode.DISAGREE
 
 EPILOG = """\
 input (detected):
@@ -36,9 +37,9 @@ input (detected):
   spaces optional, '#' starts a comment line; or JSON: {"n": 8, "queens": [[0, 0]]}
   with rows and columns counted from 0.
 
-exit codes: 0 completed, 1 no completion exists (or none found in the time
-limit), 2 unreadable input or queens that attack each other, 3 the engines
-named by --engine and --cross-check disagree.
+exit codes: 0 completed, 1 no completion exists, 2 unreadable input or queens
+that attack each other, 3 the engines named by --engine and --cross-check
+disagree, 4 stopped by --time-limit (see 'cp-queens --help' for all codes).
 
 examples:
   cp-queens complete board.txt                      one completion, as a board
@@ -108,31 +109,29 @@ def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     _report(args, problem, engine)
     proven = engine.stats.status == COMPLETE
     if placement is None and not proven:
-        print(f"no completion found within the time limit of {args.time_limit:g} s")
-        return 1
+        return _stopped(args, "no completion found")
     if args.cross_check and _disagrees(args, problem, exists=placement is not None):
         return DISAGREEMENT
     if placement is None:
         print("no completion exists")
-        return 1
+        return ExitCode.NEGATIVE
     with open_output(args.output) as out:
         out.write(_draw(placement, problem, args.format))
-    return 0
+    return ExitCode.OK
 
 
 def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     total = engine.count(problem)
     _report(args, problem, engine)
     if engine.stats.status != COMPLETE:
-        print(f"at least {total} completions (stopped: {engine.stats.status})")
-        return 1
+        return _stopped(args, f"at least {total} completions, the count is incomplete")
     if args.cross_check and _disagrees(args, problem, count=total):
         return DISAGREEMENT
     if total == 0:
         print("no completion exists")
-        return 1
+        return ExitCode.NEGATIVE
     print(f"{total} completion{'s' * (total != 1)}")
-    return 0
+    return ExitCode.OK
 
 
 def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
@@ -151,10 +150,18 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     note(f"{written} completion{plural}{'' if complete else ' (stopped early)'}")
     if args.cross_check and complete and _disagrees(args, problem, found=found):
         return DISAGREEMENT
+    if engine.stats.status == TIME_LIMIT:
+        return _stopped(args, f"{written} completions written, the list is incomplete")
     if written == 0:
-        print("no completion exists" if complete else "no completion found", file=sys.stderr)
-        return 1
-    return 0
+        print("no completion exists", file=sys.stderr)
+        return ExitCode.NEGATIVE
+    return ExitCode.OK
+
+
+def _stopped(args: argparse.Namespace, what: str) -> int:
+    limit = f" of {args.time_limit:g} s" if args.time_limit is not None else ""
+    print(f"cp-queens: stopped by the time limit{limit}: {what}", file=sys.stderr)
+    return ExitCode.TIME_LIMIT
 
 
 def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:

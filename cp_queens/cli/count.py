@@ -24,6 +24,7 @@ from cp_queens.cli._common import (
     report,
     strategy_options,
 )
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.parallel import Interrupted
 from cp_queens.stats import COMPLETE
 
@@ -118,11 +119,16 @@ def run(args: argparse.Namespace) -> int:
                 "cp-queens: nothing was saved; add --checkpoint FILE to make a count resumable",
                 file=sys.stderr,
             )
-        return 130
+        return ExitCode.INTERRUPTED
     report(engine.stats)
     answer = f"{total} solutions, {unique} unique" if unique_too else f"{total} solutions"
     if engine.stats.status != COMPLETE:
-        print(f"n={args.n}: at least {answer} (stopped: {engine.stats.status})")
-        return 1
+        # A count cut short is no answer: it goes to stderr, with its own exit code.
+        print(
+            f"cp-queens: stopped by the time limit of {args.time_limit:g} s: n={args.n} has at "
+            f"least {answer} (the count is incomplete)",
+            file=sys.stderr,
+        )
+        return ExitCode.TIME_LIMIT
     print(f"n={args.n}: {answer}")
-    return 0
+    return ExitCode.OK

@@ -18,7 +18,9 @@ from cp_queens.cli._common import (
     report,
     strategy_options,
 )
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.formats import WRITE_FORMATS, write_placements
+from cp_queens.stats import COMPLETE, TIME_LIMIT
 from cp_queens.symmetry import unique_only
 
 
@@ -65,18 +67,30 @@ def run(args: argparse.Namespace) -> int:
         stream = unique_only(engine.solutions(Problem(args.n)), args.limit)
     else:
         stream = engine.solutions(Problem(args.n), limit=args.limit)
+    where = f" in {args.output}" if args.output not in (None, "-") else ""
     try:
         with open_output(args.output) as out:
-            write_placements(stream, out, args.format)
+            written = write_placements(stream, out, args.format)
     except KeyboardInterrupt:
         stream.close()
         report(engine.stats)
-        where = f" in {args.output}" if args.output not in (None, "-") else ""
         print(
             f"cp-queens: interrupted after {engine.stats.solutions} solutions; "
             f"those written{where} are complete",
             file=sys.stderr,
         )
-        return 130
+        return ExitCode.INTERRUPTED
+    finally:
+        stream.close()  # every exit ends the solver, also a failed write
     report(engine.stats)
-    return 0
+    if engine.stats.status == TIME_LIMIT:
+        print(
+            f"cp-queens: stopped by the time limit of {args.time_limit:g} s after {written} "
+            f"solutions; those written{where} are complete, the list is not",
+            file=sys.stderr,
+        )
+        return ExitCode.TIME_LIMIT
+    if written == 0 and engine.stats.status == COMPLETE:
+        print(f"cp-queens: no solution exists for N={args.n}", file=sys.stderr)
+        return ExitCode.NEGATIVE
+    return ExitCode.OK

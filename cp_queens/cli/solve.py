@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cp_queens import SOLVE_WITH_MODEL_UP_TO, Problem, default_solve_engine
 from cp_queens.cli._common import (
@@ -16,6 +17,7 @@ from cp_queens.cli._common import (
     report,
     strategy_options,
 )
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensError
 from cp_queens.formats import format_placement
 from cp_queens.render import TEXT_UP_TO, svg, unicode
@@ -75,10 +77,14 @@ def run(args: argparse.Namespace) -> int:
     report(engine.stats)
     if placement is None:
         if engine.stats.status == TIME_LIMIT:
-            print(f"no solution found within the time limit of {args.time_limit:g} s")
-        else:
-            print(f"no solution exists for N={args.n}")
-        return 1
+            print(
+                f"cp-queens: no solution found within the time limit of {args.time_limit:g} s "
+                "(none is not proven)",
+                file=sys.stderr,
+            )
+            return ExitCode.TIME_LIMIT
+        print(f"no solution exists for N={args.n}")
+        return ExitCode.NEGATIVE
     with open_output(args.output) as out:
         if args.format == "unicode":
             out.write(unicode(placement) + "\n")
@@ -86,4 +92,4 @@ def run(args: argparse.Namespace) -> int:
             out.write(svg(placement) + "\n")
         else:
             out.write(format_placement(placement, args.format))
-    return 0
+    return ExitCode.OK

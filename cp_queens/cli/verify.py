@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cp_queens.cli._common import board_size, open_input
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.formats import read_placements
 from cp_queens.problem import Problem
 from cp_queens.verify import verify
@@ -17,7 +18,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Read placements (jsonl: one JSON array of columns per line; csv; or boards "
         "of '.' and 'Q' separated by blank lines; the format is detected) and check that no "
         "two queens attack each other. Prints a summary; exit code 0 when all are valid, "
-        "1 when any is not, 2 when the input cannot be read.",
+        "1 when any is not or there is nothing to check, 2 when the input cannot be read.",
     )
     parser.add_argument(
         "file", nargs="?", default="-", metavar="FILE", help="file to read (default: stdin)"
@@ -59,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         problems.append(f"expected {args.expect} placements")
     if problems:
         print(f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}")
-        return 1
+        return ExitCode.NEGATIVE
+    if checked == 0:
+        print(f"NOTHING TO CHECK: {name} holds no placement")
+        return ExitCode.NEGATIVE
     print(f"OK: {checked} placements checked ({size_text}), all valid")
-    return 0
+    return ExitCode.OK

@@ -22,9 +22,11 @@ the queue's few hundred placements however many solutions exist.
 
 from __future__ import annotations
 
+import atexit
 import queue
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -42,10 +44,11 @@ QUEUE_SIZE = 256
 #: Seconds between two progress reports of a count.
 PROGRESS_EVERY = 0.2
 
-#: Seconds short of its time limit a search may stop and still count as timed out.
-INTERRUPT_MARGIN = 0.1
-
 _DONE = object()
+
+#: Streams whose solver thread may still run: stopped and joined at interpreter exit, because
+#: a C++ solver thread still running when the interpreter tears down aborts the process.
+_LIVE: weakref.WeakSet[_SolverThread] = weakref.WeakSet()
 
 
 def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) -> None:
@@ -58,15 +61,33 @@ def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) 
         stats.status = STOPPED
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         stats.status = COMPLETE
-    elif solver.wall_time + INTERRUPT_MARGIN < 0.9 * solver.parameters.max_time_in_seconds:
-        # CP-SAT catches Ctrl-C itself and returns early as if time ran out, and
-        # Python never sees the signal. Unfinished well before the time limit
-        # (or without one) means the user interrupted: say so, as Python would.
-        # (The margin keeps a tiny limit on a busy machine from looking like Ctrl-C.)
-        stats.status = STOPPED
-        raise KeyboardInterrupt
     else:
+        # Ctrl-C never gets here (see solve()): unfinished means a limit stopped the search.
         stats.status = TIME_LIMIT
+
+
+def solve(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
+) -> int:
+    """``solver.solve``, but a Ctrl-C stops it at once and arrives as ``KeyboardInterrupt``.
+
+    CP-SAT would otherwise catch Ctrl-C itself and return as if its time ran out,
+    which cannot be told apart from a real time limit. So on the main thread the
+    search runs on a helper thread while the main thread waits in short slices,
+    where Python's own handler raises ``KeyboardInterrupt``; the search is then
+    stopped and waited for, so no solver thread outlives the call.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model, callback)  # signals are delivered to the main thread only
+    search = _SolverThread(solver, model, callback)
+    try:
+        while not search.done.wait(0.05):
+            pass
+    finally:
+        search.end()  # at once when the search is over; else (Ctrl-C) stop it and wait
+    return search.result()
 
 
 def first(
@@ -74,7 +95,7 @@ def first(
 ) -> Placement | None:
     """One solution with all workers (the portfolio), or ``None``."""
     solver = settings.solver(enumerate_all=False)
-    status = solver.solve(model)
+    status = solve(solver, model)
     record(stats, solver, status, stopped=False)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Placement(decode(solver))
@@ -106,7 +127,7 @@ def count(
     """Count every solution in the callback, keeping none of them."""
     solver = settings.solver(enumerate_all=True)
     counter = _Counter(progress)
-    status = solver.solve(model, counter)
+    status = solve(solver, model, counter)
     record(stats, solver, status, stopped=False)
     return counter.count
 
@@ -148,7 +169,7 @@ def visit(
     """
     solver = settings.solver(enumerate_all=True)
     callback = _Visit(decode, visitor)
-    status = solver.solve(model, callback)
+    status = solve(solver, model, callback)
     record(stats, solver, status, stopped=callback.stopped)
     if callback.error is not None:
         raise callback.error
@@ -181,38 +202,83 @@ def put_unless_stopped(out: queue.Queue, item: object, stop: threading.Event) ->
     return False
 
 
+class _SolverThread:
+    """One CP-SAT search on a daemon thread, with a stop flag, that anyone can end.
+
+    Waiting uses an event, never ``Thread.join``: on Python 3.11 a join that a
+    Ctrl-C interrupts marks the thread as stopped while it still runs, and a
+    CP-SAT thread still running when the interpreter exits aborts the process.
+    """
+
+    def __init__(
+        self,
+        solver: cp_model.CpSolver,
+        model: cp_model.CpModel,
+        callback: cp_model.CpSolverSolutionCallback | None,
+        after: Callable[[], object] | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.solver = solver
+        self.stop = stop or threading.Event()
+        self.done = threading.Event()
+        self._outcome: dict[str, Any] = {}
+        # Ctrl-C belongs to Python (see solve()); on a thread CP-SAT's own handler aborts.
+        solver.parameters.catch_sigint_signal = False
+
+        def run() -> None:
+            try:
+                self._outcome["status"] = solver.solve(model, callback)
+            except BaseException as error:  # handed to the caller by result()
+                self._outcome["error"] = error
+            finally:
+                self.done.set()
+            if after is not None:
+                after()
+
+        _LIVE.add(self)
+        threading.Thread(target=run, name="cp-queens-cpsat", daemon=True).start()
+
+    def end(self) -> None:
+        """Stop the search (also while it finds nothing) and wait until it has returned."""
+        self.stop.set()
+        if not self.done.is_set():
+            self.solver.stop_search()
+            while not self.done.wait(0.1):
+                self.solver.stop_search()  # in case the search had not yet started
+        _LIVE.discard(self)
+
+    def result(self) -> int:
+        """The solver's status, or its exception raised here."""
+        if "error" in self._outcome:
+            raise self._outcome["error"]
+        return self._outcome["status"]
+
+
+@atexit.register
+def _end_live_streams() -> None:
+    """A generator left open at exit (never closed, or kept alive by a traceback) ends here."""
+    for live in list(_LIVE):
+        live.end()
+
+
 def stream(
     model: cp_model.CpModel, decode: Decoder, settings: SolverSettings, stats: Stats
 ) -> Iterator[Placement]:
     """Yield every solution as the solver finds it (see the module docstring)."""
     solver = settings.solver(enumerate_all=True)
-    # The solver runs on a worker thread, where CP-SAT's own Ctrl-C handler
-    # aborts the process; leave Ctrl-C to Python, whose KeyboardInterrupt in
-    # the consumer stops the search through the stop flag like any early close.
-    solver.parameters.catch_sigint_signal = False
     handover: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
     stop = threading.Event()
-    outcome: dict[str, Any] = {}
     callback = _Handover(decode, handover, stop)
-
-    def run() -> None:
-        try:
-            outcome["status"] = solver.solve(model, callback)
-        except BaseException as error:  # handed to the consumer below
-            outcome["error"] = error
-        put_unless_stopped(handover, _DONE, stop)
-
-    worker = threading.Thread(target=run, name="cp-queens-cpsat", daemon=True)
-    worker.start()
+    search = _SolverThread(
+        solver, model, callback, after=lambda: put_unless_stopped(handover, _DONE, stop), stop=stop
+    )
     finished = False
     try:
         while (item := handover.get()) is not _DONE:
             yield Placement(item)
         finished = True
     finally:
-        stop.set()
-        worker.join()
-        if "error" in outcome:
-            raise outcome["error"]
-        record(stats, solver, outcome["status"], stopped=not finished)
+        search.end()
+        status = search.result()
+        record(stats, solver, status, stopped=not finished)
         stats.extra["solver_found"] = callback.produced
