@@ -21,6 +21,7 @@ Examples:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -106,3 +107,58 @@ def cross_check(
 
 def _engine(engine: str | Engine, options: dict[str, Any]) -> Engine:
     return engines.get(engine, **options) if isinstance(engine, str) else engine
+
+
+#: Where :func:`generate` takes its hidden solution from.
+SOURCES = ("construct", "random")
+
+
+def generate(
+    n: int, missing: int, *, blocked: int = 0, seed: int = 0, source: str = "construct"
+) -> Problem:
+    """A completion instance that is known to be solvable, for tests and benchmarks.
+
+    Take a solution of ``n``, remove ``missing`` queens (rows drawn at
+    random), and block ``blocked`` more squares, drawn from the open squares of
+    the residue that the hidden solution does not use. The hidden solution
+    stays a completion, so at least one exists; others may.
+
+    ``source="construct"`` takes the formula's solution: instant, but so
+    regular that the residue is nearly forced (few squares stay open).
+    ``source="random"`` takes the ``minconflicts`` engine's solution for
+    ``seed``: an irregular board like the published benchmark instances, with
+    more open squares and more completions.
+
+    Examples:
+        >>> problem = generate(12, 6, blocked=3, seed=1)
+        >>> len(problem.fixed), len(problem.blocked)
+        (6, 3)
+        >>> first_completion(problem, "reference") is not None
+        True
+    """
+    if not 0 <= missing <= n:
+        raise ValueError(f"missing must be between 0 and n={n}, got {missing}")
+    if source not in SOURCES:
+        raise ValueError(f"unknown source {source!r} (choose from {', '.join(SOURCES)})")
+    if source == "construct":
+        solution = engines.get("construct").first(Problem(n))
+    else:
+        solution = engines.get("minconflicts", seed=seed).first(Problem(n))
+    if solution is None:
+        raise ValueError(f"{source} has no solution of n={n} to start from")
+    chance = random.Random(seed)
+    free_rows = set(chance.sample(range(n), missing))
+    fixed = {row: col for row, col in enumerate(solution) if row not in free_rows}
+    residue = Problem(n, fixed).residue()
+    candidates = [
+        (row, col)
+        for index, row in enumerate(residue.rows)
+        for col in residue.open_columns(index)
+        if solution[row] != col
+    ]
+    if blocked > len(candidates):
+        raise ValueError(
+            f"only {len(candidates)} open squares are off the hidden solution; "
+            f"cannot block {blocked}"
+        )
+    return Problem(n, fixed, frozenset(chance.sample(candidates, blocked)))

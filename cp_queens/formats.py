@@ -14,9 +14,7 @@ names the source, the line and (where it helps) the column.
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import json
 from collections.abc import Iterable, Iterator
 from typing import TextIO
@@ -64,49 +62,139 @@ def write_placements(placements: Iterable[Placement], out: TextIO, fmt: str) -> 
 
 
 # -- reading -----------------------------------------------------------------
+#
+# One board grammar for every reader (``verify`` here, ``complete`` in
+# cp_queens.partial): a board is a block of non-blank lines, one per row; a
+# square is a mark from EMPTY, QUEEN or BLOCKED; spaces and tabs between squares
+# are optional; a line starting with ``#`` is a comment; the board is square.
+# Rows are read one line at a time with string methods and only the queens'
+# columns are kept, so memory follows the board's rows, not its characters,
+# and nothing recurses however hostile the input.
+
+#: Marks of an empty square, a queen, and a blocked square (no queen may stand there).
+EMPTY = frozenset(".-_0")
+QUEEN = frozenset("Qq1")
+BLOCKED = frozenset("xX")
+SQUARES = EMPTY | QUEEN | BLOCKED
+SQUARES_HELP = (
+    "a square is '.', '-', '_' or '0' when empty, 'Q' or '1' for a queen, "
+    "'x' where no queen may stand"
+)
+_SPACES = " \t\r\n\f\v"
+_NO_SPACES = str.maketrans("", "", _SPACES)
+_SPACES_AND_SQUARES = SQUARES | frozenset(_SPACES)
+
+
+def board_row(line: str, number: int, name: str) -> str | None:
+    """The squares of one board line without spaces; ``""`` for a blank line, ``None``
+    for a comment. A character that is no square is an error naming its column."""
+    squares = line.translate(_NO_SPACES)
+    if squares.startswith("#"):
+        return None
+    if not SQUARES.issuperset(squares):
+        position, ch = next((p, c) for p, c in enumerate(line, 1) if c not in _SPACES_AND_SQUARES)
+        raise ParseError(f"{name}:{number}:{position}: unexpected {ch!r} ({SQUARES_HELP})")
+    return squares
+
+
+def marks_in(squares: str, marks: frozenset[str]) -> list[int]:
+    """Columns where any of ``marks`` stands, found by ``str.find`` (C speed, no list
+    per square)."""
+    found = []
+    for mark in marks:
+        col = squares.find(mark)
+        while col >= 0:
+            found.append(col)
+            col = squares.find(mark, col + 1)
+    return sorted(found)
+
+
+class BoardShape:
+    """Checks, row by row, that the rows read so far can make a square board."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.width: int | None = None
+        self.rows = 0
+
+    def add(self, squares: str, number: int) -> int:
+        """Account for one row; return its index."""
+        if self.width is None:
+            self.width = len(squares)
+        elif len(squares) != self.width:
+            raise ParseError(
+                f"{self.name}:{number}: row {self.rows} has {len(squares)} squares, "
+                f"but row 0 has {self.width} (a board is square)"
+            )
+        self.rows += 1
+        return self.rows - 1
+
+    def finish(self, number: int | None = None) -> int:
+        """The board size, once every row is read."""
+        if self.rows != self.width:
+            where = f"{self.name}:{number}" if number is not None else self.name
+            raise ParseError(
+                f"{where}: the board has {self.rows} rows of {self.width} squares "
+                "(a board is square)"
+            )
+        return self.rows
 
 
 def read_placements(source: TextIO, name: str = "<stdin>") -> Iterator[list[int]]:
-    """Yield the columns of each placement in ``source``, guessing the format.
+    """Yield the columns of each placement in ``source``, detecting the format.
 
-    The first non-blank character decides: ``[`` means jsonl, ``q`` (a
-    ``q0,q1,...`` header) or a digit means csv, anything else boards. Columns
-    are returned as plain lists, unchecked: judging them is
-    :func:`cp_queens.verify.verify`'s job, so a bad placement is reported as
-    *invalid*, not as unreadable.
+    The first line that is neither blank nor a ``#`` comment decides: ``[``
+    starts jsonl; a comma, or a ``q0`` header, means csv (no board has a comma);
+    anything else is boards. Columns are returned as plain lists, unchecked:
+    judging them is :func:`cp_queens.verify.verify`'s job, so a bad placement is
+    reported as *invalid*, not as unreadable. A byte-order mark and ``\\r\\n``
+    line ends are accepted.
     """
     lines = _numbered_lines(source)
     for number, line in lines:
         stripped = line.strip()
-        if not stripped:
+        if not stripped or stripped.startswith("#"):
             continue
-        first = stripped[0]
-        rest = _chain([(number, line)], lines)
-        if first == "[":
+        rest = _chain((number, line), lines)
+        if stripped.startswith("["):
             yield from _read_jsonl(rest, name)
-        elif first == "q" or first.isdigit():
+        elif "," in stripped or _is_csv_header(stripped):
             yield from _read_csv(rest, name)
         else:
             yield from _read_boards(rest, name)
         return
 
 
-def _numbered_lines(source: TextIO) -> Iterator[tuple[int, str]]:
+def _is_csv_header(stripped: str) -> bool:
+    """``q0`` alone (the header of a 1 x 1 csv): ``q0,q1,...`` already has a comma."""
+    return stripped.lower() == "q0"
+
+
+def _numbered_lines(source: Iterable[str]) -> Iterator[tuple[int, str]]:
     for number, line in enumerate(source, start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a BOM, when the caller opened without utf-8-sig
         yield number, line.rstrip("\r\n")
 
 
-def _chain(head: list[tuple[int, str]], tail: Iterator[tuple[int, str]]):
-    yield from head
+def _chain(head: tuple[int, str], tail: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    yield head
     yield from tail
 
 
 def _read_jsonl(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]]:
     for number, line in lines:
-        if not line.strip():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
             continue
+        # A placement is a flat array: refuse nesting before the JSON decoder, whose
+        # recursion a line of '[[[[...' would exhaust.
+        if stripped.count("[") > 1 or "{" in stripped:
+            raise ParseError(
+                f"{name}:{number}: expected a JSON array of column numbers, not nested"
+            )
         try:
-            value = json.loads(line)
+            value = json.loads(stripped)
         except json.JSONDecodeError as error:
             raise ParseError(
                 f"{name}:{number}:{error.colno}: not valid JSON ({error.msg})"
@@ -120,52 +208,46 @@ def _read_jsonl(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[in
 
 def _read_csv(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]]:
     for number, line in lines:
-        if not line.strip() or line.lstrip().startswith("q"):
-            continue  # blank line or a header
-        row = next(csv.reader(io.StringIO(line)))
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or stripped[0] in "qQ":
+            continue  # blank line, comment or a header
         columns = []
-        for position, cell in enumerate(row, start=1):
+        for position, cell in enumerate(stripped.split(","), start=1):
             try:
                 columns.append(int(cell))
             except ValueError:
                 raise ParseError(
-                    f"{name}:{number}: field {position} is {cell!r}, not a column number"
+                    f"{name}:{number}: field {position} is {cell.strip()[:40]!r}, "
+                    "not a column number"
                 ) from None
         yield columns
 
 
 def _read_boards(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]]:
-    block: list[tuple[int, str]] = []
+    """Boards separated by blank lines; each row must hold exactly one queen."""
+    shape: BoardShape | None = None
+    columns: list[int] = []
+    last = 0
     for number, line in lines:
-        if line.strip():
-            block.append((number, line))
-        elif block:
-            yield _parse_board(block, name)
-            block = []
-    if block:
-        yield _parse_board(block, name)
-
-
-def _parse_board(block: list[tuple[int, str]], name: str) -> list[int]:
-    """Columns of a board given as rows of ``.`` and ``Q``; exactly one queen per row."""
-    n = len(block)
-    columns = []
-    for row, (number, line) in enumerate(block):
-        squares = [(position, ch) for position, ch in enumerate(line, start=1) if ch != " "]
-        for position, ch in squares:
-            if ch not in ".Q":
-                raise ParseError(
-                    f"{name}:{number}:{position}: unexpected {ch!r} (a board row holds '.' and 'Q')"
-                )
-        if len(squares) != n:
-            raise ParseError(
-                f"{name}:{number}: row {row} has {len(squares)} squares, "
-                f"the board has {n} rows (boards are square)"
-            )
-        queens = [c for c, (_, ch) in enumerate(squares) if ch == "Q"]
+        squares = board_row(line, number, name)
+        if squares is None:
+            continue
+        if not squares:
+            if shape is not None:
+                shape.finish(last)
+                yield columns
+                shape, columns = None, []
+            continue
+        if shape is None:
+            shape = BoardShape(name)
+        row = shape.add(squares, number)
+        queens = marks_in(squares, QUEEN)
         if len(queens) != 1:
             raise ParseError(
                 f"{name}:{number}: row {row} has {len(queens)} queens, a placement has exactly one"
             )
         columns.append(queens[0])
-    return columns
+        last = number
+    if shape is not None:
+        shape.finish(last)
+        yield columns

@@ -39,7 +39,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import NamedTuple
 
 from cp_queens.errors import CpQueensError, InvalidPlacementError
@@ -265,7 +265,9 @@ def is_canonical(placement: Placement) -> bool:
     return is_canonical_columns(_checked(placement))
 
 
-def unique_only(placements: Iterable[Placement], limit: int | None = None) -> Iterator[Placement]:
+def unique_only(
+    placements: Iterable[Placement], limit: int | None = None
+) -> Generator[Placement, None, None]:
     """The canonical placements of a stream (one per orbit), stopping after ``limit`` of them.
 
     Works on any engine's stream, and closes that stream when it stops early so

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cp_queens.problem import NAMED_UP_TO, Placement, Problem, square_name
 
@@ -48,7 +48,7 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         'rows 0 and 5 share a diagonal (a6 and f1)'
     """
     if _is_array(placement):
-        cols: Sequence[int] = placement
+        cols: Sequence[int] | np.ndarray = placement
         bad_shape = _shape_problem_vectorised(placement)
     else:
         cols = placement.cols if isinstance(placement, Placement) else tuple(placement)
@@ -70,6 +70,11 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
                     f"row {row}: the given queen in column {col} was moved to {cols[row]}"
                     + _squares(n, (row, col), (row, cols[row]), "->"),
                 )
+        for row, col in sorted(problem.blocked):
+            if cols[row] == col:
+                return Verdict(
+                    False, f"row {row}: the queen in column {col} stands on a blocked square"
+                )
     if n >= VECTORISE_FROM:
         pair = _first_attack_vectorised(_as_int_array(cols))
     else:
@@ -88,7 +93,7 @@ def _squares(n: int, first: tuple[int, int], second: tuple[int, int], joint: str
     return f" ({square_name(*first, n)} {joint} {square_name(*second, n)})"
 
 
-def _is_array(value: Any) -> bool:
+def _is_array(value: Any) -> TypeGuard[np.ndarray]:
     """Whether ``value`` is a NumPy array, without importing NumPy to find out."""
     numpy = sys.modules.get("numpy")
     return numpy is not None and isinstance(value, numpy.ndarray)
@@ -123,7 +128,7 @@ def _shape_problem_vectorised(cols: np.ndarray) -> str | None:
     return None
 
 
-def _as_int_array(cols: Sequence[int]) -> np.ndarray:
+def _as_int_array(cols: Sequence[int] | np.ndarray) -> np.ndarray:
     import numpy as np
 
     if isinstance(cols, np.ndarray):
@@ -132,7 +137,7 @@ def _as_int_array(cols: Sequence[int]) -> np.ndarray:
     return np.fromiter(cols, dtype=np.int64, count=len(cols))
 
 
-def _first_attack_plain(cols: Sequence[int]) -> tuple[int, int, str] | None:
+def _first_attack_plain(cols: Sequence[int] | np.ndarray) -> tuple[int, int, str] | None:
     seen_col: dict[int, int] = {}
     seen_sum: dict[int, int] = {}
     seen_diff: dict[int, int] = {}

@@ -82,7 +82,7 @@ def test_unicode_marks_given_queens(tmp_path: Path, capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(
     ("content", "extra", "message"),
     [
-        ("Q...\n..x.\n....\n....\n", [], "board.txt:2:3: unexpected 'x'"),
+        ("Q...\n..y.\n....\n....\n", [], "board.txt:2:3: unexpected 'y'"),
         ("Q...\n.Q..\n....\n....\n", [], "a4 (row 0, col 0) and b3 (row 1, col 1) share"),
         ('{"n": 4, "queens": [[0, 0]', [], "board.txt:1:27: not valid JSON"),
         ("Q...\n....\n....\n....\n", ["-e", "construct"], "does not support pre-placed queens"),

@@ -38,8 +38,11 @@ def test_an_empty_board_and_json_without_queens() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Q...\n....\n..x.\n....\n", "b.txt:3:3: unexpected 'x'"),
-        ("Q...\n...\n....\n....\n", "b.txt:2: row 1 has 3 squares, but the board has 4 rows"),
+        ("Q...\n....\n..y.\n....\n", "b.txt:3:3: unexpected 'y'"),
+        ("Q . . .\n. . . .\n. . # .\n. . . .\n", "b.txt:3:5: unexpected '#'"),
+        ("Q...\n...\n....\n....\n", "b.txt:2: row 1 has 3 squares, but row 0 has 4"),
+        ("Q...\n....\n....\n", "b.txt: the board has 3 rows of 4 squares"),
+        ('{"n": 4, "blocked": [[0]]}', "b.txt: blocked[0] is [0], expected [row, col]"),
         ("Q...\n\n....\n....\n....\n", "b.txt:2: blank line inside the board"),
         ("# only a comment\n", "b.txt: no board found"),
         ('{"n": 4, "queens": [[0, 0],]}', "b.txt:1:28: not valid JSON"),
@@ -84,3 +87,36 @@ def test_board_and_json_round_trip(case: tuple[int, list[int]]) -> None:
     problem = Problem(n, fixed)
     assert parse_partial(format_partial(problem)) == problem
     assert parse_partial(format_partial(problem, "json")) == problem
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ".Qx.\n....\nQ...\n...X\n",
+        ". Q x .\n. . . .\nQ . . .\n. . . x\n",
+        '{"n": 4, "queens": [[0, 1], [2, 0]], "blocked": [[3, 3], [0, 2]]}',
+    ],
+)
+def test_blocked_squares_are_read_from_boards_and_json(text: str) -> None:
+    assert parse_partial(text) == Problem(4, {0: 1, 2: 0}, blocked={(0, 2), (3, 3)})
+
+
+def test_blocked_squares_round_trip_and_a_queen_on_one_is_an_error() -> None:
+    problem = Problem(5, {0: 0}, blocked={(1, 3), (4, 4)})
+    for fmt in ("board", "json"):
+        assert parse_partial(format_partial(problem, fmt)) == problem
+    assert format_partial(problem).splitlines()[1] == ". . . x ."
+    with pytest.raises(InvalidProblemError, match=r"queen at \(row 0, col 0\) stands on a blocked"):
+        parse_partial('{"n": 4, "queens": [[0, 0]], "blocked": [[0, 0]]}', "b.txt")
+    with pytest.raises(InvalidProblemError, match=r"blocked square at \(row 4, col 0\): row 4"):
+        parse_partial('{"n": 4, "blocked": [[4, 0]]}', "b.txt")
+
+
+def test_a_large_board_is_read_quickly_and_keeps_only_its_marks() -> None:
+    n = 2000
+    rows = ["." * n] * n
+    rows[5] = "." * 7 + "Q" + "." * (n - 8)
+    rows[9] = "x" * 3 + "." * (n - 3)
+    problem = parse_partial("\n".join(rows))
+    assert problem.n == n and problem.fixed == {5: 7}
+    assert problem.blocked == {(9, 0), (9, 1), (9, 2)}

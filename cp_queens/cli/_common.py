@@ -86,7 +86,8 @@ def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, wh
 
 def _cpsat_choices(option: str) -> tuple[str, ...]:
     """The values the cpsat engine takes for ``option``, as it declares them."""
-    return engines.engine_class("cpsat").option_choices[option]
+    cpsat = engines.engine_class("cpsat")
+    return cpsat.option_choices[option]  # type: ignore[attr-defined]  # a CpSatEngine's own
 
 
 def add_method_argument(parser: argparse.ArgumentParser) -> None:
@@ -231,7 +232,7 @@ def open_input(path: str) -> Iterator[TextIO]:
         if path != "-":
             handle.close()
         elif handle is not sys.stdin:
-            handle.detach()  # leave sys.stdin's own buffer open
+            handle.detach()  # type: ignore[attr-defined]  # leave sys.stdin's own buffer open
 
 
 @contextlib.contextmanager
@@ -272,8 +273,9 @@ def _cut_to_last_line(target: TextIO | str | None) -> None:
     import stat
 
     try:
-        is_path = isinstance(target, str)
-        fd = os.open(target, os.O_RDWR) if is_path else os.dup(target.fileno())  # type: ignore[union-attr]
+        if target is None:
+            return
+        fd = os.open(target, os.O_RDWR) if isinstance(target, str) else os.dup(target.fileno())
     except (OSError, ValueError, AttributeError):
         return
     try:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cp_queens import DEFAULT_MODEL_ENGINE
+from cp_queens import DEFAULT_MODEL_ENGINE, SMALL_RESIDUE, default_complete_engine
 from cp_queens.cli._common import (
     add_engine_argument,
+    add_strategy_arguments,
     engine_name,
     make_engine,
     non_negative_int,
@@ -16,6 +17,7 @@ from cp_queens.cli._common import (
     open_output,
     positive_seconds,
     report,
+    strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.completion import completions, cross_check, first_completion
@@ -34,8 +36,12 @@ DISAGREEMENT = ExitCode.DISAGREE
 EPILOG = """\
 input (detected):
   a board, one line per row: '.', '-', '_' or '0' empty, 'Q' or '1' a queen,
-  spaces optional, '#' starts a comment line; or JSON: {"n": 8, "queens": [[0, 0]]}
-  with rows and columns counted from 0.
+  'x' a blocked square (no queen may stand there), spaces optional, '#' starts
+  a comment line; or JSON: {"n": 8, "queens": [[0, 0]], "blocked": [[7, 7]]}
+  with rows and columns counted from 0 ("blocked" is optional).
+
+Only the residue is solved: the given queens' rows, columns and diagonals are
+taken out before any model is built, so a nearly full board is a small search.
 
 exit codes: 0 completed, 1 no completion exists, 2 unreadable input or queens
 that attack each other, 3 the engines named by --engine and --cross-check
@@ -59,7 +65,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="partial board to read ('-' for stdin)")
-    add_engine_argument(parser, DEFAULT_MODEL_ENGINE, f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model")
+    add_engine_argument(
+        parser,
+        None,
+        f"by the size of the residue: pyconstraint up to {SMALL_RESIDUE} open squares "
+        f"(starts fastest), {DEFAULT_MODEL_ENGINE} (the CP-SAT model) above",
+    )
     task = parser.add_mutually_exclusive_group()
     task.add_argument("--count", action="store_true", help="count every completion")
     task.add_argument("--all", action="store_true", help="list every completion")
@@ -83,7 +94,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="boards: rows of '.' and 'Q' (default); jsonl: JSON arrays of columns; "
         "unicode: a chess diagram, given queens as ♕; svg: a picture (one completion only)",
     )
+    parser.add_argument(
+        "--seed", type=int, metavar="K", help="random seed (cpsat) for repeatable runs"
+    )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
+    add_strategy_arguments(parser, solver_workers=True)
     parser.set_defaults(run=run)
 
 
@@ -95,7 +110,15 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
         problem = read_partial(source, name)
-    engine = make_engine(args.engine, time_limit=args.time_limit)
+    if args.engine is None and any(strategy_options(args).values()):
+        args.engine = DEFAULT_MODEL_ENGINE  # the search options are the CP-SAT engine's
+    elif args.engine is None:
+        args.engine = default_complete_engine(problem)
+        squares = problem.residue().open_squares()
+        note(f"engine: {args.engine} (default for a residue of {squares} open squares)")
+    engine = make_engine(
+        args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
+    )
     args.source_name = name
     if args.count:
         return _count(args, problem, engine)
@@ -165,8 +188,9 @@ def _stopped(args: argparse.Namespace, what: str) -> int:
 
 
 def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
-    given = len(problem.fixed)
-    note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}")
+    given, blocked = len(problem.fixed), len(problem.blocked)
+    squares = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
+    note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares}")
     report(engine.stats)
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Generator
 
-from cp_queens import DEFAULT_MODEL_ENGINE, Problem
+from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem
 from cp_queens.cli._common import (
     add_engine_argument,
     add_method_argument,
@@ -19,6 +20,7 @@ from cp_queens.cli._common import (
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.engines.base import Solutions
 from cp_queens.formats import WRITE_FORMATS, write_placements
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 from cp_queens.symmetry import unique_only
@@ -63,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     engine = make_engine(
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
     )
+    stream: Solutions | Generator[Placement, None, None]
     if args.unique:
         stream = unique_only(engine.solutions(Problem(args.n)), args.limit)
     else:

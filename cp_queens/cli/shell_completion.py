@@ -14,9 +14,9 @@ SHELLS = ("bash", "zsh", "tcsh")
 
 EPILOG = """\
 examples:
-  eval "$(cp-queens completion bash)"          this bash session (or add it to ~/.bashrc)
-  cp-queens completion bash > ~/.local/share/bash-completion/completions/cp-queens
-  cp-queens completion zsh > ~/.zfunc/_cp-queens   with fpath+=(~/.zfunc) before compinit
+  eval "$(cp-queens completion bash)"      # bash: add this line to ~/.bashrc
+  cp-queens completion zsh > "${fpath[1]}/_cp-queens"   # zsh: then open a shell
+  eval "`cp-queens completion tcsh`"       # tcsh: add this line to ~/.tcshrc
 """
 
 
@@ -24,8 +24,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "completion",
         help="print a shell completion script",
-        description="Print a tab-completion script for SHELL on stdout: load it in your "
-        "shell (see the examples) and Tab completes commands, options and their choices.",
+        description="Print a tab-completion script for SHELL on stdout. Load it in your shell\n"
+        "(see the examples) and Tab completes commands, options and their choices.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

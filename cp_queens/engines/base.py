@@ -190,6 +190,7 @@ class Engine:
     description: ClassVar[str] = ""
     can_enumerate: ClassVar[bool] = True
     can_count: ClassVar[bool] = True
+    #: Takes pre-placed queens and blocked squares (the completion problem).
     supports_fixed: ClassVar[bool] = True
     #: Largest board the engine accepts, or ``None`` for no limit.
     max_n: ClassVar[int | None] = None
@@ -254,9 +255,10 @@ class Engine:
         Only defined without pre-placed queens (they break the symmetry).
         """
         self._check(problem, "count", self.can_count)
-        if problem.fixed:
+        if not problem.is_empty_board:
             raise UnsupportedTaskError(
-                "unique counts (up to symmetry) are only defined without pre-placed queens"
+                "unique counts (up to symmetry) are only defined without pre-placed queens "
+                "or blocked squares"
             )
         call = self._call("count", problem, progress=progress)
         result = self._count_unique(problem, call)
@@ -309,9 +311,10 @@ class Engine:
     def _check(self, problem: Problem, task: str, supported: bool) -> None:
         if not supported:
             raise UnsupportedTaskError(f"engine '{self.name}' cannot {task}: {self.description}")
-        if problem.fixed and not self.supports_fixed:
+        if not problem.is_empty_board and not self.supports_fixed:
             raise UnsupportedTaskError(
-                f"engine '{self.name}' does not support pre-placed queens (completion)"
+                f"engine '{self.name}' does not support pre-placed queens or blocked squares "
+                "(completion)"
             )
         if self.max_n is not None and problem.n > self.max_n:
             raise UnsupportedTaskError(

@@ -10,7 +10,8 @@ One Boolean per square instead of one integer per row::
 This is the formulation of an integer-programming course (and of the ``mip``
 engine); CP-SAT reads ``exactly_one`` / ``at_most_one`` as clauses and
 cardinality constraints, so its search is a SAT search over n^2 literals
-rather than over n integer domains. Pre-placed queens fix ``x[r][c] = 1``.
+rather than over n integer domains. Pre-placed queens fix ``x[r][c] = 1``,
+blocked squares ``x[r][c] = 0``.
 Running the model (enumeration parameters, streaming, statistics) is shared
 with ``cpsat`` in :mod:`cp_queens.engines.cpsat.runner`.
 """
@@ -44,6 +45,8 @@ def build_model(problem: Problem) -> tuple[cp_model.CpModel, Board]:
         model.add_at_most_one(x[r][c] for r, c in squares)
     for row, col in problem.fixed.items():
         model.add(x[row][col] == 1)
+    for row, col in problem.blocked:
+        model.add(x[row][col] == 0)
     return model, x
 
 

@@ -39,7 +39,7 @@ BACKENDS = ("SCIP", "CBC")
 def build_model(
     problem: Problem, backend: str = "SCIP"
 ) -> tuple[pywraplp.Solver, list[list[pywraplp.Variable]]]:
-    """The 0/1 program; fixed queens get the lower bound 1."""
+    """The 0/1 program; fixed queens get the lower bound 1, blocked squares the upper bound 0."""
     solver = pywraplp.Solver.CreateSolver(backend)
     if solver is None:
         raise CpQueensError(f"mip: solver backend '{backend}' is not available in this ortools")
@@ -52,6 +52,8 @@ def build_model(
         solver.Add(sum(x[r][c] for r, c in squares) <= 1)
     for row, col in problem.fixed.items():
         x[row][col].SetLb(1)
+    for row, col in problem.blocked:
+        x[row][col].SetUb(0)
     return solver, x
 
 

@@ -111,7 +111,7 @@ class _Tally(constraint.Constraint):
         self.calls = 0
         self._deadline = deadline
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self,
         variables: Any,
         domains: Any,
@@ -178,18 +178,25 @@ def build_problem(
 ) -> constraint.Problem:
     """The python-constraint model: variables are rows, values are columns.
 
-    Pre-placed queens become one-value domains, which the solvers' ordering
-    picks first and forward checking propagates from. ``values`` orders the
-    columns each row tries (see :func:`column_order`). ``around`` is a pair of
-    constraints put before and after the model on every variable (the tallies).
+    Only the residue is modelled (:class:`~cp_queens.problem.Residue`): a row
+    with a given queen has no variable, and every other row's domain holds only
+    its open columns, so the given queens, their diagonals and blocked squares
+    never enter the search. ``values`` orders the columns each row tries (see
+    :func:`column_order`). ``around`` is a pair of constraints put before and
+    after the model on every variable (the tallies).
     """
-    n = problem.n
-    rows = list(range(n))
+    residue = problem.residue()
+    rows = list(residue.rows)
     recursive = isinstance(solver, constraint.RecursiveBacktrackingSolver)
-    columns_to_try = column_order(n, values, taken_from_end=not recursive)
+    columns_to_try = column_order(problem.n, values, taken_from_end=not recursive)
     csp = constraint.Problem(solver)
-    for row in rows:
-        csp.addVariable(row, [problem.fixed[row]] if row in problem.fixed else columns_to_try)
+    for index, row in enumerate(rows):
+        closed = residue.closed[index]
+        if len(rows) == problem.n and not closed:
+            csp.addVariable(row, columns_to_try)
+        else:
+            open_columns = set(residue.columns) - closed
+            csp.addVariable(row, [col for col in columns_to_try if col in open_columns])
     if around is not None:
         csp.addConstraint(around[0], rows)
     if columns == "global":
@@ -197,9 +204,11 @@ def build_problem(
         pair_constraint = _diagonals_ok
     else:
         pair_constraint = _columns_and_diagonals_ok
-    for i in range(n):
-        for j in range(i + 1, n):
-            csp.addConstraint(constraint.FunctionConstraint(pair_constraint(j - i)), (i, j))
+    for i, row_i in enumerate(rows):
+        for row_j in rows[i + 1 :]:
+            csp.addConstraint(
+                constraint.FunctionConstraint(pair_constraint(row_j - row_i)), (row_i, row_j)
+            )
     if around is not None:
         csp.addConstraint(around[1], rows)
     return csp
@@ -277,18 +286,26 @@ infeasibility
     # -- tasks --------------------------------------------------------------
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        residue = problem.residue()
+        if not residue.rows:  # every queen is given: python-constraint has no variables
+            yield residue.place([])
+            return
+        if residue.dead_row is not None:  # python-constraint refuses an empty domain
+            return
         csp, tried, passed = self._instrumented(problem, call)
-        n = problem.n
         try:
             for solution in csp.getSolutionIter():
                 self._record(call, tried, passed)
-                yield Placement(tuple(solution[r] for r in range(n)))
+                yield residue.place([solution[r] for r in residue.rows])
         except _TimeUp:
             call.stop_for_time()
         finally:
             self._record(call, tried, passed)
 
     def _count(self, problem: Problem, call: Call) -> int:
+        residue = problem.residue()
+        if not residue.rows or residue.dead_row is not None:  # see _solutions
+            return int(not residue.rows)
         csp, tried, passed = self._instrumented(problem, call)
         total = 0
         try:
@@ -339,6 +356,9 @@ infeasibility
         stats.extra["values"] = self.values
 
     def _first_by_local_search(self, problem: Problem, call: Call) -> Placement | None:
+        residue = problem.residue()
+        if not residue.rows or residue.dead_row is not None:  # see _solutions
+            return residue.place([]) if not residue.rows else None
         csp = build_problem(problem, self._solver(), columns="pairwise")
         call.stats.extra["solver"] = self.solver
         solution = csp.getSolution()
@@ -347,4 +367,4 @@ infeasibility
             call.stop_for_time()
             call.stats.extra["gave_up_after_steps"] = self.steps
             return None
-        return Placement(tuple(solution[r] for r in range(problem.n)))
+        return residue.place([solution[r] for r in residue.rows])

@@ -11,11 +11,16 @@ remember what is already attacked:
 
 Columns are tried from left to right in every row, so solutions come out in
 lexicographic order. Pre-placed queens (the completion problem) are marked in
-the tables before the search starts, so no earlier row can attack them, and
-their rows are simply passed through.
+the tables before the search starts, their rows are passed over, and their
+columns are never tried: a board of 5521 with 5500 queens given is a search of
+21 rows of 21 columns. Blocked squares are simply never tried.
+
+The search keeps its own stack (``tried[depth]``: how far along its list of
+columns the row at that depth has got) instead of calling itself once per row,
+so a board of any size fits; Python's recursion limit would stop at about 1000.
 
 Statistics: ``branches`` counts queens placed (search nodes), ``conflicts``
-counts squares tried and rejected because they were attacked.
+counts squares tried and rejected because they were attacked or blocked.
 
 ``tracer=callback`` reports every step (``place``, ``reject``, ``dead-end``,
 ``solution``, ``undo``; see :data:`cp_queens.engines.base.Tracer`), which is
@@ -32,10 +37,6 @@ from cp_queens.problem import Placement, Problem
 
 #: How many queens are placed between two looks at the clock and the progress callback.
 CHECK_EVERY = 1 << 14
-
-
-class _TimeUp(Exception):
-    pass
 
 
 @register
@@ -59,65 +60,86 @@ class ReferenceEngine(Engine):
     def _search(self, problem: Problem, call: Call, *, report: bool) -> Iterator[list[int]]:
         """Yield the (live, reused) column list at every solution."""
         n = problem.n
-        fixed = problem.fixed
         cols = [-1] * n
         column_used = [False] * n
         diagonal_used = [False] * (2 * n - 1)
         antidiagonal_used = [False] * (2 * n - 1)
-        for row, col in fixed.items():
+        for row, col in problem.fixed.items():
             cols[row] = col
             column_used[col] = diagonal_used[row + col] = True
             antidiagonal_used[row - col + n - 1] = True
+        blocked = problem.blocked
+        rows_to_fill = [row for row in range(n) if row not in problem.fixed]
+        columns_to_try = [col for col in range(n) if not column_used[col]]
 
         stats = call.stats
         stats.branches = stats.conflicts = 0
         tracer = self.tracer
         solutions = 0
 
-        def place_queen_in(row: int) -> Iterator[list[int]]:
-            nonlocal solutions
-            if row == n:
+        def place(row: int, col: int) -> None:
+            cols[row] = col
+            column_used[col] = diagonal_used[row + col] = True
+            antidiagonal_used[row - col + n - 1] = True
+
+        def lift(row: int) -> None:
+            col = cols[row]
+            column_used[col] = diagonal_used[row + col] = False
+            antidiagonal_used[row - col + n - 1] = False
+            cols[row] = -1
+            if tracer is not None:
+                tracer("undo", row, col)
+
+        # tried[depth]: how many of columns_to_try row rows_to_fill[depth] has tried.
+        tried = [0] * len(rows_to_fill)
+        placed_any = [False] * len(rows_to_fill)  # only kept up when tracing: dead ends
+        depth = 0
+        while depth >= 0:
+            if depth == len(rows_to_fill):  # every row has its queen
                 solutions += 1
                 if tracer is not None:
                     tracer("solution", -1, -1)
                 yield cols
-                return
-            if row in fixed:
-                yield from place_queen_in(row + 1)
-                return
-            placed_any = False
-            for col in range(n):
+                depth -= 1  # back up: the last row tries its next column
+                if depth >= 0:
+                    lift(rows_to_fill[depth])
+                continue
+            row = rows_to_fill[depth]
+            placed = False
+            while tried[depth] < len(columns_to_try):
+                col = columns_to_try[tried[depth]]
+                tried[depth] += 1
                 if (
                     column_used[col]
                     or diagonal_used[row + col]
                     or antidiagonal_used[row - col + n - 1]
+                    or (row, col) in blocked
                 ):
                     stats.conflicts += 1
                     if tracer is not None:
                         tracer("reject", row, col)
                     continue
-                placed_any = True
+                place(row, col)
+                placed = True
                 if tracer is not None:
+                    placed_any[depth] = True
                     tracer("place", row, col)
+                break
+            if placed:
                 stats.branches += 1
                 if stats.branches % CHECK_EVERY == 0:
                     if call.expired():
-                        raise _TimeUp
+                        call.stop_for_time()
+                        return
                     if report:
                         call.report(solutions)
-                cols[row] = col
-                column_used[col] = diagonal_used[row + col] = True
-                antidiagonal_used[row - col + n - 1] = True
-                yield from place_queen_in(row + 1)
-                column_used[col] = diagonal_used[row + col] = False
-                antidiagonal_used[row - col + n - 1] = False
-                if tracer is not None:
-                    tracer("undo", row, col)
-            cols[row] = -1
-            if not placed_any and tracer is not None:
-                tracer("dead-end", row, -1)
-
-        try:
-            yield from place_queen_in(0)
-        except _TimeUp:
-            call.stop_for_time()
+                depth += 1
+                if depth < len(rows_to_fill):
+                    tried[depth] = 0  # a new row starts from the left
+                    placed_any[depth] = False
+            else:  # this row has no column left: back up one row
+                if tracer is not None and not placed_any[depth]:
+                    tracer("dead-end", row, -1)
+                depth -= 1
+                if depth >= 0:
+                    lift(rows_to_fill[depth])

@@ -59,7 +59,7 @@ from cp_queens.engines.cpsat.search import (
 from cp_queens.engines.cpsat.settings import SolverSettings
 from cp_queens.engines.cpsat.symmetry import LEVELS, check_level
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
-from cp_queens.problem import Placement, Problem
+from cp_queens.problem import Placement, Problem, Residue
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -199,16 +199,17 @@ class CpSatEngine(Engine):
         return orbits.count_unique(problem, self._settings(call), call, self.workers)
 
     def _use_fast(self, problem: Problem, call: Call) -> bool:
-        if self.method == "fast" and problem.fixed:
+        if self.method == "fast" and not problem.is_empty_board:
             raise UnsupportedTaskError(
-                "method 'fast' needs a board without pre-placed queens (they break the symmetry)"
+                "method 'fast' needs a board without pre-placed queens or blocked squares "
+                "(they break the symmetry)"
             )
         if self.method != "auto":
             return self.method == "fast"
         return (
             self.search.name == "auto"
             and self.symmetry == "none"
-            and not problem.fixed
+            and problem.is_empty_board
             and problem.n >= FAST_FROM
             and call.limit is None  # a short stream is served best by one search at once
         )
@@ -245,17 +246,39 @@ class CpSatEngine(Engine):
         settings = self._settings(call)
         if strategy == "greedy":
             settings = settings.with_defaults(greedy.GREEDY_PARAMETERS)
-            return greedy.build_model(problem), greedy.decoder(problem.n), settings
-        model, q = build_model(problem)
+            model, decode = greedy.model_and_decoder(problem)
+            return model, decode, settings
+        if self.symmetry == "none":
+            model, q = build_model(problem)
+            residue = problem.residue()
+        else:
+            # Symmetry breaking speaks of the whole board, so the model keeps every row and
+            # states the given queens and blocked squares as constraints: the answer is the
+            # completions that are also canonical.
+            model, q = build_model(Problem(problem.n))
+            for row, col in problem.fixed.items():
+                model.add(q[row] == col)
+            for row, col in problem.blocked:
+                model.add(q[row] != col)
+            residue = Problem(problem.n).residue()
         add_symmetry_breaking(model, q, self.symmetry)
+        decode = _columns_of(residue, q)
         if strategy == "fixed":
-            add_fixed_search(model, q, self.search, self.settings.seed)
-            return model, _columns_of(q), settings.with_defaults(fixed_parameters(self.search))
-        return model, _columns_of(q), settings
+            add_fixed_search(model, q, self.search, self.settings.seed, n=problem.n)
+            return model, decode, settings.with_defaults(fixed_parameters(self.search))
+        return model, decode, settings
 
 
-def _columns_of(q: list[cp_model.IntVar]) -> runner.Decoder:
-    def decode(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
-        return tuple(solution.value(v) for v in q)
+def _columns_of(residue: Residue, q: list[cp_model.IntVar]) -> runner.Decoder:
+    """The whole board from a solution of the model: ``q`` and the given queens put back."""
+    if residue.is_whole_board:
 
-    return decode
+        def decode(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
+            return tuple(solution.value(v) for v in q)
+
+        return decode
+
+    def decode_residue(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
+        return residue.place([solution.value(v) for v in q]).cols
+
+    return decode_residue

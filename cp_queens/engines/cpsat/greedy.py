@@ -48,13 +48,14 @@ model is the faster choice.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
 
 from cp_queens.engines.cpsat import runner
-from cp_queens.problem import Problem
+from cp_queens.problem import Problem, Residue
 
 #: Solver parameters of the greedy search (a user's own parameters win).
 GREEDY_PARAMETERS: dict[str, Any] = {
@@ -134,3 +135,60 @@ def decoder(n: int) -> runner.Decoder:
         return tuple(int(c) for c in values.reshape(n, n).argmax(axis=1))
 
     return decode
+
+
+def model_and_decoder(problem: Problem) -> tuple[cp_model.CpModel, runner.Decoder]:
+    """The 0/1 model of what is left of ``problem``, and how to read the whole board back.
+
+    The whole board takes the fast text path of :func:`build_model`; a
+    completion or a board with blocked squares gets one Boolean per *open*
+    square of its residue (:func:`residue_model`), so given queens cost nothing.
+    """
+    residue = problem.residue()
+    if residue.is_whole_board:
+        return build_model(problem), decoder(problem.n)
+    return residue_model(residue)
+
+
+def residue_model(residue: Residue) -> tuple[cp_model.CpModel, runner.Decoder]:
+    """One Boolean per open square: exactly one per free row and per free column, at most
+    one per diagonal. Variables are numbered row by row, so a row is a slice of names.
+
+    Examples:
+        >>> model, decode = residue_model(Problem(4, fixed={0: 1}).residue())
+        >>> len(model.proto.variables)  # row 1: col 3; row 2: cols 0, 2; row 3: cols 0, 2, 3
+        6
+    """
+    n = residue.n
+    square_cols: list[int] = []
+    parts: list[str] = []
+    in_column: dict[int, list[int]] = {c: [] for c in residue.columns}
+    in_sum: dict[int, list[int]] = {}
+    in_difference: dict[int, list[int]] = {}
+    for index, row in enumerate(residue.rows):
+        first = len(square_cols)
+        for col in residue.open_columns(index):
+            square = len(square_cols)
+            square_cols.append(col)
+            in_column[col].append(square)
+            in_sum.setdefault(row + col, []).append(square)
+            in_difference.setdefault(row - col + n - 1, []).append(square)
+        parts.append(_constraint("exactly_one", range(first, len(square_cols))))
+    parts += [_constraint("exactly_one", squares) for squares in in_column.values()]
+    for lines in (in_sum, in_difference):
+        parts += [_constraint("at_most_one", sq) for sq in lines.values() if len(sq) > 1]
+    model = cp_model.CpModel()
+    _add_booleans(model, len(square_cols))
+    model.proto.merge_text_format("".join(parts))
+    cols = np.array(square_cols, dtype=np.int64)
+    count = len(square_cols)
+
+    def decode(solution: Any) -> tuple[int, ...]:
+        values = np.array(list(solution.response_proto.solution)[:count], dtype=np.int8)
+        return residue.place(cols[np.flatnonzero(values)].tolist()).cols
+
+    return model, decode
+
+
+def _constraint(kind: str, squares: Iterable[int]) -> str:
+    return f"constraints{{{kind}{{literals:[{','.join(map(str, squares))}]}}}}"

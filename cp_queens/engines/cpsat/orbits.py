@@ -120,17 +120,22 @@ def _border_allows(n: int, k: int, row: int, col: int) -> bool:
 
 
 def subproblem_model(n: int, prefix: tuple[int, ...]) -> tuple[cp_model.CpModel, list]:
-    """The plain model with ``prefix`` fixed, the border restrictions, first-fail search."""
+    """The plain model with ``prefix`` fixed, the border restrictions, first-fail search.
+
+    The prefix rows are given queens, so ``q`` holds the rows after them, in order.
+    """
 
     model, q = build_model(Problem(n, dict(enumerate(prefix))))
+    queen_of = dict(zip(range(len(prefix), n), q, strict=True))
     k = prefix[0]
     last = n - 1
-    model.add(q[last] >= k)
-    model.add(q[last] <= last - k)
-    for row in range(1, n):
+    if last in queen_of:  # the last row is free (it is in the prefix only when n == 1)
+        model.add(queen_of[last] >= k)
+        model.add(queen_of[last] <= last - k)
+    for row, queen in queen_of.items():
         if row < k or row > last - k:
-            model.add(q[row] != 0)
-            model.add(q[row] != last)
+            model.add(queen != 0)
+            model.add(queen != last)
     model.add_decision_strategy(q, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
     return model, q
 
@@ -200,7 +205,7 @@ def _solve(
         return not _keep(outcome, cols) or take(cols)
 
     try:
-        runner.visit(model, _decoder(q), chosen, stats, visitor)
+        runner.visit(model, _decoder(prefix, q), chosen, stats, visitor)
     finally:
         _close(outcome, stats)
     return outcome
@@ -221,7 +226,7 @@ def _representatives(
     model, q = subproblem_model(n, prefix)
     stats = Stats()
     try:
-        for placement in runner.stream(model, _decoder(q), chosen, stats):
+        for placement in runner.stream(model, _decoder(prefix, q), chosen, stats):
             if _keep(outcome, placement.cols):
                 yield placement.cols
     finally:
@@ -244,9 +249,11 @@ def _with_fixed_search(settings: runner.SolverSettings) -> runner.SolverSettings
     return replace(settings, parameters=parameters)
 
 
-def _decoder(q: list) -> runner.Decoder:
+def _decoder(prefix: tuple[int, ...], q: list) -> runner.Decoder:
+    """The whole board: the prefix rows (given, so not in the model), then ``q``."""
+
     def decode(solution: cp_model.CpSolverSolutionCallback) -> tuple[int, ...]:
-        return tuple(solution.value(v) for v in q)
+        return prefix + tuple(solution.value(v) for v in q)
 
     return decode
 

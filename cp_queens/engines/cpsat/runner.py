@@ -51,7 +51,9 @@ _DONE = object()
 _LIVE: weakref.WeakSet[_SolverThread] = weakref.WeakSet()
 
 
-def record(stats: Stats, solver: cp_model.CpSolver, status: int, stopped: bool) -> None:
+def record(
+    stats: Stats, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, stopped: bool
+) -> None:
     """Copy the solver's own figures into ``stats``."""
     stats.branches = solver.num_branches
     stats.conflicts = solver.num_conflicts
@@ -70,7 +72,7 @@ def solve(
     solver: cp_model.CpSolver,
     model: cp_model.CpModel,
     callback: cp_model.CpSolverSolutionCallback | None = None,
-) -> int:
+) -> cp_model.CpSolverStatus:
     """``solver.solve``, but a Ctrl-C stops it at once and arrives as ``KeyboardInterrupt``.
 
     CP-SAT would otherwise catch Ctrl-C itself and return as if its time ran out,
@@ -98,7 +100,8 @@ def first(
     status = solve(solver, model)
     record(stats, solver, status, stopped=False)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Placement(decode(solver))
+        # A CpSolver answers value() like a solution callback does.
+        return Placement(decode(solver))  # type: ignore[arg-type]
     return None
 
 
@@ -247,7 +250,7 @@ class _SolverThread:
                 self.solver.stop_search()  # in case the search had not yet started
         _LIVE.discard(self)
 
-    def result(self) -> int:
+    def result(self) -> cp_model.CpSolverStatus:
         """The solver's status, or its exception raised here."""
         if "error" in self._outcome:
             raise self._outcome["error"]

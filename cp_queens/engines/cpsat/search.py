@@ -129,8 +129,13 @@ def add_fixed_search(
     q: Sequence[cp_model.IntVar],
     strategy: SearchStrategy,
     seed: int | None = None,
+    *,
+    n: int | None = None,
 ) -> None:
-    """Add the decision strategy of ``strategy="fixed"`` to the integer model on ``q``."""
+    """Add the decision strategy of ``strategy="fixed"`` to the integer model on ``q``.
+
+    ``n`` is the board size when ``q`` holds only some rows (a completion).
+    """
     from ortools.sat.python import cp_model
 
     choose = getattr(cp_model, VARIABLE_ORDERS[strategy.variable_order])
@@ -138,7 +143,7 @@ def add_fixed_search(
     if strategy.value_order != "random":
         model.add_decision_strategy(q, choose, select)
         return
-    n = len(q)
+    n = len(q) if n is None else n
     shuffle = random.Random(0 if seed is None else seed)
     ranks = []
     for r, column in enumerate(q):

@@ -126,7 +126,9 @@ class FastEngine(Engine):
 
     def _split_count(self, problem: Problem, call: Call) -> UniqueCount:
         """Split the count into subproblems and run them where the options say."""
-        subs = split_module.split(problem.n, depth=self.depth, fixed=problem.fixed)
+        subs = split_module.split(
+            problem.n, depth=self.depth, fixed=problem.fixed, blocked=problem.blocked
+        )
         stats = call.stats
         stats.extra["subproblems"] = len(subs)
         running = {"solutions": 0}
@@ -190,7 +192,13 @@ class FastEngine(Engine):
         code, compiled = split_module.backend(self.force_python)
         n = problem.n
         allow_list, _ = split_module.allow_masks(
-            split_module.Subproblem(n, split_module.PLAIN, (), tuple(problem.fixed.items()))
+            split_module.Subproblem(
+                n,
+                split_module.PLAIN,
+                (),
+                tuple(problem.fixed.items()),
+                tuple(sorted(problem.blocked)),
+            )
         )
         new = split_module.new_array
         allow = new(n, compiled)
@@ -243,11 +251,13 @@ def _key(sub: Subproblem) -> str:
 
 
 def _job(problem: Problem, subs: Sequence[Subproblem]) -> dict[str, Any]:
-    """What identifies a count in its checkpoint file: board, given queens, split."""
+    """What identifies a count in its checkpoint file: board, given queens, blocked squares,
+    split."""
     return {
         "engine": "fast",
         "n": problem.n,
         "fixed": sorted([row, col] for row, col in problem.fixed.items()),
+        "blocked": sorted([row, col] for row, col in problem.blocked),
         "depth": max((len(sub.prefix) for sub in subs), default=0),
         "subproblems": len(subs),
     }

@@ -645,8 +645,8 @@ def _compile() -> SimpleNamespace:
 
     for helper in HELPERS:
         numba_jitable(helper)
-    options = {"cache": True, "nogil": True, "boundscheck": False}
-    return SimpleNamespace(**{name: numba.njit(**options)(globals()[name]) for name in KERNELS})
+    jit = numba.njit(cache=True, nogil=True, boundscheck=False)
+    return SimpleNamespace(**{name: jit(globals()[name]) for name in KERNELS})
 
 
 #: Compiled versions (over int64 arrays), or ``None`` without Numba.

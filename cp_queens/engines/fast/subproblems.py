@@ -39,7 +39,7 @@ Examples:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -65,13 +65,14 @@ class Subproblem:
 
     Picklable and self-contained, so it can be sent to another process or to a
     Dask worker. ``fixed`` are the pre-placed queens as sorted ``(row, col)``
-    pairs (plain kind only).
+    pairs, ``blocked`` the squares no queen may take (plain kind only).
     """
 
     n: int
     kind: str
     prefix: tuple[int, ...]
     fixed: tuple[tuple[int, int], ...] = field(default=())
+    blocked: tuple[tuple[int, int], ...] = field(default=())
 
     @property
     def weight(self) -> int:
@@ -111,15 +112,19 @@ def default_depth(n: int) -> int:
 KIND_NUMBERS = {PLAIN: kernels.PLAIN, CORNER: kernels.CORNER, EDGE: kernels.EDGE}
 
 
-def base_masks(n: int, fixed: tuple[tuple[int, int], ...]) -> list[int]:
+def base_masks(
+    n: int, fixed: tuple[tuple[int, int], ...], blocked: tuple[tuple[int, int], ...] = ()
+) -> list[int]:
     """Per-row open columns before any symmetry rule: all, or what given queens leave open.
 
     A given queen's row is closed except for its square, and the squares it
     attacks are closed in every other row from the start (a big saving in a
-    completion: the search never tries them).
+    completion: the search never tries them). A blocked square is closed too.
     """
     mask = (1 << n) - 1
     base = [mask] * n
+    for row, col in blocked:
+        base[row] &= ~(1 << col)
     for row, col in fixed:
         for r in range(n):
             if r == row:
@@ -144,12 +149,18 @@ def allow_masks(sub: Subproblem) -> tuple[list[int], int]:
     n = sub.n
     bits = [1 << col for col in sub.prefix] + [0] * (n - len(sub.prefix))
     allow = [0] * n
-    side_row = kernels.kind_rules(n, KIND_NUMBERS[sub.kind], bits, base_masks(n, sub.fixed), allow)
+    side_row = kernels.kind_rules(
+        n, KIND_NUMBERS[sub.kind], bits, base_masks(n, sub.fixed, sub.blocked), allow
+    )
     return allow, side_row
 
 
 def split(
-    n: int, *, depth: int | None = None, fixed: Mapping[int, int] | None = None
+    n: int,
+    *,
+    depth: int | None = None,
+    fixed: Mapping[int, int] | None = None,
+    blocked: Iterable[tuple[int, int]] = (),
 ) -> list[Subproblem]:
     """The subproblems of a count of ``n``: symmetry-reduced, or plain with ``fixed`` queens.
 
@@ -161,9 +172,10 @@ def split(
     if depth < 1:
         raise CpQueensError(f"split depth must be at least 1, got {depth}")
     depth = min(depth, n)
-    if fixed:
-        pairs = tuple(sorted(fixed.items()))
-        return list(_extend(Subproblem(n, PLAIN, (), pairs), depth))
+    closed = tuple(sorted(blocked))
+    if fixed or closed:
+        pairs = tuple(sorted((fixed or {}).items()))
+        return list(_extend(Subproblem(n, PLAIN, (), pairs, closed), depth))
     if n == 1:
         return [Subproblem(1, CORNER, (0,))]
     found: list[Subproblem] = []
@@ -191,7 +203,7 @@ def _extend(sub: Subproblem, depth: int) -> Iterator[Subproblem]:
 
     def fill(row: int, prefix: tuple[int, ...], cols: int, left: int, right: int) -> Iterator:
         if row == depth:
-            yield Subproblem(n, sub.kind, prefix, sub.fixed)
+            yield Subproblem(n, sub.kind, prefix, sub.fixed, sub.blocked)
             return
         free = kernels.row_options(row, cols, left, right, allow, side_row, side)
         while free:
@@ -271,8 +283,8 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
     if not subs:
         return []
     n = subs[0].n
-    fixed = subs[0].fixed
-    if any(s.n != n or s.fixed != fixed for s in subs):
+    fixed, blocked = subs[0].fixed, subs[0].blocked
+    if any(s.n != n or s.fixed != fixed or s.blocked != blocked for s in subs):
         raise ValueError("count_many() needs subproblems of one board and one set of given queens")
     kinds = [KIND_NUMBERS[s.kind] for s in subs]
     depths = [len(s.prefix) for s in subs]
@@ -280,11 +292,11 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
     for i, sub in enumerate(subs):
         for r, col in enumerate(sub.prefix):
             prefixes[i * n + r] = 1 << col
-    base = base_masks(n, fixed)
+    base = base_masks(n, fixed, blocked)
     if compiled:
         import numpy as np
 
-        kinds, depths, prefixes, base = (
+        kinds, depths, prefixes, base = (  # type: ignore[assignment]  # lists become arrays
             np.array(values, dtype=np.int64) for values in (kinds, depths, prefixes, base)
         )
     results = new_array(3 * len(subs), compiled)

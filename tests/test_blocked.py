@@ -1,0 +1,196 @@
+"""Blocked squares and the residue: every completion engine agrees with two oracles.
+
+The brute-force oracle tries every permutation and keeps those that the
+independent :func:`verify` accepts, hold the given queens and avoid the
+blocked squares; the reference backtracker is the second oracle on boards too
+large for brute force. Boards are drawn at random (Hypothesis): given queens
+from a real solution or at random, blocked squares anywhere else.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cp_queens import Problem, engines, verify
+from cp_queens.cli import main
+from cp_queens.completion import completions, first_completion, generate
+from cp_queens.errors import InvalidProblemError, UnsupportedTaskError
+from cp_queens.partial import format_partial
+from cp_queens.problem import attack_reason
+
+FIXED_ENGINES = [n for n in engines.names() if engines.engine_class(n).supports_fixed]
+COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
+ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
+
+
+@cache
+def all_solutions(n: int) -> frozenset[tuple[int, ...]]:
+    return frozenset(p for p in itertools.permutations(range(n)) if verify(p).ok)
+
+
+def oracle(problem: Problem) -> frozenset[tuple[int, ...]]:
+    return frozenset(
+        s
+        for s in all_solutions(problem.n)
+        if all(s[r] == c for r, c in problem.fixed.items())
+        and not any(s[r] == c for r, c in problem.blocked)
+    )
+
+
+@st.composite
+def blocked_boards(draw: st.DrawFn, sizes: tuple[int, int] = (4, 8)) -> Problem:
+    n = draw(st.integers(*sizes))
+    fixed: dict[int, int] = {}
+    if draw(st.booleans()):
+        solution = draw(st.sampled_from(sorted(all_solutions(n))))
+        rows = draw(st.sets(st.integers(0, n - 1), max_size=n // 2))
+        fixed = {r: solution[r] for r in rows}
+    else:
+        for r, c in draw(
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3)
+        ):
+            if all(
+                attack_reason(r, c, r2, c2) is None and (r, c) != (r2, c2)
+                for r2, c2 in fixed.items()
+            ):
+                fixed[r] = c
+    squares = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    blocked = {sq for sq in draw(st.sets(squares, max_size=2 * n)) if fixed.get(sq[0]) != sq[1]}
+    return Problem(n, fixed, frozenset(blocked))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(blocked_boards())
+def test_counts_match_brute_force(problem: Problem) -> None:
+    expected = oracle(problem)
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == len(expected), name
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(blocked_boards())
+def test_counts_enumerations_and_first_completions_match_brute_force(problem: Problem) -> None:
+    expected = oracle(problem)
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == len(expected), name
+    for name in ENUMERATING:
+        assert {p.cols for p in completions(problem, name)} == expected, name
+    for name in FIXED_ENGINES:
+        found = first_completion(problem, name)
+        assert (found is not None and found.cols in expected) or (found is None and not expected), (
+            name
+        )
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(9, 14), st.integers(0, 10_000), st.data())
+def test_counts_on_larger_generated_boards_match_the_reference(
+    n: int, seed: int, data: st.DataObject
+) -> None:
+    missing = data.draw(st.integers(1, n - 1))
+    # Squares that may be blocked: the residue's open squares off the hidden solution.
+    blockable = generate(n, missing, seed=seed).residue().open_squares() - missing
+    blocked = data.draw(st.integers(0, min(missing, blockable)))
+    problem = generate(n, missing, blocked=blocked, seed=seed)
+    expected = engines.get("reference").count(problem)
+    assert expected >= 1  # the hidden solution survives
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == expected, name
+
+
+def test_the_residue_lists_exactly_the_squares_a_queen_may_take() -> None:
+    problem = Problem(9, {0: 4, 5: 0}, blocked={(2, 2), (3, 3), (0, 0)})
+    residue = problem.residue()
+    assert residue.rows == (1, 2, 3, 4, 6, 7, 8)
+    assert residue.columns == (1, 2, 3, 5, 6, 7, 8)
+    for index, row in enumerate(residue.rows):
+        by_brute_force = tuple(
+            c
+            for c in range(9)
+            if (row, c) not in problem.blocked
+            and all(attack_reason(row, c, r, q) is None for r, q in problem.fixed.items())
+        )
+        assert residue.open_columns(index) == by_brute_force, row
+
+
+def test_a_row_with_no_open_square_has_no_completion_in_any_engine() -> None:
+    problem = Problem(
+        6, {0: 1}, blocked={(3, c) for c in (0, 2, 3, 5)}
+    )  # row 3: 1 taken, 4 diagonal
+    assert problem.residue().dead_row == 3
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == 0, name
+    for name in FIXED_ENGINES:
+        assert first_completion(problem, name) is None, name
+
+
+def test_a_fully_given_board_is_its_own_only_completion() -> None:
+    problem = Problem(6, dict(enumerate((1, 3, 5, 0, 2, 4))))
+    for name in COUNTING:
+        assert engines.get(name).count(problem) == 1, name
+
+
+@pytest.mark.parametrize("name", sorted(set(engines.names()) - set(FIXED_ENGINES)))
+def test_engines_without_completion_refuse_blocked_squares(name: str) -> None:
+    with pytest.raises(UnsupportedTaskError, match="blocked squares"):
+        engines.get(name).first(Problem(8, blocked={(0, 0)}))
+
+
+def test_bad_blocked_squares_are_named() -> None:
+    with pytest.raises(InvalidProblemError, match=r"blocked square at \(row 8, col 0\)"):
+        Problem(8, blocked={(8, 0)})
+    with pytest.raises(InvalidProblemError, match=r"queen at \(row 1, col 2\) stands on a blocked"):
+        Problem(8, {1: 2}, blocked={(1, 2)})
+
+
+def test_verify_rejects_a_queen_on_a_blocked_square() -> None:
+    problem = Problem(4, blocked={(0, 1)})
+    assert (
+        verify((1, 3, 0, 2), problem).reason
+        == "row 0: the queen in column 1 stands on a blocked square"
+    )
+    assert verify((2, 0, 3, 1), problem).ok
+
+
+@pytest.mark.parametrize("name", ["reference", "cpsat", "pyconstraint"])
+def test_a_nearly_full_board_of_1000_is_a_one_row_search(name: str) -> None:
+    problem = generate(1000, 1, seed=3)
+    engine = engines.get(name)
+    assert engine.count(problem) == 1
+    assert engine.stats.wall_time < 2
+
+
+@pytest.mark.parametrize("name", ["reference", "cpsat", "pyconstraint"])
+def test_5521_with_5500_given_is_solved_on_its_residue(name: str) -> None:
+    problem = generate(5521, 21, seed=0)
+    expected = engines.get("reference").count(problem)
+    engine = engines.get(name)
+    assert engine.count(problem) == expected >= 1
+    assert engine.stats.wall_time < 5
+    assert problem.admits(first_completion(problem, name))
+
+
+def test_the_reference_needs_no_recursion_at_any_size() -> None:
+    # Python's recursion limit is about 1000: a recursive backtracker failed here.
+    problem = generate(3000, 5, seed=1)
+    assert engines.get("reference").count(problem) >= 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cli_count_of_a_board_with_x_marks_equals_the_reference(
+    tmp_path, seed: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problem = generate(11, 8, blocked=6, seed=seed)
+    path = tmp_path / "blocked.txt"
+    path.write_text(format_partial(problem) + "\n", encoding="utf-8")
+    assert "x" in path.read_text(encoding="utf-8")
+    expected = engines.get("reference").count(problem)
+    assert main(["complete", str(path), "--count", "--cross-check", "reference"]) == 0
+    out = capsys.readouterr().out
+    assert out.split()[0] == str(expected)

@@ -1,0 +1,58 @@
+"""The documentation cannot go stale: its pictures and Python examples are checked here.
+
+(The site itself is built with ``mkdocs build --strict`` in CI, which fails on a broken
+link, anchor or API reference.)
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+
+import cp_queens
+from cp_queens.render import svg
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def test_the_board_picture_is_what_the_renderer_draws() -> None:
+    """docs/board8.svg is ``cp-queens solve 8 --engine reference --format svg``."""
+    placement = cp_queens.first(8, engine="reference")
+    assert placement is not None
+    assert (DOCS / "board8.svg").read_text(encoding="utf-8").strip() == svg(placement)
+
+
+PAGES_WITH_PYTHON = sorted(
+    path for path in DOCS.rglob("*.md") if ">>> " in path.read_text(encoding="utf-8")
+)
+PYTHON_BLOCK = re.compile(r"^```(?:python|pycon)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def run_python_blocks(page: Path) -> doctest.TestResults:
+    """Run the ``>>>`` examples of every python block of ``page``, sharing one namespace."""
+    text = page.read_text(encoding="utf-8")
+    runner = doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    namespace: dict[str, object] = {}
+    for number, block in enumerate(PYTHON_BLOCK.findall(text), start=1):
+        if ">>> " in block:
+            test = doctest.DocTestParser().get_doctest(
+                block, namespace, f"{page.name} block {number}", str(page), 0
+            )
+            runner.run(test, clear_globs=False)
+    return runner.summarize(verbose=False)
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_PYTHON, ids=lambda p: str(p.relative_to(DOCS)))
+def test_python_examples_in_the_docs_run(
+    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # examples may write files (a checkpoint, a board)
+    result = run_python_blocks(page)
+    assert result.attempted > 0
+    assert result.failed == 0, f"{result.failed} example(s) failed in {page.name}"
