@@ -62,6 +62,8 @@ COMPLETIONS = [
     Problem(8, {3: 4, 6: 0}),
     Problem(9, {4: 4}),
     Problem(6, {0: 0}),  # no completion
+    Problem(7, {2: 3}, blocked=[(0, 0), (0, 1), (5, 4), (6, 6)]),
+    Problem(5, blocked=[(0, c) for c in range(5)]),  # a row with no square at all
 ]
 
 

@@ -48,7 +48,8 @@ Statistics (``engine.stats``): ``branches`` are the **nodes** of the search tree
 (queens placed), ``conflicts`` the **fails** (nodes that turned out to be dead
 ends: propagation emptied a row, or no square of the next row could be tried),
 ``extra["propagations"]`` the values removed by propagation. Pre-placed queens
-(the completion problem) are placed before the search and propagated from.
+(the completion problem) are placed before the search and propagated from;
+blocked squares are never in a domain.
 
 Search events: pass ``tracer=callback`` and the engine calls
 ``callback(kind, row, col)`` as it goes (see :data:`cp_queens.engines.base.Tracer`);
@@ -441,11 +442,16 @@ class _Search:
                 best, best_size = row, size
         return best
 
-    def start(self, fixed: dict[int, int]) -> bool:
-        """Place the given queens and propagate from them; False if that already fails."""
+    def start(self, fixed: dict[int, int], blocked: frozenset[tuple[int, int]]) -> bool:
+        """Take out the blocked squares, place the given queens and propagate from them.
+
+        False if that already leaves a row without a square.
+        """
+        for row, col in blocked:
+            self.domains[row] &= ~(1 << col)
         for row, col in fixed.items():
             self.place(row, col)
-        return self.propagate(list(fixed))
+        return all(self.domains) and self.propagate(list(fixed))
 
     def search(self) -> Iterator[list[int]]:
         """Yield the (live) queen list at every solution below the current node."""
@@ -568,7 +574,7 @@ class PropagateEngine(Engine):
             value_order=self.value_order,
         )
         try:
-            if search.start(dict(problem.fixed)):
+            if search.start(dict(problem.fixed), problem.blocked):
                 yield from search.search()
             elif self.tracer is not None:
                 self.tracer("fail", -1, -1)
