@@ -371,7 +371,7 @@ def _tree_svg(trace: Trace) -> str:
         return y
 
     root_y = place(None, children_of_root)
-    depth = {}
+    depth: dict[int, int] = {}
     for node in trace.nodes:
         depth[node.index] = 1 if node.parent is None else depth[node.parent] + 1
     max_depth = max(depth.values(), default=0)
@@ -389,10 +389,12 @@ def _tree_svg(trace: Trace) -> str:
         f"{len(trace.nodes)} nodes, {trace.stats.solutions} solutions</text>",
     ]
     for i, (outcome, words) in enumerate(LEGEND.items()):
-        x = 10 + (i % 2) * 280
-        y = 28 + (i // 2) * 14
-        parts.append(f'<rect x="{x}" y="{y}" width="10" height="10" fill="{COLOURS[outcome]}"/>')
-        parts.append(f'<text x="{x + 14}" y="{y + 9}">{_escape(words)}</text>')
+        left = 10 + (i % 2) * 280
+        top_of_key = 28 + (i // 2) * 14
+        parts.append(
+            f'<rect x="{left}" y="{top_of_key}" width="10" height="10" fill="{COLOURS[outcome]}"/>'
+        )
+        parts.append(f'<text x="{left + 14}" y="{top_of_key + 9}">{_escape(words)}</text>')
     # edges first, so that boards cover them
     for node in trace.nodes:
         parent_x = x_of(node.parent) + size
