@@ -40,6 +40,7 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator
 from typing import TextIO
@@ -57,8 +58,20 @@ _NO_SPACES = str.maketrans("", "", " \t\r\n\f\v")
 
 
 def read_partial(source: TextIO, name: str = "<stdin>") -> Problem:
-    """Read a partial board (board text or JSON, detected) from an open file."""
-    return parse_partial(source.read(), name)
+    """Read a partial board (board text or JSON, detected) from an open file.
+
+    A board is read line by line and never held whole: a 5521 x 5521 board is 61 MB
+    of text, of which only the queens and blocked squares are kept.
+    """
+    leading: list[str] = []  # blank lines before the first mark, kept for line numbers
+    for line in source:
+        if not line.strip():
+            leading.append(line)
+            continue
+        if line.lstrip().startswith("{"):
+            return _parse_json("".join(leading) + line + source.read(), name)
+        return _parse_board(itertools.chain(leading, [line], source), name)
+    return _parse_board(leading, name)
 
 
 def parse_partial(text: str, name: str = "<string>") -> Problem:

@@ -1,10 +1,13 @@
 """Lesson 6: completion - some queens are already on the board; place the rest.
 
 This is where a constraint model pays off. A hand-written backtracker must be
-rewritten to respect pre-placed queens; in the model they are one more
-constraint each (q[row] == col). The problem is NP-complete (Gent, Jefferson &
-Nightingale 2017), and the interesting answer is often "impossible": a claim
-you cannot check by looking at a board. So we ask two engines and compare.
+rewritten to respect pre-placed queens; the model simply gets smaller: a given
+queen's row needs no variable, and its column and diagonals leave the other
+rows' domains (the *residue*). Squares can also be *blocked* ('x': no queen may
+stand there), the "blocked n-queens" of CSPLib prob079. The problem is
+NP-complete (Gent, Jefferson & Nightingale 2017), and the interesting answer is
+often "impossible": a claim you cannot check by looking at a board. So we ask
+two engines and compare.
 
 Run it:  python examples/06_completion.py
 """
@@ -57,3 +60,31 @@ print("\n8x8, completions for a single given queen on each square of the top hal
 for row in range(4):
     counts = [len(list(completions(Problem(8, {row: c}), "cpsat"))) for c in range(8)]
     print("  row", row, counts)
+
+# Only the residue is solved: the rows without a given queen, each with the columns
+# still open in it. Given queens and blocked squares never enter the model.
+residue = problem.residue()
+print(f"\nthe lesson board leaves {len(residue.rows)} rows, {residue.open_squares()} open squares;")
+print(f"  row {residue.rows[0]} may still use columns {residue.open_columns(0)}")
+
+# Blocked squares ('x'): here the two corners of the bottom row and two squares of row 5.
+BLOCKED = """
+. . Q . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . Q . .
+. . . . . . . . . .
+. . . x x . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+. . . . . . . . . .
+x . . . . . . . . x
+"""
+blocked = parse_partial(BLOCKED, "blocked board")
+print(f"\n{len(blocked.blocked)} blocked squares:")
+for name in ("cpsat", "pyconstraint", "reference"):
+    engine = engines.get(name)
+    print(f"{name:>12}: {engine.count(blocked)} completions")
+print(
+    "no queen on a blocked square:", all(blocked.admits(p) for p in completions(blocked, "cpsat"))
+)

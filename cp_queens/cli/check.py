@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 
 from cp_queens.cli._common import board_size, open_input
-from cp_queens.course.check import compare_solutions
 from cp_queens.errors import CpQueensError
 from cp_queens.formats import read_placements
 
@@ -54,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
             f"check compares with every solution, enumerated in Python: N = {n} is too large "
             f"(at most {CHECK_UP_TO})"
         )
+    from cp_queens.course.check import compare_solutions  # NumPy: only when checking
+
     row = compare_solutions(n, placements)
     if row.ok:
         print(f"OK: {name} holds all {row.expected} solutions of n={n}, each exactly once")

@@ -6,9 +6,9 @@ import argparse
 
 from cp_queens.cli._common import board_size, open_input
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.formats import read_placements
+from cp_queens.formats import read_blocks
 from cp_queens.problem import Problem
-from cp_queens.verify import verify
+from cp_queens.verify import verify, verify_rows
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -40,18 +40,41 @@ def run(args: argparse.Namespace) -> int:
     checked = invalid = 0
     sizes: set[int] = set()
     seen: dict[int, int] = {}
+    problem = None if args.n is None else Problem(args.n)
+
+    def judge(cols: list[int], index: int) -> None:
+        nonlocal invalid
+        verdict = verify(cols, problem)
+        if verdict.ok and args.distinct:
+            earlier = seen.setdefault(hash(tuple(cols)), index)
+            if earlier != index:
+                verdict = verdict.__class__(False, f"repeats placement {earlier}")
+        if not verdict.ok:
+            invalid += 1
+            print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
+
     with open_input(args.file) as source:
-        for index, cols in enumerate(read_placements(source, name), start=1):
-            checked += 1
-            sizes.add(len(cols))
-            verdict = verify(cols, None if args.n is None else Problem(args.n))
-            if verdict.ok and args.distinct:
-                earlier = seen.setdefault(hash(tuple(cols)), index)
-                if earlier != index:
-                    verdict = verdict.__class__(False, f"repeats placement {earlier}")
-            if not verdict.ok:
-                invalid += 1
-                print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
+        for item in read_blocks(source, name):
+            if isinstance(item, list):
+                checked += 1
+                sizes.add(len(item))
+                judge(item, checked)
+                continue
+            # A block of placements: judged all at once; only failures go one by one.
+            first = checked + 1
+            checked += len(item)
+            sizes.add(item.shape[1])
+            ok = None if args.distinct or args.n is not None else verify_rows(item)
+            if ok is None:
+                for offset, cols in enumerate(item.tolist()):
+                    judge(cols, first + offset)
+            else:
+                # The first row also goes through the exact verifier: a cross-check of
+                # the bit masks against it on every block.
+                if bool(verify(item[0].tolist())) != bool(ok[0]):
+                    raise AssertionError(f"block check disagrees with verify() on {item[0]}")
+                for offset in (~ok).nonzero()[0].tolist():
+                    judge(item[offset].tolist(), first + offset)
     size_text = ", ".join(f"n={n}" for n in sorted(sizes)) or "no placements"
     problems = []
     if invalid:

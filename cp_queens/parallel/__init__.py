@@ -45,6 +45,8 @@ Record = TypeVar("Record")
 #: Tasks per run: enough to balance the load and show progress, few enough that
 #: scheduling costs nothing next to the search (Dask spends ~1 ms per task).
 TASKS = 256
+#: Tasks of a run on a given executor (a Dask cluster): see :func:`_run_on_executor`.
+EXECUTOR_TASKS = 64
 #: How often a broken local pool is replaced before giving up.
 POOL_RESTARTS = 3
 
@@ -249,7 +251,9 @@ def _run_on_executor(
             pool.prepare()
         executor = pool.start()
     assert executor is not None
-    waiting = chunks(todo)
+    # A task on a cluster costs milliseconds of scheduling and messages at each end;
+    # a local pool's costs microseconds: fewer, larger tasks there.
+    waiting = chunks(todo) if own else chunks(todo, max(EXECUTOR_TASKS, len(todo) // 512))
     try:
         while waiting:
             pending: dict[Future, list[Any]] = {
