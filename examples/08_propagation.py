@@ -33,6 +33,8 @@ from rich.console import Console
 
 from cp_queens.compare import OK, compare, run_one
 from cp_queens.compare.report import plot, table
+from cp_queens.course.display import show
+from cp_queens.course.trace import record
 
 FULL = "--full" in sys.argv
 LEVELS = ("none", "forward", "arc", "alldiff")
@@ -51,6 +53,19 @@ def short(run, task):
     return dataclasses.replace(run, engine=f"{level} ({task})")
 
 
+class Picture:
+    """A PNG file: drawn inline in Jupyter, named in a terminal."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _repr_png_(self) -> bytes:
+        return self.path.read_bytes()
+
+    def to_text(self) -> str:
+        return f"plot of the nodes: {self.path}"
+
+
 # 1. All solutions: the whole tree, so every level explores the same solutions.
 count_runs = compare(SPECS, COUNT_SIZES, "count", time_limit=TIME_LIMIT)
 console.print(table(count_runs, title="all solutions (branches = nodes, conflicts = fails)"))
@@ -59,10 +74,11 @@ console.print(table(count_runs, title="all solutions (branches = nodes, conflict
 first_runs = compare(SPECS, FIRST_SIZES, "first", time_limit=TIME_LIMIT)
 console.print(table(first_runs, title="first solution, rows in order"))
 
+# One plot of the nodes for both tasks, drawn by compare's report.
 picture = Path(tempfile.mkdtemp()) / "propagation_nodes.png"
 both = [short(run, "all") for run in count_runs] + [short(run, "first") for run in first_runs]
 plot(both, picture, time_limit=TIME_LIMIT, metric="branches", title="search nodes per level")
-print(f"plot of the nodes: {picture}")
+show(Picture(picture))
 
 
 # 3. Nodes saved against time spent, relative to generate and test, at each n.
@@ -119,3 +135,7 @@ if FULL and largest is not None and too_large is not None:
     largest = low
 if FULL:
     print(f"largest n solved within 10 s (to about 5 %): {largest}")
+
+# 5. The search drawn: the tree of forward checking on 5 x 5 (inline in Jupyter; from the
+# shell: cp-queens trace 5 --engine propagate --consistency forward --output tree.svg).
+show(record(5, engine="propagate", consistency="forward"))

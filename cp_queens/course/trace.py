@@ -138,6 +138,15 @@ class Trace:
     def _repr_svg_(self) -> str:
         return self.tree_svg()
 
+    def to_text(self) -> str:
+        """One line for a terminal (a notebook draws the tree)."""
+        fails = sum(node.outcome in ("dead-end", "pruned") for node in self.nodes)
+        return (
+            f"search tree, n = {self.n} ({self.label}): {len(self.nodes)} nodes, "
+            f"{self.stats.solutions} solutions, {fails} fails - drawn in the notebook, or "
+            "with cp-queens trace"
+        )
+
 
 @dataclass
 class Animation:
