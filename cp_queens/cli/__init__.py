@@ -31,7 +31,13 @@ from cp_queens.cli import (
     trace,
     verify,
 )
-from cp_queens.cli._common import OneLineErrorParser, StreamError, fail, set_quiet
+from cp_queens.cli._common import (
+    HelpFormatter,
+    OneLineErrorParser,
+    StreamError,
+    fail,
+    set_quiet,
+)
 from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import CpQueensError
 
@@ -81,7 +87,7 @@ def build_parser() -> OneLineErrorParser:
         prog="cp-queens",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
@@ -90,6 +96,7 @@ def build_parser() -> OneLineErrorParser:
     for command in COMMANDS:
         command.add_parser(subparsers)
     for name, subparser in subparsers.choices.items():
+        subparser.formatter_class = HelpFormatter
         if name not in NOTHING_TO_QUIET:
             subparser.add_argument(
                 "--quiet",

@@ -25,7 +25,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "the N x N board: missing solutions, invalid placements (with the attacking pair) and "
         "duplicates. Exit code 0 when the file is complete and exact, 1 otherwise (the first "
         "difference of each kind is shown), 2 when the input cannot be read.",
-        epilog="example: python my_model.py | cp-queens check --n 8 -",
+        epilog="examples:\n"
+        "  python my_model.py | cp-queens check --n 8 -    your model's solutions of N=8\n"
+        "  cp-queens check six.jsonl --n 6                  a file of solutions of N=6",
     )
     parser.add_argument("file", metavar="FILE", help="file to read, '-' for stdin")
     parser.add_argument(

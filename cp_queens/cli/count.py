@@ -37,10 +37,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "line shows the progress; the answer goes to stdout. With the fast engine (the "
         "default) the count uses every core, can run on a Dask cluster and can be resumed.",
         epilog="examples:\n"
-        "  cp-queens count 17                                 all cores\n"
-        "  cp-queens count 18 --checkpoint n18.jsonl          Ctrl-C, then the same to resume\n"
-        "  cp-queens count 19 --scheduler tcp://HOST:8786     on a Dask cluster\n"
-        "  cp-queens count 14 --cluster local:2               on a local Dask cluster",
+        "  cp-queens count 17                              on every core\n"
+        "  cp-queens count 18 --checkpoint n18.jsonl       Ctrl-C; the same resumes\n"
+        "  cp-queens count 19 --scheduler tcp://HOST:8786  on a Dask cluster",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")

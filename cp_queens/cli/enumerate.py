@@ -33,6 +33,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Write every placement of N non-attacking queens, one after another, as "
         "the engine finds them (memory does not grow with the number of solutions). "
         "Ctrl-C stops cleanly: everything written so far stays intact.",
+        epilog="examples:\n"
+        "  cp-queens enumerate 8 --format jsonl | cp-queens verify\n"
+        "  cp-queens enumerate 10 --unique --format boards     one per symmetry class\n"
+        "  cp-queens enumerate 14 -e fast --format csv -o n14.csv",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")
     add_engine_argument(parser, DEFAULT_MODEL_ENGINE, f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model")

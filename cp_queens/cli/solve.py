@@ -32,6 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="find one solution",
         description="Find one placement of N non-attacking queens and print it on stdout. "
         "Statistics go to stderr, so stdout can be piped.",
+        epilog="examples:\n"
+        "  cp-queens solve 8 --format unicode            a chess diagram (a8 top left)\n"
+        "  cp-queens solve 1000000 --format jsonl | cp-queens verify\n"
+        "  cp-queens solve 8 --format svg -o board.svg   a picture",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")
     add_engine_argument(

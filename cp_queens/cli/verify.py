@@ -19,6 +19,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "of '.' and 'Q' separated by blank lines; the format is detected) and check that no "
         "two queens attack each other. Prints a summary; exit code 0 when all are valid, "
         "1 when any is not or there is nothing to check, 2 when the input cannot be read.",
+        epilog="examples:\n"
+        "  cp-queens enumerate 8 --format jsonl | cp-queens verify --expect 92 --distinct\n"
+        "  echo '[0, 2, 4, 1, 3, 5]' | cp-queens verify      names the attacking pair\n"
+        "  cp-queens verify solutions.csv --n 10",
     )
     parser.add_argument(
         "file", nargs="?", default="-", metavar="FILE", help="file to read (default: stdin)"
