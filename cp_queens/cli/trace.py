@@ -10,10 +10,9 @@ from cp_queens.errors import CpQueensError
 
 EXAMPLES = """\
 examples:
-  cp-queens trace 6 --output tree.svg                     the backtracker's whole tree
+  cp-queens trace 6 --output tree.svg             the backtracker's whole tree
   cp-queens trace 6 --engine propagate --consistency forward --output tree.svg
-  cp-queens trace 8 --first --engine propagate --output tree.html
-  cp-queens trace 6 --first --animate --output search.html   board step by step, with buttons
+  cp-queens trace 6 --first --animate --output search.html   step by step
 """
 
 
