@@ -18,6 +18,7 @@ import functools
 import io
 import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
@@ -231,6 +232,20 @@ class BoardShape:
                 "(a board is square)"
             )
         return self.rows
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def check_json_depth(text: str, deepest: int, name: str) -> None:
+    """Refuse JSON nested deeper than ``deepest`` before decoding it: the decoder
+    recurses, and ``[[[[...`` a hundred thousand deep would exhaust its stack."""
+    depth = 0
+    for bracket in _BRACKETS.sub("", _JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > deepest:
+            raise ParseError(f"{name}: JSON nested more than {deepest} deep; this is not a board")
 
 
 def read_placements(source: TextIO, name: str = "<stdin>") -> Iterator[list[int]]:

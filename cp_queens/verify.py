@@ -57,6 +57,13 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
     if bad_shape is not None:
         return Verdict(False, bad_shape)
     n = len(cols)
+    # Check with Python ints (or int64): a uint8 array or NumPy scalars would wrap around
+    # in ``row + col`` and call a valid n = 200 placement invalid.
+    if _is_array(cols):
+        if n < VECTORISE_FROM:
+            cols = cols.tolist()
+    elif not isinstance(placement, Placement) and not set(map(type, cols)) <= {int}:
+        cols = tuple(map(int, cols))
     if n == 0:
         # No board has n = 0 (Problem refuses it): an empty list checks nothing.
         return Verdict(False, "an empty placement has no queens to check (n must be >= 1)")

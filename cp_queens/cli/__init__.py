@@ -118,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:
         return fail("cannot write <stdout>: it is closed", ExitCode.IO_ERROR)
     args = build_parser().parse_args(argv)
+    _warnings_as_one_line()
     set_quiet(getattr(args, "quiet", False))
     debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     previous = _sigterm_as_interrupt()
@@ -157,6 +158,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _warnings_as_one_line() -> None:
+    """Our warnings (workers capped, ...) as ``cp-queens: warning: ...``, not file:line dumps."""
+    import warnings
+
+    from cp_queens.errors import CpQueensWarning
+
+    shown: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if str(message) not in shown:  # the same option may be checked in several places
+            shown.add(str(message))
+            print(f"cp-queens: warning: {message}", file=sys.stderr)
+
+    warnings.showwarning = show
+    warnings.simplefilter("always", CpQueensWarning)
 
 
 def _sigterm_as_interrupt():

@@ -92,6 +92,23 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def seed_value(text: str) -> int:
+    """argparse type for --seed: a whole number CP-SAT and Numba both take (0 .. 2**31 - 1)."""
+    from cp_queens.engines.base import SEED_RANGE
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value not in SEED_RANGE:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to {SEED_RANGE[-1]}, got {text}")
+    return value
+
+
+#: The longest --time-limit: a year (``inf`` overflows the timers of process pools).
+MAX_SECONDS = 365 * 86400.0
+
+
 def positive_seconds(text: str) -> float:
     try:
         value = float(text)
@@ -99,6 +116,10 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a time > 0 seconds, got {text}")
+    if value > MAX_SECONDS:  # inf, or beyond what the clocks and timers below can hold
+        raise argparse.ArgumentTypeError(
+            f"expected a time of at most {MAX_SECONDS:g} seconds (a year), got {text}"
+        )
     return value
 
 

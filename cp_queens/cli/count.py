@@ -19,12 +19,14 @@ from cp_queens.cli._common import (
     board_size,
     make_engine,
     non_negative_int,
+    note,
     positive_seconds,
     progress_display,
     report,
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.engines import Engine
 from cp_queens.parallel import Interrupted
 from cp_queens.stats import COMPLETE
 
@@ -97,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         **strategy_options(args),
     )
     problem = Problem(args.n)
+    _say_how_long(engine, args)
     # The fast engine finds the unique count in the same pass: always show it there.
     unique_too = args.unique or name == "fast"
     try:
@@ -131,3 +134,12 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.TIME_LIMIT
     print(f"n={args.n}: {answer}")
     return ExitCode.OK
+
+
+def _say_how_long(engine: Engine, args: argparse.Namespace) -> None:
+    """A count of more than a minute says so up front (one beyond reach is refused)."""
+    from cp_queens.limits import count_seconds, format_duration
+
+    seconds = count_seconds(engine.name, args.n, engine.count_cores())
+    if seconds is not None and seconds > 60 and args.time_limit is None:
+        note(f"this count may take {format_duration(seconds)} (Ctrl-C stops it)")

@@ -15,6 +15,7 @@ from cp_queens.cli._common import (
     open_output,
     positive_seconds,
     report,
+    seed_value,
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
@@ -49,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_value,
         metavar="K",
         help="random seed (cpsat, minconflicts) for repeatable runs",
     )

@@ -30,6 +30,7 @@ import multiprocessing
 import os
 import signal
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, CpQueensWarning
 
 Item = TypeVar("Item")
 Record = TypeVar("Record")
@@ -72,7 +73,18 @@ def resolve_workers(workers: int | None) -> int:
         return available_cores()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
         raise CpQueensError(f"workers must be a whole number >= 0, got {workers!r}")
-    return workers
+    cores = available_cores()
+    if workers > cores:
+        # The work is pure CPU: processes beyond the cores only share them, and each costs
+        # start-up time and ~100 MB (--workers 1000 once started 256 processes).
+        warnings.warn(
+            f"workers capped at {cores}, the cores this process may use; more processes "
+            "would only share them",
+            CpQueensWarning,
+            stacklevel=2,
+        )
+        return cores
+    return int(workers)
 
 
 class Interrupted(KeyboardInterrupt):

@@ -130,10 +130,19 @@ class FastEngine(Engine):
 
     def _split_count(self, problem: Problem, call: Call) -> UniqueCount:
         """Split the count into subproblems and run them where the options say."""
-        subs = split_module.split(
-            problem.n, depth=self.depth, fixed=problem.fixed, blocked=problem.blocked
-        )
         stats = call.stats
+        try:
+            subs = split_module.split(
+                problem.n,
+                depth=self.depth,
+                fixed=problem.fixed,
+                blocked=problem.blocked,
+                deadline=call.deadline,
+            )
+        except split_module.SplitExpired:
+            stats.extra["subproblems"] = "time ran out while splitting"
+            call.stop_for_time()
+            return UniqueCount(0, 0)
         stats.extra["subproblems"] = len(subs)
         running = {"solutions": 0}
 
