@@ -127,6 +127,8 @@ def main() -> int:
                     free = generate(n, missing, seed=0, source=source)
                     blockable = free.residue().open_squares() - missing
                     blocked = min(missing * level, blockable)
+                    if level and not blocked:
+                        continue  # nothing can be blocked: the same board as level 0
                     problem = generate(n, missing, blocked=blocked, seed=0, source=source)
                     board = Path(tmp) / f"n{n}_m{missing}_b{level}_{source}.txt"
                     board.write_text(format_partial(problem) + "\n", encoding="utf-8")

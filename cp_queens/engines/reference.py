@@ -56,17 +56,6 @@ class ReferenceEngine(Engine):
         column_used = [False] * n
         diagonal_used = [False] * (2 * n - 1)
         antidiagonal_used = [False] * (2 * n - 1)
-        for row, col in problem.fixed.items():
-            cols[row] = col
-            column_used[col] = diagonal_used[row + col] = True
-            antidiagonal_used[row - col + n - 1] = True
-        blocked = problem.blocked
-        rows_to_fill = [row for row in range(n) if row not in problem.fixed]
-        columns_to_try = [col for col in range(n) if not column_used[col]]
-
-        stats = call.stats
-        stats.branches = stats.conflicts = 0
-        solutions = 0
 
         def place(row: int, col: int) -> None:
             cols[row] = col
@@ -78,6 +67,16 @@ class ReferenceEngine(Engine):
             column_used[col] = diagonal_used[row + col] = False
             antidiagonal_used[row - col + n - 1] = False
             cols[row] = -1
+
+        for row, col in problem.fixed.items():
+            place(row, col)
+        blocked = problem.blocked
+        rows_to_fill = [row for row in range(n) if row not in problem.fixed]
+        columns_to_try = [col for col in range(n) if not column_used[col]]
+
+        stats = call.stats
+        stats.branches = stats.conflicts = 0
+        solutions = 0
 
         # tried[depth]: how many of columns_to_try row rows_to_fill[depth] has tried.
         tried = [0] * len(rows_to_fill)
