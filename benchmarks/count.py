@@ -16,8 +16,10 @@ start-up (imports, loading the compiled kernels, starting the pool):
 * ``dask local:2`` (with ``--dask``): ``cp-queens count N --cluster local:2``.
 
 Both C programs are built here with the system C compiler (``cc -O3
--march=native``). Each cell gives wall seconds and, in brackets, CPU seconds
-(user + system of the process and all its children: the pool's workers too).
+-march=native``); cp-queens runs its kernels as installed (the script says
+whether they were built ahead of time: ``python -m cp_queens.engines.fast.build``).
+Each cell gives wall seconds and, in brackets, CPU seconds (user + system of
+the process and all its children: the pool's workers too).
 On a shared machine CPU seconds are the fair measure of the work; wall
 seconds well above them mean the run did not get its cores. The ratios
 (from this one run) are the ones issue 10 asks about:
@@ -138,6 +140,20 @@ def versions() -> str:
     return f"Python {platform.python_version()}; " + ", ".join(found)
 
 
+def kernel_mode() -> str:
+    """Whether cp-queens will load its kernels built ahead of time or through Numba's JIT."""
+    probe = (
+        "from cp_queens.engines.fast import build; m = build.load(); "
+        "print(m.__file__ if m else 'none')"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True
+    ).stdout.strip()
+    if found and found != "none":
+        return f"built ahead of time ({found})"
+    return "Numba JIT with cache=True (run `python -m cp_queens.engines.fast.build` to build)"
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -164,6 +180,7 @@ def main() -> int:
         print(f"machine: {machine()}")
         print(f"versions: {versions()}")
         print(f"C compiler: {compiler}")
+        print(f"kernels: {kernel_mode()}")
         print(f"load average at start: {load()}")
         # The first run after an install compiles or loads the kernels; not timed.
         run([*cli, "10", "--workers", "1"])

@@ -13,6 +13,7 @@ Examples:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -101,7 +102,18 @@ def default_complete_engine(problem: Problem) -> str:
 
 
 def _problem(n: int | Problem, fixed: Mapping[int, int] | None) -> Problem:
-    return n if isinstance(n, Problem) else Problem(n, fixed or {})
+    """The problem asked for, with NumPy integers (``np.int64(8)``) taken as Python ints."""
+    if isinstance(n, Problem):
+        return n
+    return Problem(_as_int(n), {_as_int(r): _as_int(c) for r, c in (fixed or {}).items()})
+
+
+def _as_int(value: Any) -> Any:
+    """A Python int for any integer type (``__index__``); anything else unchanged, so that
+    :class:`Problem` names it in its error."""
+    if isinstance(value, int) or not hasattr(value, "__index__"):  # bool is an int too
+        return value
+    return operator.index(value)
 
 
 def first(

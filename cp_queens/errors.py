@@ -38,3 +38,8 @@ class UnsupportedTaskError(CpQueensError):
 
 class EngineOptionError(CpQueensError):
     """An engine was given an option it does not take, or a value it cannot use."""
+
+
+class CpQueensWarning(UserWarning):
+    """Something was adjusted to what helps (e.g. workers capped at the cores); the CLI
+    prints it as one ``cp-queens: warning:`` line."""

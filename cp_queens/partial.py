@@ -42,19 +42,22 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TextIO
 
 from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.formats import (
+    BLOCKED,
+    EMPTY,
+    QUEEN,
+    BoardShape,
+    board_row,
+    check_json_depth,
+    marks_in,
+)
 from cp_queens.problem import Problem, describe_square
 
-EMPTY = frozenset(".-_0")
-QUEEN = frozenset("Qq1")
-#: A blocked square: no queen may stand there (CSPLib prob079's *blocked n-queens*).
-BLOCKED = frozenset("xX")
-_SQUARES = EMPTY | QUEEN | BLOCKED
-_SPACES_SQUARES = _SQUARES | frozenset(" \t\r\n\f\v")
-_NO_SPACES = str.maketrans("", "", " \t\r\n\f\v")
+__all__ = ["BLOCKED", "EMPTY", "QUEEN", "format_partial", "parse_partial", "read_partial"]
 
 
 def read_partial(source: TextIO, name: str = "<stdin>") -> Problem:
@@ -76,6 +79,7 @@ def read_partial(source: TextIO, name: str = "<stdin>") -> Problem:
 
 def parse_partial(text: str, name: str = "<string>") -> Problem:
     """Parse a partial board; a JSON object if the first non-blank character is ``{``."""
+    text = text.removeprefix("\ufeff")
     if text.lstrip().startswith("{"):
         return _parse_json(text, name)
     return _parse_board(text.splitlines(), name)
@@ -105,20 +109,21 @@ def format_partial(problem: Problem, fmt: str = "board") -> str:
 def _parse_board(lines: Iterable[str], name: str) -> Problem:
     """Read the board one line at a time, keeping only its queens and blocked squares.
 
-    A row is handled with string methods (no list per square), so a board of
-    5521 x 5521 squares reads in well under a second at the memory of its marks.
+    The grammar is the one of every board reader (:func:`cp_queens.formats.board_row`);
+    here a row may hold any number of queens, and the file holds one board.
     """
-    n: int | None = None  # known once the first row is read
+    shape = BoardShape(name)
     queens: list[tuple[int, int]] = []
     blocked: list[tuple[int, int]] = []
-    row = 0
     blank_after_rows: int | None = None
     for number, line in enumerate(lines, start=1):
-        squares = line.translate(_NO_SPACES)
-        if squares.startswith("#"):
+        if number == 1:
+            line = line.removeprefix("\ufeff")
+        squares = board_row(line, number, name)
+        if squares is None:
             continue
         if not squares:
-            if row and blank_after_rows is None:
+            if shape.rows and blank_after_rows is None:
                 blank_after_rows = number
             continue
         if blank_after_rows is not None:
@@ -126,39 +131,16 @@ def _parse_board(lines: Iterable[str], name: str) -> Problem:
                 f"{name}:{blank_after_rows}: blank line inside the board "
                 "(a partial board file holds one board)"
             )
-        if not _SQUARES.issuperset(squares):
-            position, ch = next((p, c) for p, c in enumerate(line, 1) if c not in _SPACES_SQUARES)
-            raise ParseError(
-                f"{name}:{number}:{position}: unexpected {ch!r} (a square is '.', '-', '_' or "
-                "'0' when empty, 'Q' or '1' for a queen, 'x' where no queen may stand)"
-            )
-        if n is None:
-            n = len(squares)
-        if len(squares) != n:
-            raise ParseError(
-                f"{name}:{number}: row {row} has {len(squares)} squares, but row 0 has {n} "
-                "(a board is square)"
-            )
-        queens.extend((row, col) for col in _positions(squares, QUEEN))
-        blocked.extend((row, col) for col in _positions(squares, BLOCKED))
-        row += 1
-    if n is None:
+        row = shape.add(squares, number)
+        queens.extend((row, col) for col in marks_in(squares, QUEEN))
+        blocked.extend((row, col) for col in marks_in(squares, BLOCKED))
+    if shape.width is None:
         raise ParseError(f"{name}: no board found (expected rows of '.' and 'Q', or JSON)")
-    if row != n:
-        raise ParseError(f"{name}: the board has {row} rows of {n} squares (a board is square)")
-    return _problem(n, queens, name, blocked)
-
-
-def _positions(squares: str, marks: frozenset[str]) -> Iterator[int]:
-    """Where any of ``marks`` stands in ``squares``, found by ``str.find`` (C speed)."""
-    for mark in marks:
-        col = squares.find(mark)
-        while col >= 0:
-            yield col
-            col = squares.find(mark, col + 1)
+    return _problem(shape.finish(), queens, name, blocked)
 
 
 def _parse_json(text: str, name: str) -> Problem:
+    check_json_depth(text, 3, name)  # {"queens": [[r, c]]} is three deep
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:

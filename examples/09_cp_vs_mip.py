@@ -110,8 +110,9 @@ for n in SIZES:
         f" {branches:>11,} {conflicts:>9,} {cp_seconds:>8.2f} | {mip_seconds / cp_seconds:>6.1f}x"
     )
 # A MIP node is expensive (an LP with n^2 columns, thousands of simplex
-# iterations) and the MIP solver needs very few: SCIP's heuristics usually
-# round the root LP into a board. A CP branch is cheap (propagate a few
+# iterations) and the MIP solver needs very few: SCIP usually has its board
+# at the root node, before any branching (presolve, cuts and its primal
+# heuristics work there). A CP branch is cheap (propagate a few
 # domains) and CP-SAT takes thousands. Which wins is a question of n and of
 # the machine: measure, don't guess.
 

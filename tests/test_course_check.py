@@ -194,6 +194,7 @@ def test_the_report_draws_itself_in_rich_and_html() -> None:
     assert "1 missing" in shown and "first missing solution: n=5" in shown
     html = report._repr_html_()
     assert html.count("<tr") == 6 and "first missing solution" in html
+    assert html.count("<svg") == 1  # the missing board, drawn
 
 
 # -- the command line -------------------------------------------------------

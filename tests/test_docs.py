@@ -7,7 +7,10 @@ link, anchor or API reference.)
 from __future__ import annotations
 
 import doctest
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,19 @@ def test_python_examples_in_the_docs_run(
     result = run_python_blocks(page)
     assert result.attempted > 0
     assert result.failed == 0, f"{result.failed} example(s) failed in {page.name}"
+
+
+def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
+    """``mkdocs build --strict``: a broken link, anchor or API reference fails here, in the
+    default test run, not only in CI (new pages outside the nav are only reported)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=600,
+    )
+    problems = [line for line in result.stderr.splitlines() if "WARNING" in line]
+    assert result.returncode == 0, "\n".join(problems) or result.stderr[-3000:]
+    assert (tmp_path / "index.html").is_file()

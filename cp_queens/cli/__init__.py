@@ -30,7 +30,13 @@ from cp_queens.cli import (
     solve,
     verify,
 )
-from cp_queens.cli._common import OneLineErrorParser, StreamError, fail, set_quiet
+from cp_queens.cli._common import (
+    HelpFormatter,
+    OneLineErrorParser,
+    StreamError,
+    fail,
+    set_quiet,
+)
 from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import CpQueensError
 
@@ -70,7 +76,7 @@ def build_parser() -> OneLineErrorParser:
         prog="cp-queens",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
@@ -79,6 +85,7 @@ def build_parser() -> OneLineErrorParser:
     for command in COMMANDS:
         command.add_parser(subparsers)
     for name, subparser in subparsers.choices.items():
+        subparser.formatter_class = HelpFormatter
         if name not in NOTHING_TO_QUIET:
             subparser.add_argument(
                 "--quiet",
@@ -100,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:
         return fail("cannot write <stdout>: it is closed", ExitCode.IO_ERROR)
     args = build_parser().parse_args(argv)
+    _warnings_as_one_line()
     set_quiet(getattr(args, "quiet", False))
     debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     previous = _sigterm_as_interrupt()
@@ -138,17 +146,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     finally:
         if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGTERM, previous[0])
+            signal.signal(signal.SIGINT, previous[1])
+
+
+def _warnings_as_one_line() -> None:
+    """Our warnings (workers capped, ...) as ``cp-queens: warning: ...``, not file:line dumps."""
+    import warnings
+
+    from cp_queens.errors import CpQueensWarning
+
+    shown: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if str(message) not in shown:  # the same option may be checked in several places
+            shown.add(str(message))
+            print(f"cp-queens: warning: {message}", file=sys.stderr)
+
+    warnings.showwarning = show
+    warnings.simplefilter("always", CpQueensWarning)
 
 
 def _sigterm_as_interrupt():
-    """Let SIGTERM unwind like Ctrl-C, so that every ``finally`` (workers, files) runs."""
+    """Let SIGTERM unwind like Ctrl-C, so that every ``finally`` (workers, files) runs;
+    and make a second Ctrl-C (or SIGTERM) end the process at once, cleanup or not.
+
+    The first signal raises ``KeyboardInterrupt``: workers are stopped, finished work
+    is saved. Should that take too long for the user, the second one does not wait.
+    """
+    received = []
 
     def interrupt(signum: int, frame: object) -> None:
+        if received:
+            os.write(2, b"cp-queens: interrupted again, exiting at once\n")
+            os._exit(ExitCode.INTERRUPTED)
+        received.append(signum)
         raise KeyboardInterrupt
 
     try:
-        return signal.signal(signal.SIGTERM, interrupt)
+        previous = signal.signal(signal.SIGTERM, interrupt)
+        previous_int = signal.getsignal(signal.SIGINT)
+        if previous_int is signal.default_int_handler:  # not ignored (e.g. by nohup)
+            signal.signal(signal.SIGINT, interrupt)
+        return previous, previous_int
     except ValueError:  # not the main thread (a test runner): leave signals alone
         return None
 

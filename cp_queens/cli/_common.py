@@ -17,6 +17,7 @@ from cp_queens.stats import Stats
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.progress import BarColumn, Progress
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -24,6 +25,44 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Long description lines wrapped to the terminal; paragraphs that fit, as written.
+
+    Every command's ``--help`` uses it (``build_parser`` sets it), so a description
+    written as one long string never runs off an 80-column screen, while hand-laid
+    paragraphs (input formats, exit codes) and the ``examples:`` keep their columns.
+    """
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction) and action.choices:
+            # argparse measures the command names one indent short, so a long one
+            # ("completion") would push its summary onto a line of its own.
+            longest = max(map(len, action.choices)) + self._current_indent + 2 * 2
+            self._action_max_length = max(self._action_max_length, longest)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        paragraphs = []
+        for part in text.strip("\n").split("\n\n"):
+            lines = part.splitlines()
+            examples = lines[0].startswith("example")
+            # argparse leaves 2 of the terminal's columns spare; a laid-out paragraph may use them
+            if examples or all(len(indent + line) <= width + 2 for line in lines):
+                paragraphs.append("\n".join(indent + line for line in lines))
+            else:  # one long string, or lines too wide for this terminal: wrap
+                paragraphs.append(
+                    textwrap.fill(
+                        " ".join(part.split()),
+                        width,
+                        initial_indent=indent,
+                        subsequent_indent=indent,
+                    )
+                )
+        return "\n\n".join(paragraphs)
 
 
 def fail(message: str, code: int = 2) -> int:
@@ -53,6 +92,23 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def seed_value(text: str) -> int:
+    """argparse type for --seed: a whole number CP-SAT and Numba both take (0 .. 2**31 - 1)."""
+    from cp_queens.engines.base import SEED_RANGE
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value not in SEED_RANGE:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to {SEED_RANGE[-1]}, got {text}")
+    return value
+
+
+#: The longest --time-limit: a year (``inf`` overflows the timers of process pools).
+MAX_SECONDS = 365 * 86400.0
+
+
 def positive_seconds(text: str) -> float:
     try:
         value = float(text)
@@ -60,6 +116,10 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a time > 0 seconds, got {text}")
+    if value > MAX_SECONDS:  # inf, or beyond what the clocks and timers below can hold
+        raise argparse.ArgumentTypeError(
+            f"expected a time of at most {MAX_SECONDS:g} seconds (a year), got {text}"
+        )
     return value
 
 
@@ -307,41 +367,104 @@ def _clock(seconds: float | None) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
-@contextlib.contextmanager
-def progress_display(label: str) -> Iterator[ProgressCallback | None]:
-    """One live Rich line for every engine's :class:`~cp_queens.stats.Progress`; ``None``
-    when stderr is not a terminal.
+#: Widths the progress bar may take, widest first; the text beside it matters more.
+BAR_WIDTHS = (20, 12, 6)
 
-    With a known amount of work (subproblems) it draws a bar with the rate and an
-    ETA; otherwise a spinner with the solutions so far. Cheap to call often.
+
+def progress_details(info: ProgressRecord) -> list[str]:
+    """What the live line can say about ``info``, from the fullest text to the shortest.
+
+    Examples:
+        >>> record = ProgressRecord(12_873_980, 40.0, done=5_920, total=6_778)
+        >>> for text in progress_details(record):
+        ...     print(text)
+        5,920/6,778 parts, 12,873,980 solutions, 0:00:40, ETA 0:00:06
+        5,920/6,778 parts, 12,873,980 solutions, ETA 0:00:06
+        87%, 12,873,980 solutions, ETA 0:00:06
+        87%, ETA 0:00:06
+        87%
     """
-    console = live_console()
-    if console is None:
-        yield None
-        return
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    elapsed = _clock(info.elapsed)
+    if info.total is None or info.done is None:
+        solutions = f"{info.solutions:,} solutions"
+        rate = f"{info.rate:,.0f}/s"
+        return [f"{solutions}, {rate}, {elapsed}", f"{solutions}, {rate}", solutions]
+    parts = f"{info.done:,}/{info.total:,} parts"
+    solutions = f"{info.solutions:,} solutions"
+    eta = f"ETA {_clock(info.eta)}"
+    percent = f"{100 * info.done // max(info.total, 1)}%"
+    return [
+        f"{parts}, {solutions}, {elapsed}, {eta}",
+        f"{parts}, {solutions}, {eta}",
+        f"{percent}, {solutions}, {eta}",
+        f"{percent}, {eta}",
+        percent,
+    ]
 
-    with Progress(
+
+def fit_progress(label: str, details: list[str], width: int) -> tuple[str, int]:
+    """The fullest detail text, and the widest bar, that fit one line of ``width`` columns.
+
+    A line that wraps or ends in "..." on a narrow terminal (80 columns) hides what
+    matters; so text is dropped, shortest last, and the bar narrows before it does.
+
+    Examples:
+        >>> fit_progress("counting N=16 with fast", ["a long text " * 5, "short"], 80)
+        ('short', 20)
+    """
+    fixed = 2 + len(label) + 1 + 1 + 1  # spinner and space, label, spaces, one spare column
+    for text in details:
+        for bar in BAR_WIDTHS:
+            if fixed + bar + len(text) <= width:
+                return text, bar
+    room = max(width - fixed - BAR_WIDTHS[-1], 0)
+    return details[-1][:room], BAR_WIDTHS[-1]
+
+
+def progress_line(console: Console) -> tuple[BarColumn, Progress]:
+    """The live line's Rich columns: spinner, label, bar, detail (fitted per update)."""
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
+
+    bar_column = BarColumn(bar_width=BAR_WIDTHS[0])
+    live = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
-        BarColumn(bar_width=None),
+        bar_column,
         TextColumn("{task.fields[detail]}"),
-        TimeElapsedColumn(),
         console=console,
         transient=True,
         expand=False,
-    ) as bar:
+    )
+    return bar_column, live
+
+
+@contextlib.contextmanager
+def progress_display(
+    label: str, console: Console | None = None
+) -> Iterator[ProgressCallback | None]:
+    """One live Rich line for every engine's :class:`~cp_queens.stats.Progress`; ``None``
+    when stderr is not a terminal (or with ``--quiet``).
+
+    With a known amount of work (subproblems) it draws a bar with the rate and an
+    ETA; otherwise a spinner with the solutions so far. The line is fitted to the
+    terminal's width at every update (see :func:`fit_progress`), so it stays whole
+    at 80 columns and follows a resized window. Cheap to call often.
+    """
+    console = console or live_console()
+    if console is None:
+        yield None
+        return
+    bar_column, live = progress_line(console)
+    with live as bar:
         task = bar.add_task(label, total=None, detail="starting")
 
         def update(info: ProgressRecord) -> None:
-            if info.total is None:
-                detail = f"{info.solutions:,} solutions, {info.rate:,.0f}/s"
-                bar.update(task, detail=detail)
-                return
-            detail = (
-                f"{info.done:,}/{info.total:,} parts, {info.solutions:,} solutions, "
-                f"ETA {_clock(info.eta)}"
+            detail, bar_column.bar_width = fit_progress(
+                label, progress_details(info), console.width
             )
-            bar.update(task, total=info.total, completed=info.done, detail=detail)
+            if info.total is None:
+                bar.update(task, detail=detail)
+            else:
+                bar.update(task, total=info.total, completed=info.done, detail=detail)
 
         yield update

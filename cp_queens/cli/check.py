@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 
 from cp_queens.cli._common import board_size, open_input
-from cp_queens.course.check import compare_solutions
 from cp_queens.errors import CpQueensError
 from cp_queens.formats import read_placements
 
@@ -26,7 +25,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "the N x N board: missing solutions, invalid placements (with the attacking pair) and "
         "duplicates. Exit code 0 when the file is complete and exact, 1 otherwise (the first "
         "difference of each kind is shown), 2 when the input cannot be read.",
-        epilog="example: python my_model.py | cp-queens check --n 8 -",
+        epilog="examples:\n"
+        "  python my_model.py | cp-queens check --n 8 -    your model's solutions of N=8\n"
+        "  cp-queens check six.jsonl --n 6                  a file of solutions of N=6",
     )
     parser.add_argument("file", metavar="FILE", help="file to read, '-' for stdin")
     parser.add_argument(
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
             f"check compares with every solution, enumerated in Python: N = {n} is too large "
             f"(at most {CHECK_UP_TO})"
         )
+    from cp_queens.course.check import compare_solutions  # NumPy: only when checking
+
     row = compare_solutions(n, placements)
     if row.ok:
         print(f"OK: {name} holds all {row.expected} solutions of n={n}, each exactly once")

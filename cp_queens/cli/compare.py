@@ -25,8 +25,10 @@ from cp_queens.errors import CpQueensError
 T = TypeVar("T")
 
 EXAMPLE = (
-    "example:\n  cp-queens compare --n 4..12 --task count "
-    "--engines reference,cpsat,cpsat-board,pyconstraint --out report/"
+    "examples:\n"
+    "  cp-queens compare --n 4..12 --task count --engines reference,cpsat --out out/\n"
+    "  cp-queens compare --n 8,16,32 --task first --engines cpsat,cpsat-board,mip\n"
+    "  cp-queens compare --n 8..10 --engines cpsat:method=plain,cpsat:method=fast"
 )
 
 

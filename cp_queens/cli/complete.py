@@ -48,9 +48,9 @@ that attack each other, 3 the engines named by --engine and --cross-check
 disagree, 4 stopped by --time-limit (see 'cp-queens --help' for all codes).
 
 examples:
-  cp-queens complete board.txt                      one completion, as a board
-  cp-queens complete board.txt --count -x reference count, checked by a 2nd engine
-  echo '{"n": 8, "queens": [[0, 0]]}' | cp-queens complete - --all --format jsonl
+  cp-queens complete board.txt                     one completion, as a board
+  cp-queens complete board.txt --count -x reference   count; a 2nd engine checks
+  echo '{"n": 8, "queens": [[0, 0]]}' | cp-queens complete - --all   every one
 """
 
 

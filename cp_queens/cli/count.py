@@ -19,12 +19,14 @@ from cp_queens.cli._common import (
     board_size,
     make_engine,
     non_negative_int,
+    note,
     positive_seconds,
     progress_display,
     report,
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.engines import Engine
 from cp_queens.parallel import Interrupted
 from cp_queens.stats import COMPLETE
 
@@ -37,10 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "line shows the progress; the answer goes to stdout. With the fast engine (the "
         "default) the count uses every core, can run on a Dask cluster and can be resumed.",
         epilog="examples:\n"
-        "  cp-queens count 17                                 all cores\n"
-        "  cp-queens count 18 --checkpoint n18.jsonl          Ctrl-C, then the same to resume\n"
-        "  cp-queens count 19 --scheduler tcp://HOST:8786     on a Dask cluster\n"
-        "  cp-queens count 14 --cluster local:2               on a local Dask cluster",
+        "  cp-queens count 17                              on every core\n"
+        "  cp-queens count 18 --checkpoint n18.jsonl       Ctrl-C; the same resumes\n"
+        "  cp-queens count 19 --scheduler tcp://HOST:8786  on a Dask cluster",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")
@@ -98,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         **strategy_options(args),
     )
     problem = Problem(args.n)
+    _say_how_long(engine, args)
     # The fast engine finds the unique count in the same pass: always show it there.
     unique_too = args.unique or name == "fast"
     try:
@@ -132,3 +134,12 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.TIME_LIMIT
     print(f"n={args.n}: {answer}")
     return ExitCode.OK
+
+
+def _say_how_long(engine: Engine, args: argparse.Namespace) -> None:
+    """A count of more than a minute says so up front (one beyond reach is refused)."""
+    from cp_queens.limits import count_seconds, format_duration
+
+    seconds = count_seconds(engine.name, args.n, engine.count_cores())
+    if seconds is not None and seconds > 60 and args.time_limit is None:
+        note(f"this count may take {format_duration(seconds)} (Ctrl-C stops it)")

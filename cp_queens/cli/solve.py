@@ -15,6 +15,7 @@ from cp_queens.cli._common import (
     open_output,
     positive_seconds,
     report,
+    seed_value,
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
@@ -32,6 +33,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="find one solution",
         description="Find one placement of N non-attacking queens and print it on stdout. "
         "Statistics go to stderr, so stdout can be piped.",
+        epilog="examples:\n"
+        "  cp-queens solve 8 --format unicode            a chess diagram (a8 top left)\n"
+        "  cp-queens solve 1000000 --format jsonl | cp-queens verify\n"
+        "  cp-queens solve 8 --format svg -o board.svg   a picture",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")
     add_engine_argument(
@@ -45,7 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_value,
         metavar="K",
         help="random seed (cpsat, minconflicts) for repeatable runs",
     )

@@ -6,9 +6,9 @@ import argparse
 
 from cp_queens.cli._common import board_size, open_input
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.formats import read_placements
+from cp_queens.formats import read_blocks
 from cp_queens.problem import Problem
-from cp_queens.verify import verify
+from cp_queens.verify import verify, verify_rows
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -19,6 +19,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "of '.' and 'Q' separated by blank lines; the format is detected) and check that no "
         "two queens attack each other. Prints a summary; exit code 0 when all are valid, "
         "1 when any is not or there is nothing to check, 2 when the input cannot be read.",
+        epilog="examples:\n"
+        "  cp-queens enumerate 8 --format jsonl | cp-queens verify --expect 92 --distinct\n"
+        "  echo '[0, 2, 4, 1, 3, 5]' | cp-queens verify      names the attacking pair\n"
+        "  cp-queens verify solutions.csv --n 10",
     )
     parser.add_argument(
         "file", nargs="?", default="-", metavar="FILE", help="file to read (default: stdin)"
@@ -40,18 +44,41 @@ def run(args: argparse.Namespace) -> int:
     checked = invalid = 0
     sizes: set[int] = set()
     seen: dict[int, int] = {}
+    problem = None if args.n is None else Problem(args.n)
+
+    def judge(cols: list[int], index: int) -> None:
+        nonlocal invalid
+        verdict = verify(cols, problem)
+        if verdict.ok and args.distinct:
+            earlier = seen.setdefault(hash(tuple(cols)), index)
+            if earlier != index:
+                verdict = verdict.__class__(False, f"repeats placement {earlier}")
+        if not verdict.ok:
+            invalid += 1
+            print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
+
     with open_input(args.file) as source:
-        for index, cols in enumerate(read_placements(source, name), start=1):
-            checked += 1
-            sizes.add(len(cols))
-            verdict = verify(cols, None if args.n is None else Problem(args.n))
-            if verdict.ok and args.distinct:
-                earlier = seen.setdefault(hash(tuple(cols)), index)
-                if earlier != index:
-                    verdict = verdict.__class__(False, f"repeats placement {earlier}")
-            if not verdict.ok:
-                invalid += 1
-                print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
+        for item in read_blocks(source, name):
+            if isinstance(item, list):
+                checked += 1
+                sizes.add(len(item))
+                judge(item, checked)
+                continue
+            # A block of placements: judged all at once; only failures go one by one.
+            first = checked + 1
+            checked += len(item)
+            sizes.add(item.shape[1])
+            ok = None if args.distinct or args.n is not None else verify_rows(item)
+            if ok is None:
+                for offset, cols in enumerate(item.tolist()):
+                    judge(cols, first + offset)
+            else:
+                # The first row also goes through the exact verifier: a cross-check of
+                # the bit masks against it on every block.
+                if bool(verify(item[0].tolist())) != bool(ok[0]):
+                    raise AssertionError(f"block check disagrees with verify() on {item[0]}")
+                for offset in (~ok).nonzero()[0].tolist():
+                    judge(item[offset].tolist(), first + offset)
     size_text = ", ".join(f"n={n}" for n in sorted(sizes)) or "no placements"
     problems = []
     if invalid:

@@ -225,16 +225,41 @@ class CheckReport:
         return Group(table, *(Text(line) for line in self.details()))
 
     def _repr_html_(self) -> str:
+        """A table, then each first mistake in words and as a board (attacking pair in red)."""
+        from cp_queens.render import svg
+
         header, *body = self.table()
         colour = "#2e7d32" if self.ok else "#c62828"
+        cell = "padding:2px 10px;text-align:right"
         parts = [f'<p style="color:{colour};font-weight:bold">{escape(self.summary())}</p>']
-        parts.append("<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr>")
+        parts.append(
+            "<table><tr>"
+            + "".join(f'<th style="{cell}">{escape(h)}</th>' for h in header)
+            + "</tr>"
+        )
         for row, cells in zip(self.rows, body, strict=True):
             style = "" if row.ok else f' style="color:{colour}"'
-            parts.append(f"<tr{style}>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+            parts.append(
+                f"<tr{style}>" + "".join(f'<td style="{cell}">{escape(c)}</td>' for c in cells)
+            )
         parts.append("</table>")
-        if self.details():
-            parts.append(f"<pre>{escape(chr(10).join(self.details()))}</pre>")
+        for message in self.errors[:1]:
+            parts.append(f"<p><b>error:</b> {escape(message)}</p>")
+        for label, finding in (
+            ("first missing solution", self.first_missing),
+            ("first invalid solution", self.first_invalid),
+            ("first duplicate", self.first_duplicate),
+        ):
+            if finding is None:
+                continue
+            parts.append(f"<p><b>{label}:</b> {escape(str(finding))}</p>")
+            if finding.board is not None and finding.cols is not None:
+                marked = {
+                    r: finding.cols[r]
+                    for r, line in enumerate(finding.board.splitlines())
+                    if "X" in line
+                }
+                parts.append(svg(finding.cols, given=marked, size=min(40 * finding.n, 200)))
         return "".join(parts)
 
 

@@ -32,6 +32,10 @@ def show(thing: Any) -> None:
         from IPython.display import display
 
         display(thing)
+        if hasattr(thing, "savefig"):  # shown once: not again by the inline backend
+            import matplotlib.pyplot as plt
+
+            plt.close(thing)
         return
     if hasattr(thing, "savefig"):
         import matplotlib.pyplot as plt

@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
 
+from cp_queens import limits
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
@@ -80,6 +81,19 @@ def check_limit(limit: object) -> int | None:
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise CpQueensError(f"limit must be a whole number >= 0, got {limit!r}")
     return int(limit)
+
+
+#: Random seeds every engine accepts (CP-SAT's ``random_seed`` is a 32-bit integer).
+SEED_RANGE = range(0, 2**31)
+
+
+def check_seed(seed: object) -> int | None:
+    """A random seed: a whole number in ``0 .. 2**31 - 1`` (or ``None``: draw one)."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or int(seed) not in SEED_RANGE:
+        raise CpQueensError(f"seed must be a whole number from 0 to {SEED_RANGE[-1]}, got {seed!r}")
+    return int(seed)
 
 
 def check_time_limit(seconds: object) -> float | None:
@@ -308,6 +322,20 @@ class Engine:
             raise UnsupportedTaskError(
                 f"engine '{self.name}' handles n <= {self.max_n}, got n={problem.n}"
             )
+        # What the call will cost, before any work: a request off by factors of a million
+        # is refused in a second, naming what can do it, not after minutes and a MemoryError.
+        limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
+        if task == "count" and not problem.fixed:
+            limits.check_count_reach(self.name, problem.n, self.count_cores(), self.time_limit)
+
+    def count_cores(self) -> int:
+        """Cores a count of this engine may use (a cluster: as many as it takes)."""
+        if getattr(self, "scheduler", None) or getattr(self, "cluster", None):
+            return 1 << 20
+        from cp_queens.parallel import available_cores
+
+        workers = getattr(self, "workers", None)
+        return min(workers or available_cores(), available_cores())
 
     def _call(
         self,

@@ -107,9 +107,12 @@ class _Tally(constraint.Constraint):
     sees only the values every real constraint accepted.
     """
 
-    def __init__(self, deadline: float | None = None) -> None:
+    def __init__(self, deadline: float | None = None, n: int = 1) -> None:
         self.calls = 0
         self._deadline = deadline
+        # Between two calls forward checking may test every pair of rows (n^2 checks):
+        # on a large board look at the clock on every call, or a 2 s limit takes 40 s.
+        self._every = max(1, CHECK_EVERY * 256 // (n * n))
 
     def __call__(
         self,
@@ -121,7 +124,7 @@ class _Tally(constraint.Constraint):
         self.calls += 1
         if (
             self._deadline is not None
-            and self.calls % CHECK_EVERY == 0
+            and self.calls % self._every == 0
             and time.perf_counter() > self._deadline
         ):
             raise _TimeUp
@@ -337,7 +340,7 @@ infeasibility
         self, problem: Problem, call: Call
     ) -> tuple[constraint.Problem, _Tally, _Tally]:
         """The model between two tallies (see the module docstring)."""
-        tried, passed = _Tally(call.deadline), _Tally()
+        tried, passed = _Tally(call.deadline, problem.n), _Tally()
         csp = build_problem(
             problem,
             self._solver(),

@@ -30,6 +30,7 @@ import multiprocessing
 import os
 import signal
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, CpQueensWarning
 
 Item = TypeVar("Item")
 Record = TypeVar("Record")
@@ -45,6 +46,8 @@ Record = TypeVar("Record")
 #: Tasks per run: enough to balance the load and show progress, few enough that
 #: scheduling costs nothing next to the search (Dask spends ~1 ms per task).
 TASKS = 256
+#: Tasks of a run on a given executor (a Dask cluster): see :func:`_run_on_executor`.
+EXECUTOR_TASKS = 64
 #: How often a broken local pool is replaced before giving up.
 POOL_RESTARTS = 3
 
@@ -70,7 +73,18 @@ def resolve_workers(workers: int | None) -> int:
         return available_cores()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
         raise CpQueensError(f"workers must be a whole number >= 0, got {workers!r}")
-    return workers
+    cores = available_cores()
+    if workers > cores:
+        # The work is pure CPU: processes beyond the cores only share them, and each costs
+        # start-up time and ~100 MB (--workers 1000 once started 256 processes).
+        warnings.warn(
+            f"workers capped at {cores}, the cores this process may use; more processes "
+            "would only share them",
+            CpQueensWarning,
+            stacklevel=2,
+        )
+        return cores
+    return int(workers)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -249,7 +263,9 @@ def _run_on_executor(
             pool.prepare()
         executor = pool.start()
     assert executor is not None
-    waiting = chunks(todo)
+    # A task on a cluster costs milliseconds of scheduling and messages at each end;
+    # a local pool's costs microseconds: fewer, larger tasks there.
+    waiting = chunks(todo) if own else chunks(todo, max(EXECUTOR_TASKS, len(todo) // 512))
     try:
         while waiting:
             pending: dict[Future, list[Any]] = {
@@ -315,8 +331,34 @@ def local_pool(
 
 def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The parent's own SIGTERM handler (Python code, run only between bytecodes) was
+    # inherited: inside a compiled kernel it would wait for the chunk to end, minutes.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
     if initializer is not None:
         initializer(*initargs)
+
+
+#: ``prctl`` option: the signal a process gets when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to kill this process when its parent dies, even by ``kill -9``.
+
+    Without it a killed ``cp-queens count`` left its workers counting on at full
+    CPU, orphaned. Linux only (``prctl``); elsewhere a no-op.
+    """
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def stop_now(executor: Executor) -> None:

@@ -43,13 +43,14 @@ Options a course can compare:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cp_queens import parallel
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine, UniqueCount
+from cp_queens.engines.base import Call, Engine, UniqueCount, check_seed
 from cp_queens.engines.cpsat.search import (
     STRATEGIES,
     VALUE_ORDERS,
@@ -58,7 +59,7 @@ from cp_queens.engines.cpsat.search import (
 )
 from cp_queens.engines.cpsat.settings import SolverSettings
 from cp_queens.engines.cpsat.symmetry import LEVELS, check_level
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.errors import CpQueensError, CpQueensWarning, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem, Residue
 
 if TYPE_CHECKING:
@@ -68,6 +69,8 @@ if TYPE_CHECKING:
 
 #: Values of the ``method`` option.
 METHODS = ("auto", "plain", "fast")
+#: More CP-SAT search threads than this gain nothing (its portfolio has fewer strategies).
+MAX_SOLVER_WORKERS = 64
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10
 
@@ -153,13 +156,21 @@ class CpSatEngine(Engine):
             raise CpQueensError(f"solver_workers must be a whole number, got {solver_workers!r}")
         if solver_workers < 0:
             raise CpQueensError(f"solver_workers must be >= 0, got {solver_workers}")
+        if solver_workers > MAX_SOLVER_WORKERS:
+            warnings.warn(
+                f"solver_workers capped at {MAX_SOLVER_WORKERS}: CP-SAT's portfolio gains "
+                "nothing from more threads",
+                CpQueensWarning,
+                stacklevel=2,
+            )
+            solver_workers = MAX_SOLVER_WORKERS
         self.method = method
         self.workers = parallel.resolve_workers(workers)
         self.settings = SolverSettings(
             time_limit=self.time_limit,
             solver_workers=solver_workers,
             log=log,
-            seed=seed,
+            seed=check_seed(seed),
             parameters=dict(parameters or {}),
         )
 

@@ -25,22 +25,26 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
 from cp_queens import parallel
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine, UniqueCount
+from cp_queens.engines.base import Call, Engine, Solutions, UniqueCount, check_limit
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
 from cp_queens.errors import EngineOptionError
 from cp_queens.problem import Placement, Problem
+from cp_queens.stats import COMPLETE, STOPPED
 
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
 BATCH_SIZES = (1, 64, 4096)
+#: Solutions per kernel call for :meth:`FastEngine.solution_arrays`: big blocks, so that
+#: formatting them costs little per solution, but a quick first one.
+ARRAY_BATCH_SIZES = (1024, 1 << 16)
 #: Search nodes per kernel call at most, so time limits and Ctrl-C are seen promptly.
 NODES_PER_CALL = 1 << 22
 #: Without ``workers``, counts from this n use every core. Below it one core wins:
@@ -126,10 +130,19 @@ class FastEngine(Engine):
 
     def _split_count(self, problem: Problem, call: Call) -> UniqueCount:
         """Split the count into subproblems and run them where the options say."""
-        subs = split_module.split(
-            problem.n, depth=self.depth, fixed=problem.fixed, blocked=problem.blocked
-        )
         stats = call.stats
+        try:
+            subs = split_module.split(
+                problem.n,
+                depth=self.depth,
+                fixed=problem.fixed,
+                blocked=problem.blocked,
+                deadline=call.deadline,
+            )
+        except split_module.SplitExpired:
+            stats.extra["subproblems"] = "time ran out while splitting"
+            call.stop_for_time()
+            return UniqueCount(0, 0)
         stats.extra["subproblems"] = len(subs)
         running = {"solutions": 0}
 
@@ -183,12 +196,67 @@ class FastEngine(Engine):
             return None, None
         from cp_queens.parallel.dask import dask_cluster
 
+        if self.cluster is not None:
+            # The local cluster's workers are forked from this process: load the
+            # kernels once here, and every worker starts with them.
+            split_module.warm_up(self.force_python)
         cluster = stack.enter_context(dask_cluster(scheduler=self.scheduler, cluster=self.cluster))
         return cluster.executor, cluster.description
 
     # -- enumeration ------------------------------------------------------
 
+    def solution_arrays(self, problem: Problem, *, limit: int | None = None) -> Solutions:
+        """Stream the solutions of :meth:`solutions` in blocks, for writers of big files.
+
+        Each item is a NumPy array of shape ``(k, n)``, one row of columns per
+        solution, in the same order as :meth:`solutions` (lexicographic). A
+        writer that formats a whole block at once (``cp-queens enumerate``) then
+        spends no Python work per solution. ``limit`` and the time limit work as
+        for :meth:`solutions`; the stream's ``stats`` count solutions.
+
+        Examples:
+            >>> [block.shape for block in FastEngine().solution_arrays(Problem(8))]
+            [(92, 8)]
+        """
+        self._check(problem, "enumerate", self.can_enumerate)
+        call = self._call("solutions", problem, limit=check_limit(limit))
+        return Solutions(self._array_stream(problem, call), call.stats)
+
+    def _array_stream(self, problem: Problem, call: Call) -> Iterator[Any]:
+        emitted = 0
+        status = COMPLETE
+        if call.limit == 0:
+            self._finish(call, 0, STOPPED)
+            return
+        blocks = self._blocks(problem, call, ARRAY_BATCH_SIZES)
+        try:
+            for block in blocks:
+                if call.limit is not None and emitted + len(block) >= call.limit:
+                    block = block[: call.limit - emitted]
+                    status = STOPPED
+                emitted += len(block)
+                call.stats.solutions = emitted
+                yield block
+                if status == STOPPED:
+                    break
+        except BaseException:  # closed early, Ctrl-C, or an error: not complete
+            status = STOPPED
+            raise
+        finally:
+            blocks.close()
+            self._finish(call, emitted, status)
+
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        for block in self._blocks(problem, call, BATCH_SIZES):
+            for cols in block.tolist():
+                yield _trusted(tuple(cols))
+
+    def _blocks(
+        self, problem: Problem, call: Call, sizes: tuple[int, ...]
+    ) -> Generator[Any, None, None]:
+        """The lexicographic search, ``sizes[i]`` solutions per kernel call (the last repeats)."""
+        import numpy as np
+
         code, compiled = split_module.backend(self.force_python)
         n = problem.n
         allow_list, _ = split_module.allow_masks(
@@ -208,11 +276,11 @@ class FastEngine(Engine):
         bits = new(n, compiled)
         state = new(1, compiled)
         stack[0][0] = allow[0]
-        out = new(max(BATCH_SIZES) * n, compiled)
+        out = new(max(sizes) * n, compiled)
         call.stats.branches = 0
         calls = 0
         while state[0] >= 0:
-            capacity = BATCH_SIZES[min(calls, len(BATCH_SIZES) - 1)]
+            capacity = sizes[min(calls, len(sizes) - 1)]
             calls += 1
             found, nodes = code.enumerate_batch(
                 n, allow, state, *stack, bits, out, capacity, NODES_PER_CALL
@@ -220,11 +288,9 @@ class FastEngine(Engine):
             call.stats.branches += int(nodes)
             if found:
                 if compiled:
-                    rows = out[: found * n].reshape(found, n).tolist()
+                    yield out[: found * n].reshape(found, n).copy()  # ``out`` is reused
                 else:
-                    rows = [out[k * n : (k + 1) * n] for k in range(found)]
-                for cols in rows:
-                    yield _trusted(tuple(cols))
+                    yield np.array(out[: found * n], dtype=np.int64).reshape(found, n)
             if call.expired():
                 call.stop_for_time()
                 return

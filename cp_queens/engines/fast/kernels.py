@@ -614,29 +614,101 @@ def enumerate_batch(
     return found, nodes
 
 
+def parse_rows(data: Any, brackets: int, out: Any, shape: Any) -> int:
+    """Read whole lines of placements from the bytes ``data`` into ``out``, row after row.
+
+    ``brackets`` 1: jsonl lines, ``[1, 3, 0, 2]`` or ``[1,3,0,2]``; 0: csv lines,
+    ``1,3,0,2``. Every line must end with a newline and hold the same number of
+    columns. Returns the number of lines read and sets ``shape[0]`` to the
+    columns per line; returns -1 at the first line that is not in this plain
+    shape (blank, other spacing, a sign, a leading zero in JSON, a number of
+    nine digits or more, a different length): the caller then reads those
+    lines with the exact line-by-line parser, which names what is wrong.
+    """
+    size = len(data)
+    i = 0
+    rows = 0
+    width = -1
+    k = 0
+    while i < size:
+        if brackets:
+            if data[i] != 91:  # "["
+                return -1
+            i += 1
+        count = 0
+        while True:
+            if i >= size or data[i] < 48 or data[i] > 57:
+                return -1  # a number must come here
+            if brackets and data[i] == 48 and i + 1 < size and 48 <= data[i + 1] <= 57:
+                return -1  # JSON has no leading zeros
+            value = 0
+            digits = 0
+            while i < size and 48 <= data[i] <= 57:
+                value = value * 10 + (data[i] - 48)
+                digits += 1
+                i += 1
+            if digits >= 9:
+                return -1
+            out[k] = value
+            k += 1
+            count += 1
+            if i < size and data[i] == 44:  # ","
+                i += 1
+                if brackets and i < size and data[i] == 32:  # one space after a comma
+                    i += 1
+                continue
+            break
+        if brackets:
+            if i >= size or data[i] != 93:  # "]"
+                return -1
+            i += 1
+        if i >= size or data[i] != 10:  # "\n"
+            return -1
+        i += 1
+        if width < 0:
+            width = count
+        elif count != width:
+            return -1
+        rows += 1
+    shape[0] = width
+    return rows
+
+
 #: The kernels a wrapper calls, by name.
-KERNELS = ("count_many", "enumerate_batch")
+KERNELS = ("count_many", "enumerate_batch", "parse_rows")
 
 #: Interpreted versions (over lists): always available.
-PYTHON = SimpleNamespace(count_many=count_many, enumerate_batch=enumerate_batch)
+PYTHON = SimpleNamespace(
+    count_many=count_many, enumerate_batch=enumerate_batch, parse_rows=parse_rows
+)
 
 
 class _Compiled:
-    """The compiled kernels, built on first use (``cache=True``: later runs load them).
+    """The compiled kernels, loaded on first use, not on import.
 
-    Importing Numba and loading the kernels from its cache costs about half a
-    second, so it happens only when a kernel is first called, not on import.
+    Preferably the ahead-of-time build (:mod:`cp_queens.engines.fast.build`),
+    which imports in milliseconds; else Numba's JIT with ``cache=True``: the
+    first run compiles (some 10 s), later ones load the cache (about 0.9 s of
+    CPU, mostly importing Numba and LLVM).
     """
 
     def __init__(self) -> None:
-        self._kernels: SimpleNamespace | None = None
+        self._kernels: Any = None
 
     def __getattr__(self, name: str) -> Any:
         if name not in KERNELS:
             raise AttributeError(name)
         if self._kernels is None:
-            self._kernels = _compile()
+            from cp_queens.engines.fast import build
+
+            # Built ahead of time (python -m cp_queens.engines.fast.build): no Numba to load.
+            self._kernels = build.load() or _compile()
         return getattr(self._kernels, name)
+
+    @property
+    def ahead_of_time(self) -> bool:
+        """Whether the kernels in use were compiled ahead of time (after the first call)."""
+        return self._kernels is not None and not isinstance(self._kernels, SimpleNamespace)
 
 
 def _compile() -> SimpleNamespace:

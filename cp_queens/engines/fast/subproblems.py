@@ -38,6 +38,7 @@ Examples:
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -155,37 +156,56 @@ def allow_masks(sub: Subproblem) -> tuple[list[int], int]:
     return allow, side_row
 
 
+class SplitExpired(Exception):
+    """The deadline passed while the subproblems were still being listed."""
+
+
 def split(
     n: int,
     *,
     depth: int | None = None,
     fixed: Mapping[int, int] | None = None,
     blocked: Iterable[tuple[int, int]] = (),
+    deadline: float | None = None,
 ) -> list[Subproblem]:
     """The subproblems of a count of ``n``: symmetry-reduced, or plain with ``fixed`` queens.
 
     ``depth`` rows are preset in each (fewer when the board is that small);
     the order is deterministic, so a checkpoint can name subproblems by key.
+    A huge split (millions of subproblems) takes a while: past ``deadline``
+    (a ``time.perf_counter()`` instant) it raises :class:`SplitExpired`, so a
+    time limit covers the split too.
     """
     check_size(n)
     depth = default_depth(n) if depth is None else depth
     if depth < 1:
         raise CpQueensError(f"split depth must be at least 1, got {depth}")
     depth = min(depth, n)
+    found: list[Subproblem] = []
     closed = tuple(sorted(blocked))
     if fixed or closed:
         pairs = tuple(sorted((fixed or {}).items()))
-        return list(_extend(Subproblem(n, PLAIN, (), pairs, closed), depth))
+        _collect(found, _extend(Subproblem(n, PLAIN, (), pairs, closed), depth), deadline)
+        return found
     if n == 1:
         return [Subproblem(1, CORNER, (0,))]
-    found: list[Subproblem] = []
     for second in range(2, n - 1):
-        found.extend(_extend(Subproblem(n, CORNER, (0, second)), max(depth, 2)))
+        _collect(found, _extend(Subproblem(n, CORNER, (0, second)), max(depth, 2)), deadline)
     for b in range(1, n):
         if b >= n - 1 - b:
             break
-        found.extend(_extend(Subproblem(n, EDGE, (b,)), depth))
+        _collect(found, _extend(Subproblem(n, EDGE, (b,)), depth), deadline)
     return found
+
+
+def _collect(found: list[Subproblem], more: Iterator[Subproblem], deadline: float | None) -> None:
+    if deadline is None:
+        found.extend(more)
+        return
+    for count, sub in enumerate(more):
+        found.append(sub)
+        if count % 4096 == 0 and time.perf_counter() > deadline:
+            raise SplitExpired
 
 
 def _extend(sub: Subproblem, depth: int) -> Iterator[Subproblem]:

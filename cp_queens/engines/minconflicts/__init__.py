@@ -35,7 +35,8 @@ import random
 import numpy as np
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine
+from cp_queens.engines.base import Call, Engine, check_seed
+from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 
 #: Random draws per row when building the greedy start.
@@ -70,7 +71,7 @@ class MinConflictsEngine(Engine):
         super().__init__(time_limit=time_limit)
         if restart_after is not None and restart_after < 1:
             raise ValueError(f"restart_after must be >= 1, got {restart_after}")
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.restart_after = restart_after
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
@@ -79,7 +80,13 @@ class MinConflictsEngine(Engine):
             return Placement((0,))
         if n in (2, 3):  # no solution exists; local search could not find out
             return None
-        from cp_queens.engines.minconflicts import kernel
+        try:
+            from cp_queens.engines.minconflicts import kernel
+        except ImportError as error:  # the compiled kernel needs Numba
+            raise UnsupportedTaskError(
+                f"engine 'minconflicts' needs Numba, which cannot be imported ({error}); "
+                "pip install numba, or use engine 'construct' for one solution"
+            ) from None
 
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         kernel.seed_rng(seed)

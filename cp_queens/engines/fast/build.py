@@ -1,0 +1,153 @@
+"""Compile the ``fast`` kernels ahead of time, so that later runs start without Numba.
+
+Run once after installing (it takes half a minute and needs a C compiler)::
+
+    python -m cp_queens.engines.fast.build
+
+Why: loading the kernels through Numba's JIT cache costs about 0.9 s of CPU
+and 140 MB in every process (importing Numba and LLVM, then typing the call),
+more than the whole count of n = 15. The same kernels compiled ahead of time
+(Numba's ``pycc``) are a plain extension module: importing it costs
+milliseconds and a few megabytes, the machine code is the same.
+
+The module lands in a per-user cache directory (``$CP_QUEENS_CACHE``, else
+``$XDG_CACHE_HOME/cp-queens``, else ``~/.cache/cp-queens``) under a name that
+hashes the kernels' source, the Python, Numba and machine: a changed kernel
+or a new Numba simply is not found, and the JIT path (``cache=True``) takes
+over until the next build. Nothing here is needed for correctness: without
+a build every count still runs, compiled by Numba on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+
+#: The signatures the wrappers call with: C-contiguous int64 arrays, int64 scalars.
+_ARRAY = "int64[::1]"
+SIGNATURES = {
+    "count_many": f"void(int64, {', '.join([_ARRAY] * 10)})",
+    "enumerate_batch": f"UniTuple(int64, 2)(int64, {', '.join([_ARRAY] * 8)}, int64, int64)",
+    "parse_rows": f"int64(uint8[::1], int64, {_ARRAY}, {_ARRAY})",
+}
+
+
+def cache_dir() -> Path:
+    """Where the ahead-of-time module is kept."""
+    explicit = os.environ.get("CP_QUEENS_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "cp-queens"
+
+
+def module_name() -> str:
+    """``fast_kernels_<hash>``: changes with the kernels' source, Python, Numba and machine."""
+    source = Path(__file__).with_name("kernels.py").read_bytes()
+    try:
+        numba_version = metadata.version("numba")
+    except metadata.PackageNotFoundError:
+        numba_version = "none"
+    key = hashlib.sha256(source)
+    for part in (sys.version, numba_version, platform.machine(), _cpu_model(), str(SIGNATURES)):
+        key.update(part.encode())
+    return f"fast_kernels_{key.hexdigest()[:16]}"
+
+
+def _cpu_model() -> str:
+    # The build targets this CPU (``target_cpu = "host"``): another CPU needs its own.
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith(("model name", "flags")):
+                    return line
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def _built_file(directory: Path, name: str) -> Path | None:
+    matches = sorted(directory.glob(f"{name}.*")) if directory.is_dir() else []
+    return next((path for path in matches if path.suffix in (".so", ".pyd")), None)
+
+
+def load() -> ModuleType | None:
+    """The ahead-of-time kernels of this exact source, or ``None`` if not built (or broken)."""
+    if os.environ.get("CP_QUEENS_JIT"):  # benchmarks and tests of the JIT path
+        return None
+    name = module_name()
+    path = _built_file(cache_dir(), name)
+    if path is None:
+        return None
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            return None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError:
+        return None
+    return module
+
+
+def build(verbose: bool = True) -> Path:
+    """Compile the kernels into the cache directory; return the module's path."""
+    import warnings
+
+    from numba.extending import register_jitable
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pycc announces its own deprecation
+        from numba.pycc import CC
+
+    from cp_queens.engines.fast import kernels
+
+    for helper in kernels.HELPERS:
+        register_jitable(helper)
+    name = module_name()
+    target = cache_dir()
+    target.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(dir=target) as scratch:
+        compiler = CC(name)
+        compiler.output_dir = scratch
+        compiler.target_cpu = "host"
+        compiler.verbose = False
+        for kernel, signature in SIGNATURES.items():
+            compiler.export(kernel, signature)(getattr(kernels, kernel))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler.compile()
+        built = _built_file(Path(scratch), name)
+        if built is None:
+            raise RuntimeError(f"numba.pycc produced no module in {scratch}")
+        final = target / built.name
+        shutil.move(str(built), final)  # whole file or nothing: never half a module
+    for stale in target.glob("fast_kernels_*"):
+        if stale != final and stale.is_file():
+            stale.unlink(missing_ok=True)  # builds of older kernels: never loaded again
+    if verbose:
+        print(f"built {final} in {time.perf_counter() - started:.1f} s")
+    return final
+
+
+def main() -> int:
+    try:
+        build()
+    except Exception as error:  # no compiler, no numba: say so, the JIT path still works
+        print(f"cp-queens: ahead-of-time build failed ({error}); counts will use Numba's JIT")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""The ahead-of-time build of the fast kernels: found only when it matches, exact when used."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cp_queens.engines.fast import build
+
+
+def test_nothing_built_means_the_jit_path(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CP_QUEENS_CACHE", str(tmp_path))
+    assert build.cache_dir() == tmp_path
+    assert build.load() is None
+
+
+def test_a_module_of_another_source_is_not_loaded(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CP_QUEENS_CACHE", str(tmp_path))
+    (tmp_path / "fast_kernels_0123456789abcdef.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    assert build.module_name() != "fast_kernels_0123456789abcdef"
+    assert build.load() is None
+
+
+def test_jit_switch_ignores_a_build(monkeypatch) -> None:
+    monkeypatch.setenv("CP_QUEENS_JIT", "1")
+    assert build.load() is None
+
+
+@pytest.mark.slow
+def test_built_kernels_count_like_the_jit_ones(tmp_path: Path) -> None:
+    """Build into an empty cache (half a minute), then count in a fresh process with each."""
+    env = {"CP_QUEENS_CACHE": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "-m", "cp_queens.engines.fast.build"], env=env, check=True)
+    probe = (
+        "from cp_queens.engines.fast import kernels, subproblems as s; "
+        "parts = [s.count_with(kernels.COMPILED, True, s.split(n, depth=d)) "
+        "for n in range(1, 14) for d in (1, 2, 4)]; "
+        "print(kernels.COMPILED.ahead_of_time, [tuple(map(tuple, p)) for p in parts])"
+    )
+    built = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    ).stdout.split(" ", 1)
+    jit = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**env, "CP_QUEENS_JIT": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split(" ", 1)
+    assert built[0] == "True" and jit[0] == "False"
+    assert built[1] == jit[1]

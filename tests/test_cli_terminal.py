@@ -1,0 +1,75 @@
+"""Terminal polish: the live progress line fits the terminal, and every --help is tidy."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from cp_queens.cli import build_parser
+from cp_queens.cli._common import fit_progress, progress_details, progress_line
+from cp_queens.stats import Progress
+
+LABEL = "counting N=16 with fast"
+RECORDS = [
+    Progress(0, 0.0, done=0, total=6_778),
+    Progress(12_873_980, 40.0, done=5_920, total=6_778),
+    Progress(39_029_188_884, 86_000.0, done=12_345, total=1_234_567),  # n = 21, hours left
+    Progress(1_234_567, 3.0),  # a search that does not know its size
+]
+
+
+def rendered_line(record: Progress, width: int) -> str:
+    """The live line as Rich draws it on a terminal ``width`` columns wide."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, force_terminal=True, color_system=None)
+    bar_column, live = progress_line(console)
+    task = live.add_task(LABEL, total=None, detail="")
+    detail, bar_column.bar_width = fit_progress(LABEL, progress_details(record), width)
+    live.update(task, total=record.total, completed=record.done or 0, detail=detail)
+    console.print(live.make_tasks_table(live.tasks))
+    return out.getvalue().rstrip("\n")
+
+
+@pytest.mark.parametrize("width", [80, 100, 132])
+@pytest.mark.parametrize("record", RECORDS, ids=["start", "n16", "n21", "unsized"])
+def test_progress_line_is_whole_at_every_width(record: Progress, width: int) -> None:
+    line = rendered_line(record, width)
+    assert "\n" not in line and len(line) <= width
+    assert "…" not in line  # nothing cut off
+    if record.total is not None:
+        assert "ETA" in line  # what matters most survives at 80 columns
+    else:
+        assert f"{record.solutions:,} solutions" in line
+
+
+def test_progress_line_says_more_on_a_wide_terminal() -> None:
+    record = RECORDS[1]
+    assert "5,920/6,778 parts" in rendered_line(record, 132)
+    assert "5,920/6,778 parts" not in rendered_line(record, 80)
+
+
+def subcommands() -> dict[str, str]:
+    parser = build_parser()
+    action = next(a for a in parser._actions if a.dest == "command")
+    return {name: sub.format_help() for name, sub in action.choices.items()}
+
+
+def test_every_help_ends_with_two_or_three_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    for name, text in subcommands().items():
+        _, found, examples = text.rstrip().rpartition("\nexamples:\n")
+        assert found, f"'cp-queens {name} --help' does not end with examples"
+        lines = examples.splitlines()
+        assert 2 <= len(lines) <= 3, f"{name}: {len(lines)} examples"
+        assert all(re.match(r"  .*cp-queens ", line) for line in lines), f"{name}: {lines}"
+
+
+def test_no_help_line_is_wider_than_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    helps = {"": build_parser().format_help(), **subcommands()}
+    for name, text in helps.items():
+        wide = [line for line in text.splitlines() if len(line) > 80]
+        assert not wide, f"'cp-queens {name} --help' has lines over 80 columns: {wide}"
