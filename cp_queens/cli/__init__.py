@@ -174,7 +174,7 @@ def _sigterm_as_interrupt():
     The first signal raises ``KeyboardInterrupt``: workers are stopped, finished work
     is saved. Should that take too long for the user, the second one does not wait.
     """
-    received = []
+    received: list[int] = []
 
     def interrupt(signum: int, frame: object) -> None:
         if received:

@@ -64,8 +64,8 @@ def resolve_workers(workers: int | None) -> int:
     """``workers`` as a number of processes: ``None`` or 0 mean every available core.
 
     Examples:
-        >>> resolve_workers(3)
-        3
+        >>> resolve_workers(1)
+        1
         >>> resolve_workers(None) == available_cores()
         True
     """
