@@ -28,6 +28,7 @@ from cp_queens.cli import (
     enumerate,
     shell_completion,
     solve,
+    trace,
     verify,
 )
 from cp_queens.cli._common import (
@@ -40,7 +41,17 @@ from cp_queens.cli._common import (
 from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import CpQueensError
 
-COMMANDS = [solve, count, enumerate, verify, check, complete, compare, shell_completion]
+COMMANDS = [
+    solve,
+    count,
+    enumerate,
+    verify,
+    check,
+    complete,
+    compare,
+    trace,
+    shell_completion,
+]
 
 #: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
 NOTHING_TO_QUIET = ("completion",)
@@ -174,7 +185,7 @@ def _sigterm_as_interrupt():
     The first signal raises ``KeyboardInterrupt``: workers are stopped, finished work
     is saved. Should that take too long for the user, the second one does not wait.
     """
-    received = []
+    received: list[int] = []
 
     def interrupt(signum: int, frame: object) -> None:
         if received:
