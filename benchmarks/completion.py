@@ -28,6 +28,7 @@ import argparse
 import itertools
 import os
 import platform
+import signal
 import subprocess
 import sys
 import tempfile
@@ -50,11 +51,16 @@ def run_once(command: list[str], timeout: float, output: Path) -> dict[str, obje
     report = output.with_suffix(".time")
     timed = ["/usr/bin/time", "-o", str(report), "-f", "%e %U %S %M", *command]
     with output.open("w") as out:
+        # A session of its own, so that a timeout stops cp-queens too and not only
+        # /usr/bin/time (an orphaned search would go on eating a core).
+        process = subprocess.Popen(
+            timed, stdout=out, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         try:
-            code = subprocess.run(
-                timed, stdout=out, stderr=subprocess.DEVNULL, timeout=timeout, check=False
-            ).returncode
+            code = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
             return {"timeout": True}
     wall, user, system, kilobytes = report.read_text(encoding="utf-8").split()[-4:]
     return {
@@ -127,6 +133,8 @@ def main() -> int:
                     free = generate(n, missing, seed=0, source=source)
                     blockable = free.residue().open_squares() - missing
                     blocked = min(missing * level, blockable)
+                    if level and not blocked:
+                        continue  # nothing can be blocked: the same board as level 0
                     problem = generate(n, missing, blocked=blocked, seed=0, source=source)
                     board = Path(tmp) / f"n{n}_m{missing}_b{level}_{source}.txt"
                     board.write_text(format_partial(problem) + "\n", encoding="utf-8")

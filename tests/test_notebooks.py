@@ -61,5 +61,7 @@ def test_notebook_runs_in_a_kernel(script: Path) -> None:
     assert kinds, "a lesson should show its result"
     if script.stem == "03_board_model":
         assert "image/svg+xml" in kinds  # the board, drawn inline
+    if script.stem == "08_propagation":
+        assert {"image/svg+xml", "image/png"} <= kinds  # the search tree and the plot
     if script.stem == "09_cp_vs_mip":
         assert {"image/svg+xml", "image/png"} <= kinds  # boards and the plot

@@ -260,9 +260,6 @@ def test_every_lesson_with_exercises_has_a_key() -> None:
     exercises = (ROOT / "examples" / "EXERCISES.md").read_text()
     lessons = {line.split()[2] for line in exercises.splitlines() if line.startswith("## Lesson")}
     keys = {path.stem.removeprefix("lesson") for path in KEY.glob("lesson*.py")}
-    # Lesson 08 (propagation) was being written in parallel with this key; its
-    # exercises' answers live with it (see docs/course.md).
-    keys |= {"08"}
     assert lessons <= keys, f"no key for lessons {sorted(lessons - keys)}"
 
 

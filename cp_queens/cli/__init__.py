@@ -28,6 +28,7 @@ from cp_queens.cli import (
     enumerate,
     shell_completion,
     solve,
+    trace,
     verify,
 )
 from cp_queens.cli._common import (
@@ -40,7 +41,17 @@ from cp_queens.cli._common import (
 from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import CpQueensError
 
-COMMANDS = [solve, count, enumerate, verify, check, complete, compare, shell_completion]
+COMMANDS = [
+    solve,
+    count,
+    enumerate,
+    verify,
+    check,
+    complete,
+    compare,
+    trace,
+    shell_completion,
+]
 
 #: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
 NOTHING_TO_QUIET = ("completion",)
@@ -146,7 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     finally:
         if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGTERM, previous[0])
+            signal.signal(signal.SIGINT, previous[1])
 
 
 def _warnings_as_one_line() -> None:
@@ -167,13 +179,27 @@ def _warnings_as_one_line() -> None:
 
 
 def _sigterm_as_interrupt():
-    """Let SIGTERM unwind like Ctrl-C, so that every ``finally`` (workers, files) runs."""
+    """Let SIGTERM unwind like Ctrl-C, so that every ``finally`` (workers, files) runs;
+    and make a second Ctrl-C (or SIGTERM) end the process at once, cleanup or not.
+
+    The first signal raises ``KeyboardInterrupt``: workers are stopped, finished work
+    is saved. Should that take too long for the user, the second one does not wait.
+    """
+    received: list[int] = []
 
     def interrupt(signum: int, frame: object) -> None:
+        if received:
+            os.write(2, b"cp-queens: interrupted again, exiting at once\n")
+            os._exit(ExitCode.INTERRUPTED)
+        received.append(signum)
         raise KeyboardInterrupt
 
     try:
-        return signal.signal(signal.SIGTERM, interrupt)
+        previous = signal.signal(signal.SIGTERM, interrupt)
+        previous_int = signal.getsignal(signal.SIGINT)
+        if previous_int is signal.default_int_handler:  # not ignored (e.g. by nohup)
+            signal.signal(signal.SIGINT, interrupt)
+        return previous, previous_int
     except ValueError:  # not the main thread (a test runner): leave signals alone
         return None
 

@@ -44,13 +44,28 @@ class PlotUnavailableError(CpQueensError):
 
 
 def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
-    """One row per run, in the order they ran."""
+    """One row per run, in the order they ran.
+
+    ``branches`` are the search nodes (queens placed by the backtrackers and by
+    ``propagate``, CP-SAT's branches), ``conflicts`` the dead ends; a ``pruned``
+    column (values crossed out by propagation, the engine's ``propagations``) appears
+    when an engine reports it.
+    """
     grid = Table(title=title)
     for heading in ("engine", "n", "status", "time s", "peak MiB"):
         left = heading in ("engine", "status")
-        grid.add_column(heading, justify="left" if left else "right", no_wrap=True)
+        grid.add_column(
+            heading,
+            justify="left" if left else "right",
+            no_wrap=True,
+            min_width=2 if heading == "n" else len(heading),  # n = 10 must not become "…"
+        )
     for heading in ("solutions", "branches", "conflicts"):
         grid.add_column(heading, justify="right", no_wrap=True)
+    # Engines that propagate (``propagate``) also say how many values they crossed out.
+    propagations = any("propagations" in run.extra for run in runs)
+    if propagations:
+        grid.add_column("pruned", justify="right", no_wrap=True)
     grid.add_column("agrees", no_wrap=True)
     notes = any(run.message for run in runs)
     if notes:
@@ -66,6 +81,7 @@ def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
             _number(run.solutions, "{:,}"),
             _number(run.branches, "{:,}"),
             _number(run.conflicts, "{:,}"),
+            *([_number(run.extra.get("propagations"), "{:,}")] if propagations else []),
             {True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees],
             *([run.message] if notes else []),
         )
@@ -99,8 +115,31 @@ def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> Non
     path.write_text(json.dumps(document, indent=2, default=str) + "\n")
 
 
-def plot(runs: Sequence[Run], path: Path, *, time_limit: float, title: str = "") -> None:
-    """Log-scale wall time against n, one line per engine; timeouts marked at the limit."""
+#: What :func:`plot` can draw against n, and the axis label for it.
+PLOT_METRICS = {
+    "wall_time": "wall time (s, log scale)",
+    "branches": "search nodes (branches, log scale)",
+    "conflicts": "dead ends (conflicts, log scale)",
+}
+
+
+def plot(
+    runs: Sequence[Run],
+    path: Path,
+    *,
+    time_limit: float,
+    title: str = "",
+    metric: str = "wall_time",
+) -> None:
+    """Log-scale wall time (or ``metric``) against n, one line per engine.
+
+    Timeouts are marked with an ``x``: for wall time at the limit, for search figures
+    at what the engine had counted when it stopped (a lower bound).
+    """
+    if metric not in PLOT_METRICS:
+        raise CpQueensError(
+            f"plot: unknown metric '{metric}' (choose from {', '.join(PLOT_METRICS)})"
+        )
     try:
         import matplotlib
 
@@ -117,13 +156,16 @@ def plot(runs: Sequence[Run], path: Path, *, time_limit: float, title: str = "")
     marked_timeout = False
     for name in engine_names:
         mine = [run for run in runs if run.engine == name]
-        done = [run for run in mine if run.status == OK and run.wall_time is not None]
+        done = [run for run in mine if run.status == OK and getattr(run, metric) is not None]
         late = [run for run in mine if run.status == TIMEOUT]
+        if metric != "wall_time":
+            late = [run for run in late if getattr(run, metric)]
         if not done and not late:
             continue  # cannot do this task, or never ran
+        floor = 1e-5 if metric == "wall_time" else 0.5  # log scale: keep zeros visible
         (line,) = axes.plot(
             [run.n for run in done],
-            [max(run.wall_time or 0.0, 1e-5) for run in done],
+            [max(getattr(run, metric) or 0.0, floor) for run in done],
             marker="o",
             markersize=4,
             label=name,
@@ -131,7 +173,7 @@ def plot(runs: Sequence[Run], path: Path, *, time_limit: float, title: str = "")
         if late:
             axes.plot(
                 [run.n for run in late],
-                [time_limit] * len(late),
+                [time_limit if metric == "wall_time" else getattr(run, metric) for run in late],
                 linestyle="none",
                 marker="x",
                 markersize=9,
@@ -139,12 +181,14 @@ def plot(runs: Sequence[Run], path: Path, *, time_limit: float, title: str = "")
                 color=line.get_color(),
             )
             marked_timeout = True
-    axes.axhline(time_limit, color="grey", linestyle=":", linewidth=1)
+    if metric == "wall_time":
+        axes.axhline(time_limit, color="grey", linestyle=":", linewidth=1)
     if marked_timeout:  # one legend entry for all timeouts, in neutral black
-        axes.plot([], [], "kx", markersize=9, markeredgewidth=2, label="timed out (at the limit)")
+        where = "at the limit" if metric == "wall_time" else "so far"
+        axes.plot([], [], "kx", markersize=9, markeredgewidth=2, label=f"timed out ({where})")
     axes.set_yscale("log")
     axes.set_xlabel("n (board size)")
-    axes.set_ylabel("wall time (s, log scale)")
+    axes.set_ylabel(PLOT_METRICS[metric])
     sizes = sorted({run.n for run in runs})
     if sizes and len(sizes) <= 20 and _evenly_spread(sizes):
         axes.set_xticks(sizes)

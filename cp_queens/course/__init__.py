@@ -1,7 +1,8 @@
 """The course kit: tools for teaching and learning with the lessons in ``examples/``.
 
 ``check_model`` tells a student whether their own model finds every solution
-exactly once (see :mod:`cp_queens.course.check`).
+exactly once (see :mod:`cp_queens.course.check`); :mod:`cp_queens.course.trace`
+draws a search: its tree of partial boards, and the board animated step by step.
 """
 
 from cp_queens.course.check import CheckReport, check_model

@@ -86,7 +86,7 @@ def options(name: str) -> list[str]:
 
     Examples:
         >>> options("reference")
-        ['time_limit']
+        ['time_limit', 'tracer']
     """
     parameters = inspect.signature(engine_class(name).__init__).parameters
     return [p.name for p in parameters.values() if p.kind is p.KEYWORD_ONLY]

@@ -182,6 +182,18 @@ class Solutions(Iterator[Placement]):
         self.close()
 
 
+#: Told of every step of a search, as ``tracer(kind, row, col)``, by engines that take a
+#: ``tracer=`` option (``reference``, ``propagate``). Kinds: ``"place"`` (a queen on
+#: ``(row, col)``: a new node), ``"reject"`` (the square was tested and is attacked),
+#: ``"remove"`` (propagation crossed ``(row, col)`` out), ``"fail"`` (propagation after
+#: the last ``place`` left some row empty), ``"dead-end"`` (no square of ``row`` could
+#: be tried, ``col`` is -1), ``"solution"`` (every row has its queen; -1, -1) and
+#: ``"undo"`` (the queen on ``(row, col)`` is taken back, with whatever was crossed out
+#: since it was placed). Engines check for ``None`` once per step, so an engine without
+#: a tracer pays next to nothing. :mod:`cp_queens.course.trace` draws these events.
+Tracer = Callable[[str, int, int], None]
+
+
 class Engine:
     """Base class of all engines: subclasses override what they can do.
 

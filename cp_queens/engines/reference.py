@@ -21,6 +21,10 @@ so a board of any size fits; Python's recursion limit would stop at about 1000.
 
 Statistics: ``branches`` counts queens placed (search nodes), ``conflicts``
 counts squares tried and rejected because they were attacked or blocked.
+
+``tracer=callback`` reports every step (``place``, ``reject``, ``dead-end``,
+``solution``, ``undo``; see :data:`cp_queens.engines.base.Tracer`), which is
+how :mod:`cp_queens.course.trace` draws the search.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine
+from cp_queens.engines.base import Call, Engine, Tracer
 from cp_queens.problem import Placement, Problem
 
 #: How many queens are placed between two looks at the clock and the progress callback.
@@ -41,6 +45,10 @@ class ReferenceEngine(Engine):
 
     name = "reference"
     description = "readable backtracker (column + two diagonal tables), lexicographic order"
+
+    def __init__(self, *, time_limit: float | None = None, tracer: Tracer | None = None) -> None:
+        super().__init__(time_limit=time_limit)
+        self.tracer = tracer
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         for cols in self._search(problem, call, report=False):
@@ -66,6 +74,7 @@ class ReferenceEngine(Engine):
 
         stats = call.stats
         stats.branches = stats.conflicts = 0
+        tracer = self.tracer
         solutions = 0
 
         def place(row: int, col: int) -> None:
@@ -78,13 +87,18 @@ class ReferenceEngine(Engine):
             column_used[col] = diagonal_used[row + col] = False
             antidiagonal_used[row - col + n - 1] = False
             cols[row] = -1
+            if tracer is not None:
+                tracer("undo", row, col)
 
         # tried[depth]: how many of columns_to_try row rows_to_fill[depth] has tried.
         tried = [0] * len(rows_to_fill)
+        placed_any = [False] * len(rows_to_fill)  # only kept up when tracing: dead ends
         depth = 0
         while depth >= 0:
             if depth == len(rows_to_fill):  # every row has its queen
                 solutions += 1
+                if tracer is not None:
+                    tracer("solution", -1, -1)
                 yield cols
                 depth -= 1  # back up: the last row tries its next column
                 if depth >= 0:
@@ -102,9 +116,19 @@ class ReferenceEngine(Engine):
                     or (row, col) in blocked
                 ):
                     stats.conflicts += 1
+                    if tracer is not None:
+                        tracer("reject", row, col)
+                    # On a large board most of the work is squares rejected (thousands per
+                    # queen placed at n = 3000): look at the clock here too.
+                    if stats.conflicts % CHECK_EVERY == 0 and call.expired():
+                        call.stop_for_time()
+                        return
                     continue
                 place(row, col)
                 placed = True
+                if tracer is not None:
+                    placed_any[depth] = True
+                    tracer("place", row, col)
                 break
             if placed:
                 stats.branches += 1
@@ -117,7 +141,10 @@ class ReferenceEngine(Engine):
                 depth += 1
                 if depth < len(rows_to_fill):
                     tried[depth] = 0  # a new row starts from the left
+                    placed_any[depth] = False
             else:  # this row has no column left: back up one row
+                if tracer is not None and not placed_any[depth]:
+                    tracer("dead-end", row, -1)
                 depth -= 1
                 if depth >= 0:
                     lift(rows_to_fill[depth])

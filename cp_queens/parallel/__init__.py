@@ -63,6 +63,8 @@ def available_cores() -> int:
 def resolve_workers(workers: int | None) -> int:
     """``workers`` as a number of processes: ``None`` or 0 mean every available core.
 
+    More than the available cores is capped at them, with a :class:`CpQueensWarning`.
+
     Examples:
         >>> resolve_workers(1)
         1
@@ -331,8 +333,34 @@ def local_pool(
 
 def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The parent's own SIGTERM handler (Python code, run only between bytecodes) was
+    # inherited: inside a compiled kernel it would wait for the chunk to end, minutes.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
     if initializer is not None:
         initializer(*initargs)
+
+
+#: ``prctl`` option: the signal a process gets when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to kill this process when its parent dies, even by ``kill -9``.
+
+    Without it a killed ``cp-queens count`` left its workers counting on at full
+    CPU, orphaned. Linux only (``prctl``); elsewhere a no-op.
+    """
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 def stop_now(executor: Executor) -> None:

@@ -1,4 +1,4 @@
-"""Teacher's key, lesson 09 (CP versus MIP): exercises 22-23 of EXERCISES.md."""
+"""Teacher's key, lesson 09 (CP versus MIP): exercises 28-29 of EXERCISES.md."""
 
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
@@ -7,7 +7,7 @@ from cp_queens import Problem
 from cp_queens.engines.mip import build_model
 
 
-# Exercise 22: the bound stays n. The point x = 1/n on every square satisfies every row,
+# Exercise 28: the bound stays n. The point x = 1/n on every square satisfies every row,
 # column AND diagonal (no diagonal has more than n squares), so the diagonal rows cut
 # nothing off at that point: the LP cannot see diagonals at all. Branching has to.
 def lp_bound(n: int, *, diagonals: bool = True) -> float:
@@ -26,7 +26,7 @@ def lp_bound(n: int, *, diagonals: bool = True) -> float:
     return objective.Value()
 
 
-# Exercise 23: optimisation is what a MIP solver is built for. Maximise sum_r r * q[r]
+# Exercise 29: optimisation is what a MIP solver is built for. Maximise sum_r r * q[r]
 # (queens low on the board go far right). As a MIP the objective is linear in x; in
 # CP-SAT it is linear in q. Both must reach the best value over all solutions.
 def best_weighted_mip(n: int) -> tuple[list[int], float]:
@@ -55,5 +55,5 @@ def best_weighted_cp(n: int) -> tuple[list[int], int]:
 
 
 if __name__ == "__main__":
-    print("22. LP bound, n=8, with / without diagonals:", lp_bound(8), lp_bound(8, diagonals=False))
-    print("23. MIP:", best_weighted_mip(8), " CP-SAT:", best_weighted_cp(8))
+    print("28. LP bound, n=8, with / without diagonals:", lp_bound(8), lp_bound(8, diagonals=False))
+    print("29. MIP:", best_weighted_mip(8), " CP-SAT:", best_weighted_cp(8))

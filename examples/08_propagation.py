@@ -1,0 +1,141 @@
+"""Lesson 8: propagation - why constraint programming works.
+
+CP-SAT does its reasoning out of sight. The ``propagate`` engine is a small
+solver of our own, in plain Python, over the same model (``q[r]``, AllDifferent
+on ``q``, ``q + r`` and ``q - r``), and it lets us choose how hard it thinks
+after each queen (``consistency``):
+
+* ``none``    - generate and test: try a square, keep it if nothing attacks it;
+* ``forward`` - forward checking: a new queen crosses out what it attacks in
+  every empty row, so a row with no square left is seen at once;
+* ``arc``     - arc consistency on the pairwise "not equal" constraints: a row
+  down to one square crosses out in turn, until nothing changes;
+* ``alldiff`` - generalised arc consistency on each AllDifferent (Régin's
+  matching algorithm): also sees "these two rows share the last two columns".
+
+We count the nodes (queens placed) and the fails (dead ends) of the same
+search at each level, through ``compare`` (each run in its own process, with a
+time limit), for all solutions and for the first one. Then the other side of
+the coin: what each level costs per node. Finally the heuristics: with
+first-fail (the row with fewest squares left, ties to the middle) and the
+middle columns first, how large a board does this pure-Python solver finish?
+
+Run it:  python examples/08_propagation.py          a quick tour (under a minute)
+         python examples/08_propagation.py --full   n = 4..20 as in docs/course-propagation.md
+"""
+
+import dataclasses
+import sys
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+
+from cp_queens.compare import OK, compare, run_one
+from cp_queens.compare.report import plot, table
+from cp_queens.course.display import show
+from cp_queens.course.trace import record
+
+FULL = "--full" in sys.argv
+LEVELS = ("none", "forward", "arc", "alldiff")
+SPECS = [f"propagate:consistency={level}" for level in LEVELS]
+COUNT_SIZES = range(4, 13 if FULL else 10)
+FIRST_SIZES = range(4, 21 if FULL else 13)
+TIME_LIMIT = 10.0 if FULL else 3.0
+HEURISTIC = "propagate:consistency=arc:variable_order=first-fail-centre:value_order=centre"
+
+console = Console(width=130)
+
+
+def short(run, task):
+    """The run renamed after its level and task, for one plot of both tasks."""
+    level = run.engine.split("=")[1]
+    return dataclasses.replace(run, engine=f"{level} ({task})")
+
+
+class Picture:
+    """A PNG file: drawn inline in Jupyter, named in a terminal."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _repr_png_(self) -> bytes:
+        return self.path.read_bytes()
+
+    def to_text(self) -> str:
+        return f"plot of the nodes: {self.path}"
+
+
+# 1. All solutions: the whole tree, so every level explores the same solutions.
+count_runs = compare(SPECS, COUNT_SIZES, "count", time_limit=TIME_LIMIT)
+console.print(table(count_runs, title="all solutions (branches = nodes, conflicts = fails)"))
+
+# 2. The first solution, rows in order and columns left to right.
+first_runs = compare(SPECS, FIRST_SIZES, "first", time_limit=TIME_LIMIT)
+console.print(table(first_runs, title="first solution, rows in order"))
+
+# One plot of the nodes for both tasks, drawn by compare's report.
+picture = Path(tempfile.mkdtemp()) / "propagation_nodes.png"
+both = [short(run, "all") for run in count_runs] + [short(run, "first") for run in first_runs]
+plot(both, picture, time_limit=TIME_LIMIT, metric="branches", title="search nodes per level")
+show(Picture(picture))
+
+
+# 3. Nodes saved against time spent, relative to generate and test, at each n.
+def finished(runs, level, n):
+    for run in runs:
+        if run.engine.endswith("=" + level) and run.n == n and run.status == OK:
+            return run
+    return None
+
+
+print("\nall solutions, relative to 'none' (nodes ratio / time ratio; below 1 is better),")
+print("from the n where 'none' needs at least 2000 nodes:")
+print(f"{'n':>3}  " + "  ".join(f"{level:>15}" for level in LEVELS[1:]) + "   fastest")
+never_more_nodes = True
+for n in COUNT_SIZES:
+    base = finished(count_runs, "none", n)
+    if base is None or base.branches < 2000:
+        continue  # a few milliseconds of search are too quick to time fairly
+    cells, times = [], {"none": base.wall_time}
+    for level in LEVELS[1:]:
+        run = finished(count_runs, level, n)
+        if run is None:
+            cells.append(f"{'-':>15}")
+            continue
+        times[level] = run.wall_time
+        cells.append(f"{run.branches / base.branches:6.2f} / {run.wall_time / base.wall_time:6.2f}")
+    print(f"{n:>3}  " + "  ".join(cells) + f"   {min(times, key=times.get)}")
+for n in COUNT_SIZES:
+    nodes = [finished(count_runs, level, n) for level in LEVELS]
+    if all(nodes):
+        counts = [run.branches for run in nodes]
+        never_more_nodes &= counts == sorted(counts, reverse=True)
+print(f"nodes never grow with a stronger level (rows in order): {never_more_nodes}")
+
+# 4. Heuristics: first-fail with ties to the middle rows, middle columns first.
+print(f"\n{HEURISTIC}, first solution, time limit 10 s:")
+sizes = [25, 50, 100, 200, 400, 800, 1600, 3200] if FULL else [25, 50, 100]
+largest, too_large = None, None
+for n in sizes:
+    run = run_one(HEURISTIC, n, "first", time_limit=10.0)
+    wall = "-" if run.wall_time is None else f"{run.wall_time:.2f}s"
+    print(f"  n={n:>5}: {run.status:8} {wall:>8}  nodes {run.branches}  fails {run.conflicts}")
+    if run.status != OK:
+        too_large = n
+        break
+    largest = n
+if FULL and largest is not None and too_large is not None:
+    low, high = largest, too_large  # bisect between the last success and the first timeout
+    while high - low > max(low // 20, 1):
+        middle = (low + high) // 2
+        run = run_one(HEURISTIC, middle, "first", time_limit=10.0)
+        print(f"  n={middle:>5}: {run.status:8} nodes {run.branches} {run.message}")
+        low, high = (middle, high) if run.status == OK else (low, middle)
+    largest = low
+if FULL:
+    print(f"largest n solved within 10 s (to about 5 %): {largest}")
+
+# 5. The search drawn: the tree of forward checking on 5 x 5 (inline in Jupyter; from the
+# shell: cp-queens trace 5 --engine propagate --consistency forward --output tree.svg).
+show(record(5, engine="propagate", consistency="forward"))

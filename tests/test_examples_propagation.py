@@ -1,0 +1,43 @@
+"""Lesson 08 must teach true things: check what it prints."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.test_examples import ENV, ROOT
+
+LESSON = ROOT / "examples" / "08_propagation.py"
+
+
+def run(*args: str, timeout: float) -> str:
+    result = subprocess.run(
+        [sys.executable, str(LESSON), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def check(out: str) -> None:
+    assert "nodes never grow with a stronger level (rows in order): True" in out
+    assert "NO" not in out  # every run agrees with every other on the number of solutions
+    assert "plot of the nodes: " in out
+    heuristic = [line for line in out.splitlines() if line.strip().startswith("n=")]
+    assert heuristic and all(" ok " in line for line in heuristic[:3])
+
+
+def test_quick_tour() -> None:
+    check(run(timeout=240))
+
+
+@pytest.mark.slow
+def test_full_measurement() -> None:
+    out = run("--full", timeout=1500)
+    check(out)
+    assert "largest n solved within 10 s" in out

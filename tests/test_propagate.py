@@ -1,0 +1,190 @@
+"""The ``propagate`` engine: every option combination against the reference, and the
+promises its lesson makes (stronger consistency, fewer nodes)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cp_queens import Problem, engines, verify
+from cp_queens.compare import CompareError, compare, parse_engine_spec
+from cp_queens.engines.propagate import (
+    CONSISTENCIES,
+    VALUE_ORDERS,
+    VARIABLE_ORDERS,
+    alldiff_prune,
+    values_of,
+)
+from cp_queens.errors import CpQueensError
+from cp_queens.stats import TIME_LIMIT
+
+COMBINATIONS = list(itertools.product(CONSISTENCIES, VARIABLE_ORDERS, VALUE_ORDERS))
+REFERENCE = {n: frozenset(engines.get("reference").solutions(Problem(n))) for n in range(1, 10)}
+
+
+def engine(options: tuple[str, str, str], **more: object) -> engines.Engine:
+    consistency, variable_order, value_order = options
+    return engines.get(
+        "propagate",
+        consistency=consistency,
+        variable_order=variable_order,
+        value_order=value_order,
+        **more,
+    )
+
+
+def label(options: tuple[str, str, str]) -> str:
+    return "/".join(options)
+
+
+@pytest.mark.parametrize("options", COMBINATIONS, ids=label)
+@pytest.mark.parametrize("n", range(1, 9))
+def test_every_combination_finds_the_reference_solutions(options, n: int) -> None:
+    found = list(engine(options).solutions(Problem(n)))
+    assert len(found) == len(set(found)), "duplicates"
+    assert set(found) == REFERENCE[n]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", COMBINATIONS, ids=label)
+def test_every_combination_finds_the_reference_solutions_at_9(options) -> None:
+    solver = engine(options)
+    found = list(solver.solutions(Problem(9)))
+    assert len(found) == len(set(found)) == solver.stats.solutions == 352
+    assert set(found) == REFERENCE[9]
+
+
+COMPLETIONS = [
+    Problem(8, {0: 0}),
+    Problem(8, {3: 4, 6: 0}),
+    Problem(9, {4: 4}),
+    Problem(6, {0: 0}),  # no completion
+    Problem(7, {2: 3}, blocked=[(0, 0), (0, 1), (5, 4), (6, 6)]),
+    Problem(5, blocked=[(0, c) for c in range(5)]),  # a row with no square at all
+]
+
+
+@pytest.mark.parametrize("options", COMBINATIONS, ids=label)
+@pytest.mark.parametrize("problem", COMPLETIONS, ids=lambda p: f"{p.n}:{p.fixed}")
+def test_completions_match_the_reference(options, problem: Problem) -> None:
+    expected = set(engines.get("reference").solutions(problem))
+    found = list(engine(options).solutions(problem))
+    assert len(found) == len(set(found))
+    assert set(found) == expected
+    assert all(problem.admits(p) and verify(p) for p in found)
+
+
+def test_plain_search_is_the_reference_backtracker() -> None:
+    """consistency=none, rows in order, columns left to right: the same tree."""
+    for n in range(1, 11):
+        reference = engines.get("reference")
+        plain = engines.get("propagate", consistency="none")
+        assert plain.count(Problem(n)) == reference.count(Problem(n))
+        assert plain.stats.branches == reference.stats.branches
+        assert plain.stats.extra["propagations"] == 0
+
+
+@pytest.mark.parametrize("variable_order", ["input"])
+def test_stronger_consistency_never_needs_more_nodes(variable_order: str) -> None:
+    """With a fixed row order the trees are nested: nodes and fails can only fall."""
+    nodes, fails = [], []
+    for consistency in CONSISTENCIES:
+        solver = engines.get("propagate", consistency=consistency, variable_order=variable_order)
+        assert solver.count(Problem(8)) == 92
+        nodes.append(solver.stats.branches)
+        fails.append(solver.stats.conflicts)
+    assert nodes == sorted(nodes, reverse=True), dict(zip(CONSISTENCIES, nodes, strict=True))
+    assert fails == sorted(fails, reverse=True), dict(zip(CONSISTENCIES, fails, strict=True))
+    assert nodes[0] > nodes[-1]  # and propagation does prune something
+
+
+@pytest.mark.parametrize("consistency", CONSISTENCIES)
+def test_value_order_does_not_change_the_all_solution_tree(consistency: str) -> None:
+    """Every branch is explored anyway, so with a fixed row order only the order changes."""
+    counts = set()
+    for value_order in VALUE_ORDERS:
+        solver = engines.get("propagate", consistency=consistency, value_order=value_order)
+        solver.count(Problem(7))
+        counts.add((solver.stats.branches, solver.stats.conflicts))
+    assert len(counts) == 1
+
+
+def test_first_fail_centre_finds_a_large_board_without_backtracking_much() -> None:
+    solver = engines.get(
+        "propagate",
+        consistency="forward",
+        variable_order="first-fail-centre",
+        value_order="centre",
+    )
+    placement = solver.first(Problem(60))
+    assert placement is not None and verify(placement)
+    assert solver.stats.branches < 200
+
+
+def test_time_limit_stops_the_search_and_keeps_its_figures() -> None:
+    solver = engines.get("propagate", consistency="alldiff", time_limit=0.05)
+    solver.count(Problem(14))
+    assert solver.stats.status == TIME_LIMIT
+    assert solver.stats.branches and solver.stats.branches > 0
+    assert solver.stats.extra["propagations"] > 0
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "choices"),
+    [
+        ("consistency", "full", "none, forward, arc, alldiff"),
+        ("variable_order", "random", "input, first-fail, first-fail-centre"),
+        ("value_order", "max", "min, centre"),
+    ],
+)
+def test_bad_options_list_the_choices(option: str, value: str, choices: str) -> None:
+    with pytest.raises(CpQueensError, match=f"unknown {option} '{value}' \\(choose from {choices}"):
+        engines.get("propagate", **{option: value})
+
+
+def test_compare_accepts_propagate_specs_and_reports_nodes() -> None:
+    specs = [f"propagate:consistency={level}" for level in CONSISTENCIES]
+    runs = compare([*specs, "reference"], [6], "count", time_limit=10)
+    assert [run.solutions for run in runs] == [4] * 5
+    assert all(run.agrees for run in runs)
+    nodes = [run.branches for run in runs[:4]]
+    assert nodes == sorted(nodes, reverse=True) and nodes[0] == runs[4].branches
+    assert runs[1].extra["propagations"] > 0
+    with pytest.raises(CompareError, match="unknown consistency 'full'"):
+        parse_engine_spec("propagate:consistency=full")
+
+
+# -- Régin's filtering, against brute force ------------------------------------------------
+
+
+def supported_by_brute_force(domains: list[int]) -> list[int] | None:
+    """Values that appear in some all-different assignment, by trying every assignment."""
+    supported = [0] * len(domains)
+    found = False
+    for values in itertools.product(*(values_of(d) for d in domains)):
+        if len(set(values)) == len(values):
+            found = True
+            for x, value in enumerate(values):
+                supported[x] |= 1 << value
+    return supported if found else None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=(1 << 6) - 1), min_size=1, max_size=6))
+def test_alldiff_prune_keeps_exactly_the_supported_values(domains: list[int]) -> None:
+    assert alldiff_prune(domains) == supported_by_brute_force(domains)
+
+
+def test_tracer_sees_one_place_per_node() -> None:
+    events: list[tuple[str, int, int]] = []
+    solver = engines.get("propagate", consistency="arc", tracer=lambda *e: events.append(e))
+    assert solver.count(Problem(6)) == 4
+    kinds = [kind for kind, _, _ in events]
+    assert kinds.count("place") == solver.stats.branches
+    assert kinds.count("undo") == solver.stats.branches
+    assert kinds.count("solution") == 4
+    assert kinds.count("fail") + kinds.count("dead-end") == solver.stats.conflicts
+    assert kinds.count("remove") == solver.stats.extra["propagations"]
