@@ -22,7 +22,7 @@ from cp_queens.parallel.checkpoint import (
     CheckpointBusyError,
     CheckpointMismatchError,
 )
-from tests.conftest import total
+from tests.helpers import total
 
 N = 9
 

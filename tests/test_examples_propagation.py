@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.test_examples import ENV, ROOT
+from tests.helpers import ENV, ROOT
 
 LESSON = ROOT / "examples" / "08_propagation.py"
 

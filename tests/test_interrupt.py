@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import total
+from tests.helpers import total
 
 
 def _group_left(group: int) -> list[str]:
