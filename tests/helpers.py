@@ -5,11 +5,15 @@ A plain module, not a test module: test modules import from here, never from eac
 
 from __future__ import annotations
 
+import doctest
 import functools
+import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from cp_queens import engines
 
@@ -71,3 +75,35 @@ def run_example(name: str, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
         env=ENV,
     )
+
+
+#: The teacher's key: worked answers to the exercises, one module per lesson.
+KEY = ROOT / "examples" / "solutions"
+
+
+def load_key(name: str) -> ModuleType:
+    """Import ``examples/solutions/name.py`` (the key is a folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"key_{name}", KEY / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PYTHON_BLOCK = re.compile(r"^```(?:python|pycon)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def run_python_blocks(page: Path) -> doctest.TestResults:
+    """Run the ``>>>`` examples of every python block of ``page``, sharing one namespace."""
+    text = page.read_text(encoding="utf-8")
+    runner = doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    namespace: dict[str, object] = {}
+    for number, block in enumerate(PYTHON_BLOCK.findall(text), start=1):
+        if ">>> " in block:
+            test = doctest.DocTestParser().get_doctest(
+                block, namespace, f"{page.name} block {number}", str(page), 0
+            )
+            runner.run(test, clear_globs=False)
+    return runner.summarize(verbose=False)

@@ -6,9 +6,7 @@ link, anchor or API reference.)
 
 from __future__ import annotations
 
-import doctest
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +15,7 @@ import pytest
 
 import cp_queens
 from cp_queens.render import svg
+from tests.helpers import run_python_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -32,23 +31,6 @@ def test_the_board_picture_is_what_the_renderer_draws() -> None:
 PAGES_WITH_PYTHON = sorted(
     path for path in DOCS.rglob("*.md") if ">>> " in path.read_text(encoding="utf-8")
 )
-PYTHON_BLOCK = re.compile(r"^```(?:python|pycon)\n(.*?)^```", re.MULTILINE | re.DOTALL)
-
-
-def run_python_blocks(page: Path) -> doctest.TestResults:
-    """Run the ``>>>`` examples of every python block of ``page``, sharing one namespace."""
-    text = page.read_text(encoding="utf-8")
-    runner = doctest.DocTestRunner(
-        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
-    )
-    namespace: dict[str, object] = {}
-    for number, block in enumerate(PYTHON_BLOCK.findall(text), start=1):
-        if ">>> " in block:
-            test = doctest.DocTestParser().get_doctest(
-                block, namespace, f"{page.name} block {number}", str(page), 0
-            )
-            runner.run(test, clear_globs=False)
-    return runner.summarize(verbose=False)
 
 
 @pytest.mark.parametrize("page", PAGES_WITH_PYTHON, ids=lambda p: str(p.relative_to(DOCS)))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_docs import run_python_blocks
+from tests.helpers import run_python_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

@@ -7,11 +7,9 @@ reference's solutions, the independent ``verify``.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -19,17 +17,9 @@ import cp_queens
 from cp_queens import Problem, engines, verify
 from cp_queens.completion import completions, cross_check
 from cp_queens.course import check_model
-from tests.helpers import ENV, ROOT
+from tests.helpers import ENV, KEY, ROOT, load_key
 
-KEY = ROOT / "examples" / "solutions"
-
-
-def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"key_{name}", KEY / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+load = load_key
 
 
 def reference(n: int) -> list[tuple[int, ...]]:

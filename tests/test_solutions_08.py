@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cp_queens import Problem, engines
 from cp_queens.course.trace import record
-from tests.test_solutions import load
+from tests.helpers import load_key as load
 
 
 def test_key_22_nodes_still_fall_with_first_fail_on_small_boards() -> None:

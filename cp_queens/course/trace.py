@@ -243,7 +243,7 @@ class _Recorder:
         if len(self.steps) >= self.max_steps:
             raise TraceTooLargeError(
                 f"trace: the search takes more than {self.max_steps} steps, too many to animate "
-                "(try --first, a smaller n or stronger propagation)"
+                "(try the first solution only, a smaller n or stronger propagation)"
             )
         self.steps.append(
             Step(self.queens(), frozenset(self.crossed()), mark, COLOURS[outcome], caption)
@@ -265,7 +265,8 @@ class _Recorder:
             if len(self.nodes) >= self.max_nodes:
                 raise TraceTooLargeError(
                     f"trace: the search tree has more than {self.max_nodes} nodes, too many to "
-                    "draw legibly (try --first, a smaller n or stronger propagation)"
+                    "draw legibly (try the first solution only, a smaller n or stronger "
+                    "propagation)"
                 )
             parent = self.path[-1] if self.path else None
             node = Node(
