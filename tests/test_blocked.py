@@ -194,3 +194,12 @@ def test_cli_count_of_a_board_with_x_marks_equals_the_reference(
     assert main(["complete", str(path), "--count", "--cross-check", "reference"]) == 0
     out = capsys.readouterr().out
     assert out.split()[0] == str(expected)
+
+
+def test_the_reference_keeps_its_time_limit_on_a_large_board() -> None:
+    # At n = 3000 thousands of squares are rejected per queen placed: the clock must be
+    # read between rejections too, not only between placements.
+    engine = engines.get("reference", time_limit=0.3)
+    assert engine.first(Problem(3000)) is None
+    assert engine.stats.status == "time_limit"
+    assert engine.stats.wall_time < 2

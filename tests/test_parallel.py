@@ -12,7 +12,7 @@ import pytest
 
 from cp_queens import Problem, engines, parallel
 from cp_queens.engines.fast.subproblems import split
-from cp_queens.errors import ParseError
+from cp_queens.errors import CpQueensWarning
 from cp_queens.parallel.checkpoint import CheckpointMismatchError
 from cp_queens.stats import Progress, Stats
 from tests.conftest import total, unique
@@ -100,14 +100,15 @@ def test_checkpoint_of_another_count_is_refused(tmp_path) -> None:
         fast_count(8, fixed={0: 0}, workers=1, checkpoint=path)
 
 
-def test_corrupt_checkpoint_names_the_line(tmp_path) -> None:
+def test_corrupt_checkpoint_record_is_named_and_computed_again(tmp_path) -> None:
     path = tmp_path / "count.jsonl"
     fast_count(8, workers=1, checkpoint=str(path))
     lines = path.read_text().splitlines(keepends=True)
     lines[2] = "{oops\n"
     path.write_text("".join(lines))
-    with pytest.raises(ParseError, match="line 3"):
-        fast_count(8, workers=1, checkpoint=str(path))
+    with pytest.warns(CpQueensWarning, match="line 3"):
+        found_total, _, stats = fast_count(8, workers=1, checkpoint=str(path))
+    assert found_total == total(8) and stats.extra["resumed"] == len(lines) - 2
 
 
 def test_a_killed_local_worker_is_replaced_and_the_total_stays_exact() -> None:

@@ -55,7 +55,10 @@ def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
     for heading in ("engine", "n", "status", "time s", "peak MiB"):
         left = heading in ("engine", "status")
         grid.add_column(
-            heading, justify="left" if left else "right", no_wrap=True, min_width=len(heading)
+            heading,
+            justify="left" if left else "right",
+            no_wrap=True,
+            min_width=2 if heading == "n" else len(heading),  # n = 10 must not become "…"
         )
     for heading in ("solutions", "branches", "conflicts"):
         grid.add_column(heading, justify="right", no_wrap=True)

@@ -63,6 +63,8 @@ def available_cores() -> int:
 def resolve_workers(workers: int | None) -> int:
     """``workers`` as a number of processes: ``None`` or 0 mean every available core.
 
+    More than the available cores is capped at them, with a :class:`CpQueensWarning`.
+
     Examples:
         >>> resolve_workers(1)
         1

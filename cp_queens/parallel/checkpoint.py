@@ -9,9 +9,16 @@ item, written as soon as it is done and flushed to disk::
     {"key": "edge:1.3.0.2", "total": 1234, "unique": 160, "nodes": 56789}
 
 Re-running the same job reads the file, skips what it lists and appends the
-rest, so no item is ever computed twice. A file written for another job is
-refused with a clear error rather than silently mixed in. A last line cut
-short by a crash is ignored (that item is simply computed again).
+rest, so no item is ever computed twice. The file cannot lie or rot:
+
+* the header must be the first line, and a file that is not ours (or was
+  written for another job) is refused, never appended to;
+* one run at a time: the file is locked (``lockf``) while a run uses it;
+* a last line cut short by a crash or a full disk is cut off before anything
+  is appended (that item is simply computed again);
+* every record carries a checksum (CRC-32 of its fields) and must pass the
+  caller's sanity check (for a count: ``total <= 8 * unique``); a record that
+  fails is dropped with a warning and its item computed again.
 
 Records are named tuples of whole numbers (``record_type``), stored field by field.
 
@@ -34,14 +41,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Collection, Iterable
+import stat
+import warnings
+import zlib
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.errors import CpQueensError, CpQueensWarning, ParseError
 
 FORMAT = "cp_queens"
-VERSION = 2
+VERSION = 3
 
 
 class CheckpointMismatchError(CpQueensError):
@@ -64,6 +74,7 @@ class Checkpoint:
         job: dict[str, Any],
         keys: Collection[str],
         record_type: Any,
+        sane: Callable[[Any], bool] | None = None,
     ) -> Checkpoint:
         """Open ``path`` for ``job`` (made of items named ``keys``), creating it if needed.
 
@@ -72,24 +83,35 @@ class Checkpoint:
             job: what identifies the job (JSON-ready); a file written for another is refused.
             keys: the names of every item of the job; a record for another key is refused.
             record_type: the named tuple of whole numbers each record is read back into.
+            sane: whether a record read back can be true (else it is computed again).
 
         Raises:
             CheckpointMismatchError: the file belongs to another job, or is not a checkpoint.
-            ParseError: a line (other than a torn last one) cannot be read.
+            CheckpointBusyError: another run is using the file.
         """
         path = Path(path)
         header = {"checkpoint": FORMAT, "version": VERSION, "job": job}
-        done: dict[str, Any] = {}
-        exists = path.exists() and path.stat().st_size > 0
-        if exists:
-            done = _read(path, header, set(keys), record_type)
         try:
-            handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - closed by close()
         except OSError as error:
             raise CpQueensError(f"cannot write checkpoint {path}: {error.strerror}") from None
-        checkpoint = cls(path, handle, done)
-        if not exists:
-            checkpoint._write([header])
+        try:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise CpQueensError(f"checkpoint {path} must be a regular file")
+            _lock(handle, path)
+            handle.seek(0)
+            done: dict[str, Any] = {}
+            size = os.fstat(handle.fileno()).st_size
+            if size > 0:
+                done, keep = _read(path, handle, header, set(keys), record_type, sane)
+                if keep < size:  # a torn last line: cut it off before appending
+                    handle.truncate(keep)
+            checkpoint = cls(path, handle, done)
+            if os.fstat(handle.fileno()).st_size == 0:
+                checkpoint._write([header])
+        except BaseException:
+            handle.close()
+            raise
         return checkpoint
 
     def record(self, results: Iterable[tuple[str, Any]]) -> None:
@@ -97,12 +119,14 @@ class Checkpoint:
         lines = []
         for key, record in results:
             self.done[key] = record
-            lines.append({"key": key, **record._asdict()})
+            fields = {"key": key, **record._asdict()}
+            lines.append({**fields, "crc": _crc(fields)})
         self._write(lines)
 
     def _write(self, records: list[dict[str, Any]]) -> None:
         if not records:
             return
+        self._handle.seek(0, os.SEEK_END)
         self._handle.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
         self._handle.flush()
         os.fsync(self._handle.fileno())
@@ -117,44 +141,104 @@ class Checkpoint:
         self.close()
 
 
-def _read(path: Path, header: dict[str, Any], keys: set[str], record_type: Any) -> dict[str, Any]:
+class CheckpointBusyError(CpQueensError):
+    """Another run is writing the checkpoint file."""
+
+
+def _lock(handle: TextIO, path: Path) -> None:
+    """An exclusive lock for this run, or a clear error: two runs on one file would
+    record every subproblem twice. A POSIX record lock (``lockf``), not ``flock``: it
+    belongs to this process alone, so forked workers do not keep it after the run."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise CpQueensError(f"cannot read checkpoint {path}: {error.strerror}") from None
+        import fcntl
+    except ImportError:  # not on a POSIX system: no lock
+        return
+    try:
+        fcntl.lockf(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise CheckpointBusyError(
+            f"checkpoint {path} is in use by another run; wait for it or use another file"
+        ) from None
+
+
+def _crc(fields: dict[str, Any]) -> int:
+    """CRC-32 of a record's fields in a fixed text form: an edited record no longer matches."""
+    return zlib.crc32(json.dumps(fields, sort_keys=True, separators=(",", ":")).encode())
+
+
+def _read(
+    path: Path,
+    handle: TextIO,
+    header: dict[str, Any],
+    keys: set[str],
+    record_type: Any,
+    sane: Callable[[Any], bool] | None,
+) -> tuple[dict[str, Any], int]:
+    """The records of a checkpoint, and how many bytes of it to keep (a torn tail goes)."""
+    try:
+        text = handle.read()
     except UnicodeDecodeError:
         raise CheckpointMismatchError(f"{path} is not a cp_queens checkpoint (not text)") from None
     lines = text.split("\n")
+    # The header first, before anything is cut: a file that is not ours is never touched.
+    _check_header(path, _json_or_none(lines[0], deepest=8), header)
     complete = text.endswith("\n")
+    keep = len(text.encode()) if complete else len(text.encode()) - len(lines[-1].encode())
+    if not complete:
+        lines = lines[:-1]  # cut short by a crash while writing: compute it again
     done: dict[str, Any] = {}
+    dropped: list[str] = []
     for number, line in enumerate(lines, start=1):
-        if not line:
+        if number == 1 or not line:
             continue
-        try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as error:
-            if number == len(lines) and not complete:
-                break  # cut short by a crash while writing: compute it again
-            if number == 1:
-                raise CheckpointMismatchError(f"{path} is not a cp_queens checkpoint") from None
-            message = getattr(error, "msg", "nested too deeply")
-            raise ParseError(f"{path}, line {number}: not JSON ({message})") from None
-        if number == 1:
-            _check_header(path, record, header)
+        record = _json_or_none(line, deepest=1)
+        why = _why_bad(record, keys, record_type, sane)
+        if why is not None:
+            dropped.append(f"line {number} ({why})")
             continue
-        try:
-            key = record["key"]
-            values = [record[name] for name in record_type._fields]
-            if not isinstance(key, str) or any(type(v) is not int for v in values):
-                raise TypeError
-        except (KeyError, TypeError):
-            raise ParseError(f"{path}, line {number}: not a record of this job") from None
-        if key not in keys:
-            raise CheckpointMismatchError(
-                f"{path}, line {number}: item {key} is not part of this job"
-            )
-        done[key] = record_type(*values)
-    return done
+        done[record["key"]] = record_type(*(record[name] for name in record_type._fields))
+    if dropped:
+        warnings.warn(
+            f"checkpoint {path}: {len(dropped)} record(s) dropped and computed again: "
+            + ", ".join(dropped[:3])
+            + (" ..." if len(dropped) > 3 else ""),
+            CpQueensWarning,
+            stacklevel=3,
+        )
+    return done, keep
+
+
+def _json_or_none(line: str, deepest: int) -> Any:
+    """The JSON value of a line, or ``None``; deep nesting is refused before decoding."""
+    from cp_queens.formats import check_json_depth
+
+    try:
+        check_json_depth(line, deepest, "checkpoint")
+        return json.loads(line)
+    except (ParseError, json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _why_bad(
+    record: Any, keys: set[str], record_type: Any, sane: Callable[[Any], bool] | None
+) -> str | None:
+    """Why a record cannot be trusted, or ``None`` when it can."""
+    if not isinstance(record, dict):
+        return "not a record"
+    key, crc = record.get("key"), record.get("crc")
+    names = ("key", *record_type._fields)
+    if not isinstance(key, str) or set(record) != {*names, "crc"}:
+        return "not a record of this job"
+    values = [record[name] for name in record_type._fields]
+    if any(type(value) is not int for value in values):
+        return "not whole numbers"
+    if crc != _crc({name: record[name] for name in names}):
+        return "checksum does not match"
+    if key not in keys:
+        return f"item {key[:40]} is not part of this job"
+    if sane is not None and not sane(record_type(*values)):
+        return "impossible figures"
+    return None
 
 
 def _check_header(path: Path, found: Any, expected: dict[str, Any]) -> None:

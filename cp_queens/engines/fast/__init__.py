@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -158,8 +158,9 @@ class FastEngine(Engine):
 
                 job = _job(problem, subs)
                 keys = [sub.key for sub in subs]
+                symmetric = not problem.fixed and not problem.blocked
                 checkpoint = stack.enter_context(
-                    Checkpoint.open(self.checkpoint, job, keys, PartialCount)
+                    Checkpoint.open(self.checkpoint, job, keys, PartialCount, sane=_sane(symmetric))
                 )
             result = parallel.run(
                 subs,
@@ -327,3 +328,16 @@ def _job(problem: Problem, subs: Sequence[Subproblem]) -> dict[str, Any]:
         "depth": max((len(sub.prefix) for sub in subs), default=0),
         "subproblems": len(subs),
     }
+
+
+def _sane(symmetric: bool) -> Callable[[PartialCount], bool]:
+    """Whether a subproblem's figures read back from a checkpoint can be true: no
+    negatives, and on an empty board every orbit has at most 8 members, so
+    ``unique <= total <= 8 * unique``."""
+
+    def sane(part: PartialCount) -> bool:
+        if min(part) < 0:
+            return False
+        return not symmetric or part.unique <= part.total <= 8 * part.unique
+
+    return sane
