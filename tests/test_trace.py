@@ -174,4 +174,7 @@ def test_chromium_renders_the_tree_and_the_animation(tmp_path: Path) -> None:
         # 4 s into the animation: several queens are on the board
         screenshot(page, png, size="700,600", wait_ms=4200)
         assert png.stat().st_size > 0
-        assert dark_pixels(png) > 500, f"{name} rendered (nearly) blank"
+        # A blank page has none; the board's lines, queens and caption give hundreds. (How
+        # far a SMIL animation has run under a virtual time budget varies, so the bar is
+        # "clearly drawn", not "this many queens".)
+        assert dark_pixels(png) > 200, f"{name} rendered (nearly) blank"
