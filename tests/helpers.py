@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from cp_queens import engines
 
@@ -107,3 +108,15 @@ def run_python_blocks(page: Path) -> doctest.TestResults:
             )
             runner.run(test, clear_globs=False)
     return runner.summarize(verbose=False)
+
+
+def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:
+    """Run ``cp-queens argv...`` in this process: exit code, stdout, stderr."""
+    from cp_queens.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:
+        code = exit_.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -11,17 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cp_queens.cli import main
-from tests.helpers import total, unique
+from tests.helpers import run_cli, total, unique
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 @pytest.mark.parametrize("workers", ["0", "1", "2"])

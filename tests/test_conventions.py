@@ -12,18 +12,13 @@ from pathlib import Path
 import pytest
 
 import cp_queens
-from cp_queens.cli import COMMANDS, build_parser, main
+from cp_queens.cli import COMMANDS, build_parser
+from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def test_version_has_one_source(capsys) -> None:

@@ -11,11 +11,10 @@ import pytest
 from rich.console import Console
 
 import cp_queens
-from cp_queens.cli import main
 from cp_queens.course import CheckReport, check_model
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import square_name
-from tests.helpers import total
+from tests.helpers import run_cli, total
 
 
 def student_model(n: int, *, up_diagonals: bool = True) -> Iterator[list[int]]:
@@ -200,13 +199,7 @@ def test_the_report_draws_itself_in_rich_and_html() -> None:
 # -- the command line -------------------------------------------------------
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def write(tmp_path, rows: list[object]) -> str:
