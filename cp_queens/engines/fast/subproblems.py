@@ -350,7 +350,7 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
         results,
         new_array(64, compiled),  # allow
         new_array(64, compiled),  # bits
-        new_array(4 * 64, compiled),  # stack
+        new_array(6 * 64, compiled),  # stack (six slots a row)
         new_array(64, compiled),  # queen_cols
         new_array(64, compiled),  # inverse
     )
