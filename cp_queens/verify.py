@@ -152,7 +152,7 @@ def _as_int_array(cols: Sequence[int] | np.ndarray) -> np.ndarray:
     return np.fromiter(cols, dtype=np.int64, count=len(cols))
 
 
-def _no_attack_plain(cols: Sequence[int]) -> bool:
+def _no_attack_plain(cols: Sequence[int] | np.ndarray) -> bool:
     """True when no two queens share a column or a diagonal: one set per direction."""
     n = len(cols)
     return (
