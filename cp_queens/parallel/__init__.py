@@ -124,8 +124,9 @@ class RunResult(Generic[Record]):
 
 
 #: Told after every finished task: (its new records, items done, items in all, items resumed).
-#: The first call hands over the records read from the checkpoint.
-Report = Callable[[list[Any], int, int, int], None]
+#: The first call hands over the records read from the checkpoint. Items in all is ``None``
+#: while a streamed run has not drawn its last item.
+Report = Callable[[list[Any], int, int | None, int], None]
 
 
 def run(

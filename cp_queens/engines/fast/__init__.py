@@ -152,7 +152,7 @@ class FastEngine(Engine):
                 return UniqueCount(0, 0)
         running = {"solutions": 0}
 
-        def report(fresh: list[PartialCount], done: int, items: int, resumed: int) -> None:
+        def report(fresh: list[PartialCount], done: int, items: int | None, resumed: int) -> None:
             running["solutions"] += sum(part.total for part in fresh)
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 

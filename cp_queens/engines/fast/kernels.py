@@ -894,14 +894,14 @@ def numba_extensions() -> None:
     @overload(lowest)
     def lowest_compiled(x: Any) -> Any:
         def implementation(x: Any) -> Any:
-            return cttz(x)
+            return cttz(x)  # type: ignore[call-arg]  # typed by Numba, not Python
 
         return implementation
 
     @overload(popcount)
     def popcount_compiled(x: Any) -> Any:
         def implementation(x: Any) -> Any:  # the same argument as the typing above
-            return ctpop(x)
+            return ctpop(x)  # type: ignore[call-arg]  # typed by Numba, not Python
 
         return implementation
 
