@@ -12,9 +12,9 @@ remember what is already attacked:
 Columns are tried from left to right in every row, so solutions come out in
 lexicographic order. Pre-placed queens (the completion problem) are marked in
 the tables before the search starts and their rows are passed over; each
-empty row tries only its *open* columns (:class:`~cp_queens.problem.Residue`):
-not in a given queen's column or on its diagonals, not blocked. A board of
-5521 with 5500 queens given is a search of 21 rows of a few columns each.
+empty row tries only its *open* columns: not in a given queen's column or on
+its diagonals, not blocked. A board of 5521 with 5500 queens given is a
+search of 21 rows of a few columns each.
 
 The search keeps its own stack (``tried[depth]``: how far along its list of
 columns the row at that depth has got) instead of calling itself once per row,
@@ -69,11 +69,27 @@ class ReferenceEngine(Engine):
             cols[row] = col
             column_used[col] = diagonal_used[row + col] = True
             antidiagonal_used[row - col + n - 1] = True
-        # The residue: the rows still empty and, for each, its open columns (not taken by a
-        # given queen's column or diagonal, not blocked). Only those are ever tried.
-        residue = problem.residue()
-        rows_to_fill = list(residue.rows)
-        columns_to_try = [residue.open_columns(depth) for depth in range(len(rows_to_fill))]
+        blocked = problem.blocked
+        rows_to_fill = [row for row in range(n) if row not in problem.fixed]
+        free_columns = [col for col in range(n) if not column_used[col]]
+        # Squares on a given queen's diagonal, and blocked squares, stay closed for the
+        # whole search: each row lists its open columns once, when the search first
+        # reaches it, and tries only those. (Its own code, not Problem.residue: the
+        # reference stays an independent oracle.)
+        given_diagonal, given_antidiagonal = diagonal_used.copy(), antidiagonal_used.copy()
+        nothing_closed = not problem.fixed and not blocked
+        columns_to_try: list[list[int] | None] = [None] * len(rows_to_fill)
+
+        def open_columns_of(row: int) -> list[int]:
+            if nothing_closed:
+                return free_columns
+            return [
+                col
+                for col in free_columns
+                if not given_diagonal[row + col]
+                and not given_antidiagonal[row - col + n - 1]
+                and (row, col) not in blocked
+            ]
 
         stats = call.stats
         stats.branches = stats.conflicts = 0
@@ -110,6 +126,8 @@ class ReferenceEngine(Engine):
             row = rows_to_fill[depth]
             placed = False
             open_columns = columns_to_try[depth]
+            if open_columns is None:
+                open_columns = columns_to_try[depth] = open_columns_of(row)
             while tried[depth] < len(open_columns):
                 col = open_columns[tried[depth]]
                 tried[depth] += 1
