@@ -29,6 +29,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -150,7 +151,8 @@ def run(
         deadline: a ``time.perf_counter()`` instant after which the run stops.
         prepare: called once in this process before a local pool starts (e.g. to
             compile kernels, so that forked workers start warm).
-        context: the ``multiprocessing`` context of a local pool (default: the platform's).
+        context: the ``multiprocessing`` context of a local pool (default:
+            :func:`start_method`, preloading the module that defines ``work``).
 
     Returns:
         A :class:`RunResult`; ``complete`` is False if the deadline came first.
@@ -172,7 +174,7 @@ def run(
         elif local and processes == 1:
             complete = _run_here(todo, work, deadline, ledger)
         else:
-            pool = _Pool(processes, context, prepare)
+            pool = _Pool(processes, context, prepare, _module_of(work))
             complete = _run_on_executor(todo, work, executor, pool, deadline, ledger)
     except KeyboardInterrupt:
         path = None if checkpoint is None else checkpoint.path
@@ -245,9 +247,11 @@ class _Pool:
     processes: int
     context: multiprocessing.context.BaseContext | None
     prepare: Callable[[], None] | None
+    module: str  # the work's, for a fork server to preload
 
     def start(self) -> ProcessPoolExecutor:
-        return local_pool(self.processes, context=self.context)
+        # Decided at each start: a replacement pool may start while other threads run.
+        return local_pool(self.processes, context=self.context or start_method([self.module]))
 
 
 def _run_on_executor(
@@ -311,6 +315,43 @@ def _run_on_executor(
             executor.shutdown(wait=True, cancel_futures=True)
 
 
+#: Modules a forkserver imports once before it forks any worker; see :func:`start_method`.
+_preloaded: list[str] = []
+
+
+def start_method(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+    """``fork`` when it is safe, a clean fork server otherwise.
+
+    ``fork`` lets workers inherit what this process has loaded (OR-Tools, the
+    compiled kernels): ``spawn`` would load it again in every worker, about
+    0.5 s each. But a fork copies only the calling thread. Had another thread
+    held a lock at that instant (a Rich display writing to stderr, a CP-SAT
+    search, Dask's event loop), the child waits on it forever; we saw a
+    worker hang so, on the buffer lock of ``sys.stderr``. So with other threads
+    alive we use ``forkserver``: a single-threaded server process that imports
+    ``preload`` once and forks every worker from itself.
+    """
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return fork_server(preload)
+
+
+def fork_server(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+    """The ``forkserver`` context (``spawn`` where there is none), preloading ``preload``."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # One server per process, started at its first use with the list as it is then.
+    _preloaded.extend(name for name in preload if name not in _preloaded)
+    context.set_forkserver_preload(list(_preloaded))
+    return context
+
+
+def _module_of(work: Callable[..., Any]) -> str:
+    """The module that defines ``work`` (through ``functools.partial``)."""
+    return str(getattr(getattr(work, "func", work), "__module__", __name__))
+
+
 def local_pool(
     workers: int | None,
     *,
@@ -325,7 +366,7 @@ def local_pool(
     """
     return ProcessPoolExecutor(
         max_workers=resolve_workers(workers),
-        mp_context=context,
+        mp_context=context or start_method(),
         initializer=_start_worker,
         initargs=(initializer, initargs),
     )
