@@ -153,6 +153,28 @@ def test_workers_must_be_a_whole_number() -> None:
             parallel.resolve_workers(bad)
 
 
+def test_the_runner_streams_a_generator_a_batch_at_a_time() -> None:
+    drawn = []
+
+    def items():
+        for name in "abcdefg":
+            drawn.append(name)
+            yield name
+
+    seen = []
+    result = parallel.run(
+        items(),
+        parallel._demo_work,
+        key=str,
+        workers=1,
+        batch=3,
+        report=lambda fresh, done, items, resumed: seen.append((done, items, len(drawn))),
+    )
+    assert result.records == dict.fromkeys("abcdefg", 1) and result.complete
+    # A task draws one batch ahead, not the whole stream; the last report knows the total.
+    assert seen == [(0, None, 0), (3, None, 6), (6, None, 7), (7, 7, 7)]
+
+
 def test_workers_are_not_forked_while_another_thread_runs() -> None:
     """A fork copies only the calling thread; a lock another thread held (say on
     ``sys.stderr``) would stay locked in the worker forever, so a fork server starts them."""

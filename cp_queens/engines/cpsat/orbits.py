@@ -359,7 +359,7 @@ def count_unique(
     used = max(1, min(workers, len(prefixes)))
     running = {"solutions": 0}
 
-    def report(fresh: list[_Outcome], done: int, items: int, resumed: int) -> None:
+    def report(fresh: list[_Outcome], done: int, items: int | None, resumed: int) -> None:
         running["solutions"] += sum(outcome.total for outcome in fresh)
         call.report(running["solutions"], done=done, total=items)
 
