@@ -131,6 +131,14 @@ def load_or_build() -> ModuleType | None:
     return load()
 
 
+def _last_used(path: Path) -> float:
+    try:
+        status = path.stat()
+    except OSError:
+        return time.time()
+    return max(status.st_atime, status.st_mtime)
+
+
 def build(verbose: bool = True) -> Path:
     """Compile the kernels into the cache directory; return the module's path."""
     import warnings
@@ -161,9 +169,13 @@ def build(verbose: bool = True) -> Path:
             raise RuntimeError(f"numba.pycc produced no module in {scratch}")
         final = target / built.name
         shutil.move(str(built), final)  # whole file or nothing: never half a module
+    # Builds of other kernels may belong to another install that still uses them
+    # (two virtual environments, two checkouts): deleting them would make each
+    # rebuild the other's, half a minute a time. Only long-unused ones go.
+    month_ago = time.time() - 30 * 24 * 3600
     for stale in target.glob("fast_kernels_*"):
-        if stale != final and stale.is_file():  # older builds and failure notes
-            stale.unlink(missing_ok=True)  # builds of older kernels: never loaded again
+        if stale != final and stale.is_file() and _last_used(stale) < month_ago:
+            stale.unlink(missing_ok=True)
     if verbose:
         print(f"built {final} in {time.perf_counter() - started:.1f} s")
     return final
