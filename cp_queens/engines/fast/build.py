@@ -180,6 +180,14 @@ def load_or_build() -> ModuleType | None:
     return load()
 
 
+def _last_used(path: Path) -> float:
+    try:
+        status = path.stat()
+    except OSError:
+        return time.time()
+    return max(status.st_atime, status.st_mtime)
+
+
 def build(verbose: bool = True) -> Path:
     """Compile the kernels into the cache directory; return the module's path."""
     import warnings
@@ -213,9 +221,15 @@ def build(verbose: bool = True) -> Path:
         native_final = target / native.name
         shutil.move(str(native), native_final)
         shutil.move(str(built), final)  # whole file or nothing: never half a module
+    # Builds of other kernels may belong to another install that still uses them
+    # (two virtual environments, two checkouts): deleting them would make each
+    # rebuild the other's, half a minute a time. Only long-unused ones go.
+    (target / f"{name}.failed").unlink(missing_ok=True)  # it built after all
+    month_ago = time.time() - 30 * 24 * 3600
     for stale in [*target.glob("fast_kernels_*"), *target.glob("fast_count_*")]:
-        if stale not in (final, native_final) and stale.is_file():
-            stale.unlink(missing_ok=True)  # older builds, failure notes: never loaded again
+        unused = stale.is_file() and _last_used(stale) < month_ago
+        if stale not in (final, native_final) and unused:
+            stale.unlink(missing_ok=True)
     if verbose:
         print(f"built {final} in {time.perf_counter() - started:.1f} s")
     return final
