@@ -204,7 +204,7 @@ def iter_split(
     Examples:
         >>> subs = iter_split(16)
         >>> next(subs).key
-        'corner:0.2.4.1'
+        'corner:0.2.4'
     """
     check_size(n)
     depth = default_depth(n) if depth is None else depth
