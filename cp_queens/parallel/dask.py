@@ -29,6 +29,7 @@ see ``docs/counting.md``.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 import re
 import socket
@@ -216,7 +217,7 @@ def _is_greeting(body: bytes) -> bool:
         return False
     first = body[start : start + lengths[0]]
     try:
-        import msgpack
+        msgpack = importlib.import_module("msgpack")  # untyped; a Dask dependency
     except ImportError:  # Dask needs it; without it the framing is evidence enough
         return True
     try:
