@@ -8,7 +8,8 @@ a diagonal (c6 and f3)``.
 
 Small boards are checked with plain sets, which a student can read; large
 boards (a million queens) with NumPy in a few vectorised passes. NumPy is
-imported only for those, so that a command checking small boards starts light.
+imported only for those, so that a command checking small boards starts light:
+importing it takes longer (0.2 s) than checking 100,000 queens with sets.
 """
 
 from __future__ import annotations
@@ -23,8 +24,13 @@ from cp_queens.problem import NAMED_UP_TO, Placement, Problem, square_name
 if TYPE_CHECKING:
     import numpy as np
 
-#: Above this size the NumPy path is used; both paths give the same answer.
+#: Above this size the NumPy path is used when NumPy is loaded already (an array was
+#: given, or another part of the program imported it); both paths give the same answer.
 VECTORISE_FROM = 256
+
+#: Above this size NumPy is imported to check a plain list: below it, three Python sets
+#: (0.03 s at 100,000 queens) are quicker than importing NumPy.
+IMPORT_NUMPY_FROM = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +88,11 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
                 return Verdict(
                     False, f"row {row}: the queen in column {col} stands on a blocked square"
                 )
-    if n >= VECTORISE_FROM:
+    if n >= IMPORT_NUMPY_FROM or (n >= VECTORISE_FROM and "numpy" in sys.modules):
         pair = _first_attack_vectorised(_as_int_array(cols))
-    else:
+    elif _no_attack_plain(cols):
+        pair = None
+    else:  # only a placement that fails pays for naming its first attacking pair
         pair = _first_attack_plain(cols)
     if pair is None:
         return Verdict(True)
@@ -142,6 +150,16 @@ def _as_int_array(cols: Sequence[int] | np.ndarray) -> np.ndarray:
         return cols.astype(np.int64, copy=False)
     # fromiter avoids building an intermediate object array: ~10x faster at n = 10^6.
     return np.fromiter(cols, dtype=np.int64, count=len(cols))
+
+
+def _no_attack_plain(cols: Sequence[int] | np.ndarray) -> bool:
+    """True when no two queens share a column or a diagonal: one set per direction."""
+    n = len(cols)
+    return (
+        len(set(cols)) == n
+        and len({row + col for row, col in enumerate(cols)}) == n
+        and len({row - col for row, col in enumerate(cols)}) == n
+    )
 
 
 def _first_attack_plain(cols: Sequence[int] | np.ndarray) -> tuple[int, int, str] | None:

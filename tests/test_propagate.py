@@ -178,6 +178,55 @@ def test_alldiff_prune_keeps_exactly_the_supported_values(domains: list[int]) ->
     assert alldiff_prune(domains) == supported_by_brute_force(domains)
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(min_value=1, max_value=(1 << 6) - 1), min_size=1, max_size=6),
+    st.lists(st.integers(min_value=-1, max_value=6), min_size=6, max_size=6),
+)
+def test_alldiff_prune_repairs_any_earlier_matching(domains: list[int], hint: list[int]) -> None:
+    """The matching handed in may come from another branch of the search: any list will do."""
+    matching = hint[: len(domains)]
+    pruned = alldiff_prune(domains, matching)
+    assert pruned == supported_by_brute_force(domains)
+    if pruned is not None:  # and it is handed back as a matching of these domains
+        assert len(set(matching)) == len(matching)
+        assert all(domain >> value & 1 for domain, value in zip(domains, matching, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("domains", "expected"),
+    [
+        # rows 0 and 1 share columns {0, 1} (a Hall set) while column 3 is free for row 2
+        ([0b0011, 0b0011, 0b1110], [0b0011, 0b0011, 0b1100]),
+        ([0b011, 0b011, 0b111], [0b011, 0b011, 0b100]),
+        ([0b110, 0b011, 0b101], [0b110, 0b011, 0b101]),  # one cycle through all: keep all
+        ([0b01, 0b10, 0b11], None),
+    ],
+)
+def test_alldiff_prune_examples(domains: list[int], expected: list[int] | None) -> None:
+    assert alldiff_prune(domains) == expected == supported_by_brute_force(domains)
+
+
+@pytest.mark.parametrize("consistency", ["forward", "arc", "alldiff"])
+def test_search_depth_is_not_bounded_by_the_recursion_limit(consistency: str) -> None:
+    """One stack entry per row, not one Python frame: n = 300 under a recursion limit of 150."""
+    import sys
+
+    solver = engines.get(
+        "propagate",
+        consistency=consistency,
+        variable_order="first-fail-centre",
+        value_order="centre",
+    )
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(150)
+    try:
+        placement = solver.first(Problem(300))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert placement is not None and verify(placement)
+
+
 def test_tracer_sees_one_place_per_node() -> None:
     events: list[tuple[str, int, int]] = []
     solver = engines.get("propagate", consistency="arc", tracer=lambda *e: events.append(e))

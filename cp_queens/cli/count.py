@@ -27,7 +27,6 @@ from cp_queens.cli._common import (
 )
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.engines import Engine
-from cp_queens.parallel import Interrupted
 from cp_queens.stats import COMPLETE
 
 
@@ -87,6 +86,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cp_queens.parallel import Interrupted  # multiprocessing: not while parsing arguments
+
     name = args.engine or default_count_engine()
     engine = make_engine(
         name,

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import resource
 import select
 import signal
@@ -408,6 +407,7 @@ def mark_agreement(runs: Sequence[Run]) -> None:
 
 def machine() -> dict[str, Any]:
     """Where and with what the numbers were measured."""
+    import platform  # here, not at the top: every ``cp-queens`` command imports this module
     from importlib import metadata
 
     versions = {}

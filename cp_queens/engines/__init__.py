@@ -14,7 +14,6 @@ Examples:
 from __future__ import annotations
 
 import importlib
-import inspect
 import pkgutil
 from typing import Any, TypeVar
 
@@ -88,7 +87,16 @@ def options(name: str) -> list[str]:
         >>> options("reference")
         ['time_limit', 'tracer']
     """
-    parameters = inspect.signature(engine_class(name).__init__).parameters
+    init = engine_class(name).__init__
+    code = getattr(init, "__code__", None)
+    if code is not None and not hasattr(init, "__wrapped__"):
+        # Read off the code object: every command calls this, and importing ``inspect``
+        # (ast, dis, tokenize) would cost more than the rest of a small command's start-up.
+        first = code.co_argcount
+        return list(code.co_varnames[first : first + code.co_kwonlyargcount])
+    import inspect
+
+    parameters = inspect.signature(init).parameters
     return [p.name for p in parameters.values() if p.kind is p.KEYWORD_ONLY]
 
 

@@ -16,10 +16,10 @@ happens after each queen is placed (``consistency``):
 * ``arc`` - *arc consistency* (AC-3) on the pairwise "not equal" constraints
   ``q[i] != q[j]``, ``q[i] + i != q[j] + j``, ``q[i] - i != q[j] - j``. A value
   of ``q[i]`` loses its support on such a constraint only when ``q[j]`` has a
-  single value left, so AC-3's queue reduces to a queue of rows whose domain
-  became a single square: each one crosses out what it attacks, which may leave
-  other rows with one square, and so on to a fixpoint. Forward checking is the
-  first step of it.
+  single value left, so AC-3 comes down to this: a row down to one square
+  behaves like a queen - it *claims* its column and its two diagonals, every
+  other row loses the squares on claimed lines, which may leave more rows with
+  one square, and so on to a fixpoint. Forward checking is the first round of it.
 * ``alldiff`` - *generalised arc consistency* on each of the three AllDifferent
   constraints, by Régin's matching algorithm (:func:`alldiff_prune`): a value
   stays only if some assignment of *all* the constraint's variables to distinct
@@ -37,12 +37,23 @@ columns - ``min`` (left to right) or ``centre`` (middle columns first). Without
 propagation no domain ever shrinks, so first-fail has nothing to go on and is a
 fixed row order.
 
-Domains are Python integers used as bit sets: bit ``c`` of ``domains[r]`` is set
-while column ``c`` is still possible for row ``r``. The two diagonal
-AllDifferents are then the column AllDifferent on *shifted* domains
-(``domains[r] << r`` holds the values ``q[r] + r``), so one function serves all
-three. Every change to a domain is recorded on a trail and undone on
-backtracking.
+How the state is kept (the part a compiled solver does the same way, only faster):
+
+* **Domains are bit sets**: bit ``c`` of ``domains[r]`` is set while column ``c``
+  is still possible for row ``r``. The lines taken by queens (and, from ``arc`` on,
+  by rows down to one square) are three more bit sets - columns, "/" diagonals
+  ``r + c`` and "\\\\" diagonals ``c - r + n - 1`` - so "which squares of row ``r``
+  are attacked" is three shifts and two ors (:meth:`_Search.attacked`). The two
+  diagonal AllDifferents are the column AllDifferent on *shifted* domains
+  (``domains[r] << r`` holds the values ``q[r] + r``), so one function serves all
+  three.
+* **Copying, not trailing**: before a queen is placed the search keeps the
+  parent's domains and lines on its stack, and backtracking puts them back. A
+  copy of ``n`` small integers is cheaper in Python than a trail of every change.
+* **An explicit stack, not recursion**: one stack entry per row with a queen, so
+  the depth of the tree (``n``) is not bounded by Python's recursion limit.
+* **Régin's filtering, incrementally**: each AllDifferent keeps its last maximum
+  matching, and the next call only repairs the rows whose matched value is gone.
 
 Statistics (``engine.stats``): ``branches`` are the **nodes** of the search tree
 (queens placed), ``conflicts`` the **fails** (nodes that turned out to be dead
@@ -60,8 +71,8 @@ Examples:
     >>> engine = engines.get("propagate", consistency="alldiff")
     >>> engine.count(Problem(8))
     92
-    >>> engine.stats.branches, engine.stats.conflicts, engine.stats.extra["propagations"]
-    (950, 298, 4512)
+    >>> engine.stats.branches, engine.stats.conflicts
+    (950, 298)
     >>> backtracker = engines.get("propagate", consistency="none")
     >>> backtracker.count(Problem(8)), backtracker.stats.branches
     (92, 2056)
@@ -80,8 +91,11 @@ CONSISTENCIES = ("none", "forward", "arc", "alldiff")
 VARIABLE_ORDERS = ("input", "first-fail", "first-fail-centre")
 VALUE_ORDERS = ("min", "centre")
 
-#: Nodes between two looks at the clock and the progress callback.
-CHECK_EVERY = 1 << 10
+#: Work (nodes times board size) between two looks at the clock and the progress callback.
+CHECK_EVERY = 1 << 13
+
+#: What the search keeps to undo a queen: the domains and the three sets of lines taken.
+State = tuple[list[int], int, int, int]
 
 
 class _TimeUp(Exception):
@@ -103,21 +117,27 @@ def values_of(mask: int) -> list[int]:
     return found
 
 
-def alldiff_prune(domains: list[int]) -> list[int] | None:
+def alldiff_prune(domains: list[int], matching: list[int] | None = None) -> list[int] | None:
     """Régin's filtering for ``AllDifferent``: keep exactly the values some solution uses.
 
     ``domains[i]`` is a bit set of the values variable ``i`` may take. Returns the
     pruned domains, or ``None`` when the variables cannot all take distinct values.
 
-    1. Find a maximum matching variable -> value (augmenting paths). If some
-       variable stays unmatched there is no solution.
-    2. Every other solution differs from this one by swapping values along
-       alternating cycles, or by shifting along a path that ends in a value
-       nobody uses. Orient the graph: ``x -> M(x)`` for matched edges, ``v -> x``
-       for the others. An edge ``(x, v)`` is used by some solution iff it is
-       matched, or ``v`` and ``x`` lie on a cycle (same strongly connected
-       component), or ``v`` can be reached from a free value.
-    3. Remove every other value.
+    1. Find a maximum matching variable -> value. If some variable stays
+       unmatched there is no solution.
+    2. A value nobody uses is *free*. A variable may take a free value, and then
+       its own value is free in turn: so a variable may take every value that a
+       chain of such moves can set free.
+    3. The other values can only rotate: ``x`` may take ``y``'s value if ``y`` can
+       move on, ..., to ``x``'s value - a cycle of "may take the value of". So
+       ``x`` keeps the values of its strongly connected component in that graph.
+    4. Every other value goes.
+
+    ``matching`` (changed in place) is the matching an earlier call found, one
+    value per variable, ``-1`` for none: the pairs still possible are kept and
+    only the rest is repaired, so a search calling this at every node seldom
+    matches from scratch. Any list of the right length will do; a stale one only
+    costs time.
 
     Examples:
         >>> [values_of(d) for d in alldiff_prune([0b011, 0b011, 0b111])]
@@ -125,135 +145,130 @@ def alldiff_prune(domains: list[int]) -> list[int] | None:
         >>> alldiff_prune([0b01, 0b01]) is None
         True
     """
-    if not _may_prune(domains):
-        return domains
-    matched = _maximum_matching(domains)
-    if matched is None:
-        return None
-    used = union = 0
-    for x, domain in enumerate(domains):
-        used |= 1 << matched[x]
+    union = 0
+    for domain in domains:
         union |= domain
+    if union.bit_count() < len(domains):
+        return None  # pigeonhole: fewer values than variables
+    match = _maximum_matching(domains, matching)
+    if match is None:
+        return None
+    if matching is not None:
+        matching[:] = match
+    matched = 0
+    for value in match:
+        matched |= 1 << value
 
-    # Paths from a free value: free -> x (x may take it) -> M(x) -> y (y may take M(x)) ...
-    # Every value met on the way can be used, by shifting values along the path.
-    reachable = union & ~used
-    unreached = list(range(len(domains)))
-    grew = True
-    while grew and unreached:
-        before = len(unreached)
-        for x in unreached:
-            if domains[x] & reachable:
-                reachable |= 1 << matched[x]
-        unreached = [x for x in unreached if not reachable >> matched[x] & 1]
-        grew = len(unreached) < before
-    kept = [domain & reachable for domain in domains]
+    # Step 2: the values that can be set free, starting from the unused ones.
+    freeable = union & ~matched
+    stuck = list(range(len(domains)))  # variables whose own value cannot be set free (yet)
+    while stuck:
+        moving = [x for x in stuck if domains[x] & freeable]
+        if not moving:
+            break
+        for x in moving:
+            freeable |= 1 << match[x]
+        stuck = [x for x in stuck if not freeable >> match[x] & 1]
+    if not stuck:
+        return domains  # every variable may take every value it has
 
-    # Cycles among the others (a path from the free values never leads back to them):
-    # x -> M(x) -> y whenever y may take M(x); values can rotate around any cycle.
-    successors = {
-        x: [y for y in unreached if y != x and domains[y] >> matched[x] & 1] for x in unreached
-    }
-    for component in _strongly_connected_components(successors):
-        values = 0
-        for x in component:
-            values |= 1 << matched[x]
-        for x in component:
-            kept[x] = domains[x] & values
+    # Step 3: among the stuck variables, value u -> every value its owner may take
+    # (a stuck variable has no freeable value). The component of a value: the
+    # values it reaches that also reach it back.
+    kept = [domain & freeable for domain in domains]
+    owner = {match[x]: x for x in stuck}
+    rest = matched & ~freeable
+    while rest:
+        start = rest & -rest
+        ahead = frontier = start
+        while frontier:
+            value = frontier & -frontier
+            frontier ^= value
+            new = domains[owner[value.bit_length() - 1]] & ~ahead
+            ahead |= new
+            frontier |= new
+        behind = start
+        ahead_of_start = [x for x in stuck if ahead >> match[x] & 1]
+        grew = True
+        while grew:
+            grew = False
+            for x in ahead_of_start:
+                value = 1 << match[x]
+                if not behind & value and domains[x] & behind:
+                    behind |= value
+                    grew = True
+        component = ahead & behind
+        if component == matched and not freeable:
+            return domains  # one cycle through every value: each can rotate anywhere
+        for x in ahead_of_start:
+            if component >> match[x] & 1:
+                kept[x] = domains[x] & component
+        rest &= ~component
     return kept
 
 
-def _may_prune(domains: list[int]) -> bool:
-    """False when no Hall set can exist, so :func:`alldiff_prune` would change nothing.
+def _maximum_matching(domains: list[int], start: list[int] | None = None) -> list[int] | None:
+    """One value per variable, all distinct, or ``None`` if there is no such choice.
 
-    Régin's algorithm removes a value only because of a *Hall set*: ``k`` variables
-    whose domains hold just ``k`` values between them (no other variable can take
-    those), and it fails only when ``k`` variables have fewer than ``k`` values. Every
-    domain in such a set has at most ``k`` values. So for each ``k`` below the number
-    of variables, look at the variables with at most ``k`` values: fewer than ``k`` of
-    them, no Hall set of size ``k``; exactly ``k`` with more than ``k`` values between
-    them, none either. This settles most calls near the top of the tree without a
-    matching.
+    Starts from ``start`` (the pairs of it still possible), gives every other
+    variable a value nobody has taken if it can, and the rest an augmenting path.
     """
-    by_size = sorted(domains, key=int.bit_count)
-    union = 0
-    for k, domain in enumerate(by_size, start=1):
-        union |= domain
-        if k == len(by_size):
-            return union.bit_count() < k  # all of them: only a failure is possible
-        if domain.bit_count() > k:
-            continue  # fewer than k variables have at most k values
-        if by_size[k].bit_count() <= k or union.bit_count() <= k:
-            return True  # more than k candidates, or exactly k sharing k values
+    match = [-1] * len(domains) if start is None else list(start)
+    taken = 0
+    unmatched = []
+    for x, value in enumerate(match):  # keep the pairs still possible
+        if value >= 0 and domains[x] >> value & 1 and not taken >> value & 1:
+            taken |= 1 << value
+        else:
+            match[x] = -1
+            unmatched.append(x)
+    hard = []
+    for x in unmatched:  # a value nobody has taken yet
+        free = domains[x] & ~taken
+        if free:
+            match[x] = (free & -free).bit_length() - 1
+            taken |= free & -free
+        else:
+            hard.append(x)
+    if hard:
+        owner = {value: x for x, value in enumerate(match) if value >= 0}
+        for x in hard:
+            if not _augment(x, domains, match, owner):
+                return None
+    return match
+
+
+def _augment(x: int, domains: list[int], match: list[int], owner: dict[int, int]) -> bool:
+    """Give ``x`` a value by an augmenting path (breadth first), shifting others along it.
+
+    From ``x`` try every value it may take; a taken value leads on to its owner, who
+    might move to another value, and so on until a free value turns up. Then each
+    variable on the path takes the value after it.
+    """
+    reached_from: dict[int, int] = {}  # value -> the variable on the path that may take it
+    seen = 0
+    queue = [x]
+    for y in queue:  # the queue grows while we walk it
+        new = domains[y] & ~seen
+        seen |= new
+        for value in values_of(new):
+            reached_from[value] = y
+            if value in owner:
+                queue.append(owner[value])
+                continue
+            while True:  # a free value: shift everybody along the path back to x
+                y = reached_from[value]
+                previous = match[y]
+                match[y] = value
+                owner[value] = y
+                if y == x:
+                    return True
+                value = previous
     return False
 
 
-def _maximum_matching(domains: list[int]) -> list[int] | None:
-    """One value per variable, all distinct (Kuhn's augmenting paths), or ``None``."""
-    value_of = [-1] * len(domains)
-    owner: dict[int, int] = {}
-
-    def augment(x: int, visited: set[int]) -> bool:
-        for value in values_of(domains[x]):
-            if value in visited:
-                continue
-            visited.add(value)
-            if value not in owner or augment(owner[value], visited):
-                owner[value] = x
-                value_of[x] = value
-                return True
-        return False
-
-    taken = 0
-    for x, domain in enumerate(domains):  # a greedy pass matches most variables at once
-        free = domain & ~taken
-        if free:
-            value = (free & -free).bit_length() - 1
-            owner[value] = x
-            value_of[x] = value
-            taken |= 1 << value
-    for x in range(len(domains)):
-        if value_of[x] < 0 and not augment(x, set()):
-            return None
-    return value_of
-
-
-def _strongly_connected_components(successors: dict[int, list[int]]) -> list[list[int]]:
-    """Tarjan's algorithm on a small graph given as successor lists."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    components: list[list[int]] = []
-
-    def visit(x: int) -> None:
-        index[x] = low[x] = len(index)
-        stack.append(x)
-        on_stack.add(x)
-        for y in successors[x]:
-            if y not in index:
-                visit(y)
-                low[x] = min(low[x], low[y])
-            elif y in on_stack:
-                low[x] = min(low[x], index[y])
-        if low[x] == index[x]:
-            component = []
-            while True:
-                y = stack.pop()
-                on_stack.discard(y)
-                component.append(y)
-                if y == x:
-                    break
-            components.append(component)
-
-    for x in successors:
-        if x not in index:
-            visit(x)
-    return components
-
-
 class _Search:
-    """The state of one search: domains, queens, trail and counters."""
+    """The state of one search: domains, lines taken, queens, and counters."""
 
     def __init__(
         self,
@@ -267,10 +282,11 @@ class _Search:
     ) -> None:
         self.n = n
         self.full = (1 << n) - 1
-        self.distances = [[abs(other - row) for other in range(n)] for row in range(n)]
         self.domains = [self.full] * n
         self.queen = [-1] * n  # column of the queen placed in each row, -1 while empty
-        self.trail: list[tuple[int, int]] = []  # (row, domain before a change)
+        # Lines taken by queens (and, from ``arc`` on, by rows down to one square), as bit
+        # sets: columns, "/" diagonals (row + col) and "\" diagonals (col - row + n - 1).
+        self.columns = self.diagonals = self.antidiagonals = 0
         self.consistency = consistency
         self.first_fail = variable_order != "input"
         middle = (n - 1) / 2
@@ -280,21 +296,47 @@ class _Search:
         self.column_order = list(range(n))
         if value_order == "centre":
             self.column_order.sort(key=lambda col: (abs(col - middle), col))
+        # alldiff: how each AllDifferent shifts a row's domain (q, q + r, q - r + n - 1),
+        # and the matching it found last, kept to start the next call from.
+        self.shifts = ([0] * n, list(range(n)), [n - 1 - row for row in range(n)])
+        self.matchings = ([-1] * n, [-1] * n, [-1] * n)
         self.tracer = tracer
         self.call = call
         self.report = report  # progress reports for counts only
-        # the "test" of generate and test: attacked columns and diagonals, as bit sets
-        self.columns_used = self.diagonals_used = self.antidiagonals_used = 0
+        self.check_every = max(1, CHECK_EVERY // n)
         self.nodes = self.fails = self.propagations = self.solutions = 0
 
-    # -- domains ----------------------------------------------------------------
+    # -- the state -------------------------------------------------------------------
+
+    def attacked(self, row: int) -> int:
+        """The squares of ``row`` on a line already taken.
+
+        Square ``(row, c)`` lies on "/" diagonal ``row + c`` and on "\\" diagonal
+        ``c - row + n - 1``; shifting the diagonal bit sets by ``row`` and by
+        ``n - 1 - row`` lines them up with the columns.
+        """
+        return (
+            self.columns | self.diagonals >> row | self.antidiagonals >> (self.n - 1 - row)
+        ) & self.full
+
+    def claim(self, row: int) -> bool:
+        """The one square left in ``row`` takes its three lines; False if one is taken."""
+        col = self.domains[row].bit_length() - 1
+        column = 1 << col
+        diagonal = 1 << (row + col)
+        antidiagonal = 1 << (col - row + self.n - 1)
+        if self.columns & column or self.diagonals & diagonal or self.antidiagonals & antidiagonal:
+            return False  # another row already holds one of these lines: they attack
+        self.columns |= column
+        self.diagonals |= diagonal
+        self.antidiagonals |= antidiagonal
+        return True
 
     def remove(self, row: int, values: int) -> bool:
         """Cross ``values`` out of the domain of ``row``; False if nothing is left."""
         before = self.domains[row]
         after = before & ~values
         if after != before:
-            self.trail.append((row, before))
             self.domains[row] = after
             self.propagations += (before ^ after).bit_count()
             if self.tracer is not None:
@@ -302,131 +344,120 @@ class _Search:
                     self.tracer("remove", row, col)
         return after != 0
 
-    def undo(self, mark: int) -> None:
-        """Restore every domain changed since the trail had length ``mark``."""
-        trail = self.trail
-        while len(trail) > mark:
-            row, before = trail.pop()
-            self.domains[row] = before
+    def save(self) -> State:
+        return self.domains.copy(), self.columns, self.diagonals, self.antidiagonals
 
-    # -- propagation --------------------------------------------------------------
+    def place(self, row: int, col: int) -> None:
+        """Put a queen on ``(row, col)``: its domain becomes that square, its lines taken."""
+        self.queen[row] = col
+        self.domains[row] = 1 << col
+        self.claim(row)
 
-    def propagate(self, placed: list[int]) -> bool:
-        """Reason from the queens just placed in rows ``placed``; False on a dead end."""
+    def lift(self, row: int, saved: State) -> None:
+        """Take the queen off ``row`` and put back the state from before it."""
+        col = self.queen[row]
+        self.queen[row] = -1
+        domains, self.columns, self.diagonals, self.antidiagonals = saved
+        self.domains = domains.copy()  # the saved copy stays for the next column
+        if self.tracer is not None:
+            self.tracer("undo", row, col)
+
+    # -- propagation -----------------------------------------------------------------
+
+    def propagate(self, singles: list[int] | None = None) -> bool:
+        """Reason from the queens placed so far; False on a dead end.
+
+        ``singles``: rows down to one square whose lines are not taken yet.
+        """
         if self.consistency == "none":
             return True
         if self.consistency == "forward":
-            return all(self.forward_check(row) for row in placed)
-        return self.arc_consistency(placed)
-
-    def forward_check(self, row: int) -> bool:
-        """Cross out what the queen of ``row`` attacks in every row still empty."""
-        square = 1 << self.queen[row]
-        for other, distance in enumerate(self.distances[row]):
-            attacked = square | square << distance | square >> distance
-            if (
-                self.queen[other] < 0
-                and self.domains[other] & attacked
-                and not self.remove(other, attacked)
-            ):
+            return self.forward_check()
+        if not self.arc_consistency(singles or []):
+            return False
+        if self.consistency == "arc":
+            return True
+        narrowed = self.filter_alldiffs()
+        if narrowed is None:
+            return False
+        # Régin left these rows with one square and crossed it out of all the others:
+        # their lines are free, and taking them keeps ``attacked`` right further down.
+        for row in set(narrowed):
+            if self.domains[row].bit_count() == 1 and not self.claim(row):
                 return False
         return True
 
-    def arc_consistency(self, queue: list[int]) -> bool:
-        """AC-3 on the "not equal" constraints, then (``alldiff``) GAC on the AllDifferents.
-
-        ``queue`` holds rows whose domain is down to one square; each crosses out what
-        it attacks in every other row, and any row left with one square joins the queue.
-        """
-        done = set()
-        while True:
-            while queue:
-                row = queue.pop()
-                if row in done:
-                    continue
-                done.add(row)
-                square = self.domains[row]  # the one square left, as a bit set
-                for other, distance in enumerate(self.distances[row]):
-                    attacked = square | square << distance | square >> distance
-                    before = self.domains[other]
-                    if other == row or not before & attacked:
-                        continue
-                    if not self.remove(other, attacked):
-                        return False
-                    if self.domains[other].bit_count() == 1:
-                        queue.append(other)
-            if self.consistency != "alldiff":
-                return True
-            # At the fixpoint every row down to one square has crossed it out of all the
-            # others, so it stands apart in all three AllDifferents: filter the rest.
-            rows = [row for row in range(self.n) if self.domains[row].bit_count() > 1]
-            if len(rows) < 2:  # one variable alone cannot clash with anybody
-                return True
-            narrowed = self.filter_alldiffs(rows)
-            if narrowed is None:
+    def forward_check(self) -> bool:
+        """Every row without a queen loses the squares the queens attack."""
+        for row in range(self.n):
+            if self.queen[row] < 0 and not self.remove(row, self.attacked(row)):
                 return False
-            if not narrowed:
-                return True
-            queue = [row for row in narrowed if self.domains[row].bit_count() == 1]
-            if not queue:
+        return True
+
+    def arc_consistency(self, singles: list[int]) -> bool:
+        """AC-3 on the "not equal" constraints, as rounds of "rows with one square claim".
+
+        The queen just placed has taken its lines. Each round, every row with more
+        than one square loses the squares on taken lines; the rows that this leaves
+        with one square take their lines in turn (two that attack each other cannot:
+        a dead end), and the next round crosses out what they attack.
+        """
+        domains = self.domains
+        last = self.n - 1
+        while True:
+            for row in singles:
+                if not self.claim(row):
+                    return False
+            singles = []
+            columns, diagonals, antidiagonals = self.columns, self.diagonals, self.antidiagonals
+            for row, domain in enumerate(domains):
+                if not domain & (domain - 1):
+                    continue  # one square left: its lines are taken already
+                attacked = columns | diagonals >> row | antidiagonals >> (last - row)
+                if domain & attacked:
+                    if not self.remove(row, attacked):
+                        return False
+                    domain = domains[row]
+                    if not domain & (domain - 1):
+                        singles.append(row)
+            if not singles:
                 return True
 
-    def filter_alldiffs(self, rows: list[int]) -> list[int] | None:
-        """GAC on AllDifferent(q), (q + r) and (q - r) until none prunes; rows narrowed."""
-        n = self.n
-        shifts = (
-            lambda row: 0,  # q[r]: the columns themselves
-            lambda row: row,  # q[r] + r
-            lambda row: n - 1 - row,  # q[r] - r, shifted up by n - 1 to stay >= 0
-        )
+    def filter_alldiffs(self) -> list[int] | None:
+        """GAC on AllDifferent(q), (q + r) and (q - r), in turn until none prunes.
+
+        Returns the rows narrowed, or ``None`` on a dead end. Only rows with more
+        than one square take part: arc consistency has taken the others' lines.
+        A constraint runs again only after another one pruned something.
+        """
+        domains = self.domains
+        rows = [row for row in range(self.n) if domains[row] & (domains[row] - 1)]
         narrowed: list[int] = []
+        if len(rows) < 3:  # two rows with two squares each always find two different ones
+            return narrowed
         quiet = 0  # constraints in a row that pruned nothing
         which = 0
-        while quiet < len(shifts):
-            shift = shifts[which]
-            shifted = [self.domains[row] << shift(row) for row in rows]
-            pruned = alldiff_prune(shifted)
+        while quiet < len(self.shifts):
+            shift = self.shifts[which]
+            matching = self.matchings[which]
+            shifted = [domains[row] << shift[row] for row in rows]
+            start = [matching[row] for row in rows]
+            pruned = alldiff_prune(shifted, start)
             if pruned is None:
                 return None
+            for row, value in zip(rows, start, strict=True):
+                matching[row] = value
             quiet += 1
-            for row, before, after in zip(rows, shifted, pruned, strict=True):
-                if after != before:
-                    self.remove(row, (before ^ after) >> shift(row))
-                    narrowed.append(row)
-                    quiet = 1
-            which = (which + 1) % len(shifts)
+            if pruned is not shifted:
+                for row, before, after in zip(rows, shifted, pruned, strict=True):
+                    if after != before:
+                        self.remove(row, (before ^ after) >> shift[row])
+                        narrowed.append(row)
+                        quiet = 1
+            which = (which + 1) % len(self.shifts)
         return narrowed
 
-    # -- search --------------------------------------------------------------------
-
-    def place(self, row: int, col: int) -> None:
-        """Put a queen on ``(row, col)``: its domain becomes that square alone."""
-        self.queen[row] = col
-        self.trail.append((row, self.domains[row]))
-        self.domains[row] = 1 << col
-        self.columns_used |= 1 << col
-        self.diagonals_used |= 1 << (row + col)
-        self.antidiagonals_used |= 1 << (col - row + self.n - 1)
-
-    def lift(self, row: int, col: int) -> None:
-        """Take the queen off ``(row, col)`` again (the trail restores its domain)."""
-        self.queen[row] = -1
-        self.columns_used &= ~(1 << col)
-        self.diagonals_used &= ~(1 << (row + col))
-        self.antidiagonals_used &= ~(1 << (col - row + self.n - 1))
-
-    def attacked(self, row: int) -> int:
-        """The test of generate and test, for a whole row: the squares placed queens attack.
-
-        Square ``(row, c)`` lies on "/" diagonal ``row + c`` and on "\\" diagonal
-        ``c - row + n - 1``; shifting the diagonal bit sets by ``row`` and by
-        ``n - 1 - row`` lines them up with the columns.
-        """
-        return (
-            self.columns_used
-            | self.diagonals_used >> row
-            | self.antidiagonals_used >> (self.n - 1 - row)
-        ) & self.full
+    # -- search ----------------------------------------------------------------------
 
     def next_row(self) -> int | None:
         """The row to branch on, or ``None`` when every row has its queen."""
@@ -440,7 +471,25 @@ class _Search:
             size = self.domains[row].bit_count()
             if size < best_size:
                 best, best_size = row, size
+                if size == 1:
+                    break  # nothing can beat it
         return best
+
+    def columns_to_try(self, row: int) -> Iterator[int] | None:
+        """The columns of ``row`` to try, in value order; ``None`` at a dead end."""
+        domain = self.domains[row]
+        if self.consistency == "none":  # nothing was crossed out in advance: test now
+            attacked = self.attacked(row)
+            if self.tracer is not None:
+                for col in values_of(domain & attacked):
+                    self.tracer("reject", row, col)
+            domain &= ~attacked
+        if not domain:  # no square of this row can be tried: the node above is a dead end
+            self.fails += 1
+            if self.tracer is not None:
+                self.tracer("dead-end", row, -1)
+            return None
+        return (col for col in self.column_order if domain >> col & 1)
 
     def start(self, fixed: dict[int, int], blocked: frozenset[tuple[int, int]]) -> bool:
         """Take out the blocked squares, place the given queens and propagate from them.
@@ -451,50 +500,57 @@ class _Search:
             self.domains[row] &= ~(1 << col)
         for row, col in fixed.items():
             self.place(row, col)
-        return all(self.domains) and self.propagate(list(fixed))
+        if not all(self.domains):
+            return False
+        singles = [
+            row
+            for row in range(self.n)
+            if self.queen[row] < 0 and self.domains[row].bit_count() == 1
+        ]
+        return self.propagate(singles)
 
     def search(self) -> Iterator[list[int]]:
-        """Yield the (live) queen list at every solution below the current node."""
-        row = self.next_row()
-        if row is None:
-            self.solutions += 1
-            if self.tracer is not None:
-                self.tracer("solution", -1, -1)
-            yield self.queen
-            return
-        domain = self.domains[row]
-        tracer = self.tracer
-        if self.consistency == "none":  # nothing was crossed out in advance: test now
-            attacked = self.attacked(row)
-            if tracer is not None:
-                for col in values_of(domain & attacked):
-                    tracer("reject", row, col)
-            domain &= ~attacked
-        if not domain:  # no square of this row can be tried: the node above is a dead end
-            self.fails += 1
-            if tracer is not None:
-                tracer("dead-end", row, -1)
-            return
-        for col in self.column_order:
-            if not domain >> col & 1:
+        """Depth first; yield the (live) queen list at every solution.
+
+        No recursion: ``stack`` holds one entry per row being branched on - the row,
+        its columns still to try, and the state from before its queen, to put back
+        when the search comes back up.
+        """
+        stack: list[tuple[int, Iterator[int], State]] = []
+        expand = True  # at a node whose propagation went through: go down from it
+        while True:
+            if expand:
+                row = self.next_row()
+                if row is None:
+                    self.solutions += 1
+                    if self.tracer is not None:
+                        self.tracer("solution", -1, -1)
+                    yield self.queen
+                else:
+                    columns = self.columns_to_try(row)
+                    if columns is not None:
+                        stack.append((row, columns, self.save()))
+            if not stack:
+                return
+            row, columns, saved = stack[-1]
+            if self.queen[row] >= 0:  # back from the subtree below its last queen
+                self.lift(row, saved)
+            col = next(columns, None)
+            if col is None:  # every column of this row tried: back up one row
+                stack.pop()
+                expand = False
                 continue
             self.nodes += 1
-            if self.nodes % CHECK_EVERY == 0:
+            if self.nodes % self.check_every == 0:
                 self.look_at_the_clock()
-            if tracer is not None:
-                tracer("place", row, col)
-            mark = len(self.trail)
+            if self.tracer is not None:
+                self.tracer("place", row, col)
             self.place(row, col)
-            if self.propagate([row]):
-                yield from self.search()
-            else:
+            expand = self.propagate()
+            if not expand:
                 self.fails += 1
-                if tracer is not None:
-                    tracer("fail", row, col)
-            self.undo(mark)
-            self.lift(row, col)
-            if tracer is not None:
-                tracer("undo", row, col)
+                if self.tracer is not None:
+                    self.tracer("fail", row, col)
 
     def look_at_the_clock(self) -> None:
         if self.call.expired():

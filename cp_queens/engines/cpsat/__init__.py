@@ -47,7 +47,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from cp_queens import parallel
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, UniqueCount
 from cp_queens.engines.cpsat.search import (
@@ -155,6 +154,10 @@ class CpSatEngine(Engine):
                 f"symmetry '{symmetry}'"
             )
         self.method = method
+        # Imported here: the CLI reads this module's option choices to build its parser,
+        # and multiprocessing is not needed for that.
+        from cp_queens import parallel
+
         self.workers = parallel.resolve_workers(workers)
         self.settings = SolverSettings.checked(
             time_limit=self.time_limit,

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from cp_queens.engines.base import check_seed
 from cp_queens.errors import CpQueensError, CpQueensWarning
-from cp_queens.parallel import available_cores
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -53,6 +52,8 @@ class SolverSettings:
             params.enumerate_all_solutions = True
             params.num_workers = 1
         else:
+            from cp_queens.parallel import available_cores  # multiprocessing: only when solving
+
             params.num_workers = self.solver_workers or available_cores()
         return solver
 
