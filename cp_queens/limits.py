@@ -52,9 +52,10 @@ BEYOND_REACH = 365 * 86400.0
 #: largest empty board on which they are expected to find one in minutes. Measured (the
 #: lexicographic first solution, counted by the fast engine's kernel in the same order):
 #: 58.7 million nodes at n = 30, 88 million at n = 32, more than 260 million at n = 36 and
-#: beyond; ``reference`` visits about 10^5 nodes a second, so n = 32 takes some 15 minutes
-#: and larger boards hours or more (the growth is exponential, if irregular).
-FIRST_REACH = {"reference": 32}
+#: beyond; ``reference`` visits about 10^5 nodes a second, so n = 30 takes some 10 minutes
+#: (n = 32 ran for more than 14 under load), larger boards hours or more (the growth is
+#: exponential, if irregular). Up to n = 29 it answers within about a minute.
+FIRST_REACH = {"reference": 29}
 
 #: Number of solutions, OEIS A000170; n = 27 is the largest ever counted (2016).
 KNOWN_TOTALS = (
@@ -170,8 +171,9 @@ def check_first_reach(engine: str, n: int, time_limit: float | None) -> None:
     raise UnsupportedTaskError(
         f"engine '{engine}' (plain backtracking in row order) is not expected to find a "
         f"solution for n={n} in reasonable time: its search grows exponentially with n "
-        f"(above n={reach}, hours or more). Use engine 'construct' (one solution for any "
-        "n >= 4, at once) or 'minconflicts', or give a time limit to search that long anyway"
+        f"(from n={reach + 1} on, ten minutes to years). Use engine 'construct' (one "
+        "solution for any n >= 4, at once) or 'minconflicts', or give a time limit to search "
+        "that long anyway"
     )
 
 
