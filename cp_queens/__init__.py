@@ -14,12 +14,12 @@ Examples:
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from cp_queens import engines
 from cp_queens.engines.base import Solutions, UniqueCount
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, InvalidProblemError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
@@ -103,11 +103,26 @@ def default_complete_engine(problem: Problem) -> str:
     return DEFAULT_MODEL_ENGINE
 
 
-def _problem(n: int | Problem, fixed: Mapping[int, int] | None) -> Problem:
+#: Squares where no queen may stand, as ``(row, column)`` pairs.
+Squares = Iterable[tuple[int, int]]
+
+
+def _problem(
+    n: int | Problem, fixed: Mapping[int, int] | None, blocked: Squares | None = None
+) -> Problem:
     """The problem asked for, with NumPy integers (``np.int64(8)``) taken as Python ints."""
     if isinstance(n, Problem):
+        if fixed is not None or blocked is not None:
+            raise InvalidProblemError(
+                "fixed and blocked go with a board size; "
+                "a Problem holds its own queens and blocked squares"
+            )
         return n
-    return Problem(_as_int(n), {_as_int(r): _as_int(c) for r, c in (fixed or {}).items()})
+    return Problem(
+        _as_int(n),
+        {_as_int(r): _as_int(c) for r, c in (fixed or {}).items()},
+        frozenset((_as_int(r), _as_int(c)) for r, c in (blocked or ())),
+    )
 
 
 def _as_int(value: Any) -> Any:
@@ -122,6 +137,7 @@ def first(
     n: int | Problem,
     *,
     fixed: Mapping[int, int] | None = None,
+    blocked: Squares | None = None,
     engine: str = DEFAULT_MODEL_ENGINE,
     **options: Any,
 ) -> Placement | None:
@@ -130,6 +146,7 @@ def first(
     Args:
         n: the board size, or a whole :class:`Problem`.
         fixed: pre-placed queens, ``{row: column}`` (the completion problem).
+        blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine searches (see ``cp_queens.engines.names()``).
         **options: engine options, e.g. ``time_limit=5`` (see ``engines.options(name)``).
 
@@ -146,13 +163,14 @@ def first(
         >>> first(3, engine="reference") is None
         True
     """
-    return engines.get(engine, **options).first(_problem(n, fixed))
+    return engines.get(engine, **options).first(_problem(n, fixed, blocked))
 
 
 def count(
     n: int | Problem,
     *,
     fixed: Mapping[int, int] | None = None,
+    blocked: Squares | None = None,
     engine: str | None = None,
     **options: Any,
 ) -> int:
@@ -167,6 +185,7 @@ def count(
     Args:
         n: the board size, or a whole :class:`Problem`.
         fixed: pre-placed queens, ``{row: column}``.
+        blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine counts; default ``fast`` (or ``reference`` without Numba).
         **options: engine options (``time_limit``, ``workers``, ``checkpoint``, ...).
 
@@ -181,15 +200,27 @@ def count(
         92
         >>> count(6, fixed={0: 1}, engine="reference")
         1
+        >>> count(6, blocked=[(0, 1)], engine="reference")
+        3
     """
-    return engines.get(engine or default_count_engine(), **options).count(_problem(n, fixed))
+    problem = _problem(n, fixed, blocked)
+    return engines.get(engine or default_count_engine(), **options).count(problem)
 
 
-def count_unique(n: int, *, engine: str | None = None, **options: Any) -> UniqueCount:
+def count_unique(
+    n: int | Problem,
+    *,
+    fixed: Mapping[int, int] | None = None,
+    blocked: Squares | None = None,
+    engine: str | None = None,
+    **options: Any,
+) -> UniqueCount:
     """All solutions and those distinct up to rotation and reflection, in one call.
 
     Args:
-        n: the board size (pre-placed queens break the symmetry: not allowed here).
+        n: the board size, or a whole :class:`Problem`.
+        fixed, blocked: accepted like :func:`count`'s, but given queens and blocked
+            squares break the symmetry: the engine refuses them in one clear error.
         engine: which engine counts; default ``fast`` (both numbers in one pass).
         **options: engine options, as for :func:`count`.
 
@@ -200,13 +231,15 @@ def count_unique(n: int, *, engine: str | None = None, **options: Any) -> Unique
         >>> count_unique(8)
         UniqueCount(total=92, unique=12)
     """
-    return engines.get(engine or default_count_engine(), **options).count_unique(Problem(n))
+    problem = _problem(n, fixed, blocked)
+    return engines.get(engine or default_count_engine(), **options).count_unique(problem)
 
 
 def solutions(
     n: int | Problem,
     *,
     fixed: Mapping[int, int] | None = None,
+    blocked: Squares | None = None,
     engine: str = DEFAULT_MODEL_ENGINE,
     limit: int | None = None,
     **options: Any,
@@ -216,6 +249,7 @@ def solutions(
     Args:
         n: the board size, or a whole :class:`Problem`.
         fixed: pre-placed queens, ``{row: column}``.
+        blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine enumerates (default ``cpsat``, the model).
         limit: at most this many solutions (a whole number), or ``None`` for all.
         **options: engine options.
@@ -229,4 +263,4 @@ def solutions(
         ...     [p.cols for p in stream]
         [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3)]
     """
-    return engines.get(engine, **options).solutions(_problem(n, fixed), limit=limit)
+    return engines.get(engine, **options).solutions(_problem(n, fixed, blocked), limit=limit)

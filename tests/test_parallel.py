@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 
 import psutil
 import pytest
@@ -117,8 +118,13 @@ def test_a_killed_local_worker_is_replaced_and_the_total_stays_exact() -> None:
     def kill_one_worker(info: Progress) -> None:
         if info.done and not killed:
             me = psutil.Process()
-            # Forked pool workers share our command line (unlike, say, a resource tracker).
-            workers = [c for c in me.children() if c.cmdline() == me.cmdline()]
+            # Workers forked here share our command line (unlike, say, a resource
+            # tracker); with other threads alive they come from a fork server instead.
+            workers = [
+                c
+                for c in me.children(recursive=True)
+                if c.ppid() != me.pid or c.cmdline() == me.cmdline()
+            ]
             if workers:
                 os.kill(workers[0].pid, signal.SIGKILL)
                 killed.append(workers[0].pid)
@@ -145,3 +151,40 @@ def test_workers_must_be_a_whole_number() -> None:
     for bad in (-1, 2.5, True, "2"):
         with pytest.raises(ValueError, match="workers"):
             parallel.resolve_workers(bad)
+
+
+def test_the_runner_streams_a_generator_a_batch_at_a_time() -> None:
+    drawn = []
+
+    def items():
+        for name in "abcdefg":
+            drawn.append(name)
+            yield name
+
+    seen = []
+    result = parallel.run(
+        items(),
+        parallel._demo_work,
+        key=str,
+        workers=1,
+        batch=3,
+        report=lambda fresh, done, items, resumed: seen.append((done, items, len(drawn))),
+    )
+    assert result.records == dict.fromkeys("abcdefg", 1) and result.complete
+    # A task draws one batch ahead, not the whole stream; the last report knows the total.
+    assert seen == [(0, None, 0), (3, None, 6), (6, None, 7), (7, 7, 7)]
+
+
+def test_workers_are_not_forked_while_another_thread_runs() -> None:
+    """A fork copies only the calling thread; a lock another thread held (say on
+    ``sys.stderr``) would stay locked in the worker forever, so a fork server starts them."""
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert parallel.start_method(["cp_queens.engines.fast"]).get_start_method() == "forkserver"
+        found_total, found_unique, _ = fast_count(10, workers=2)
+    finally:
+        release.set()
+        other.join()
+    assert (found_total, found_unique) == (total(10), unique(10))

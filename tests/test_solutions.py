@@ -15,7 +15,7 @@ import pytest
 
 import cp_queens
 from cp_queens import Problem, engines, verify
-from cp_queens.completion import completions, cross_check
+from cp_queens.completion import completions, cross_check, generate
 from cp_queens.course import check_model
 from tests.helpers import ENV, KEY, ROOT, load_key
 
@@ -199,6 +199,53 @@ def test_key_17_a_row_adds_up_to_all_solutions() -> None:
 def test_key_18_local_search_refuses_to_judge_completions() -> None:
     key = load("lesson06")
     assert "does not support pre-placed queens" in key.exercise_18()
+
+
+def test_key_24_blocked_squares_leave_one_solution() -> None:
+    key = load("lesson06")
+    k, problem = key.exercise_24()
+    assert not problem.fixed and len(problem.blocked) == k == 8
+    for name in ("reference", "cpsat", "fast"):
+        assert cp_queens.count(problem, engine=name) == 1, name
+    # one x is never enough: recount the solutions through each square
+    through = [
+        cp_queens.count(8, fixed={r: c}, engine="reference") for r in range(8) for c in (0, 3)
+    ]
+    assert max(through) == key.most_solutions_through_one_square() == 18 < 92 - 1
+
+
+@pytest.mark.slow
+def test_key_24_no_seven_blocked_squares_leave_one_solution() -> None:
+    # CP-SAT, not the key's branch and bound: for every solution kept alone, a cover of
+    # the other 91 by at most k - 1 blocked squares is infeasible.
+    from ortools.sat.python import cp_model
+
+    from cp_queens.symmetry import is_canonical
+
+    k, _ = load("lesson06").exercise_24()
+    solutions = reference(8)
+    # a symmetry of the board maps a blocked board to one: the canonical solutions suffice
+    for keep in filter(lambda s: is_canonical(cp_queens.Placement(s)), solutions):
+        model = cp_model.CpModel()
+        x = {(r, c): model.new_bool_var(f"x{r}{c}") for r in range(8) for c in range(8)}
+        for r in range(8):
+            model.add(x[r, keep[r]] == 0)
+        for other in solutions:
+            if other != keep:
+                model.add_bool_or([x[r, c] for r, c in enumerate(other)])
+        model.add(sum(x.values()) <= k - 1)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(model) == cp_model.INFEASIBLE, keep
+
+
+def test_key_25_the_residue_not_n_decides() -> None:
+    (few, few_squares, few_found, _), (many, many_squares, many_found, _) = load(
+        "lesson06"
+    ).exercise_25(n=300, blanks=(3, 20))
+    assert few_squares < many_squares
+    for missing, found in ((few, few_found), (many, many_found)):
+        assert cp_queens.count(generate(300, missing, seed=0), engine="cpsat") == found >= 1
 
 
 # -- lesson 07 ---------------------------------------------------------------

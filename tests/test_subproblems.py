@@ -118,3 +118,12 @@ def test_compiled_kernels_on_small_boards_agree_with_the_interpreted_ones() -> N
             assert compiled == python, (n, depth)
             assert sum(p.total for p in compiled) == total(n)
             assert sum(p.unique for p in compiled) == unique(n)
+
+
+def test_the_split_is_lazy_and_the_same_as_the_list() -> None:
+    # n = 40 has billions of subproblems: only a generator can hand out the first few.
+    first = list(itertools.islice(split_module.iter_split(40), 3))
+    assert [s.prefix[:2] for s in first] == [(0, 2)] * 3 and len(first[0].prefix) == 5
+    assert list(split_module.iter_split(11)) == split_module.split(11)
+    with pytest.raises(CpQueensError, match="depth"):
+        split_module.iter_split(8, depth=0)  # checked on the call, not on the first item

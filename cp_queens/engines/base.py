@@ -335,8 +335,16 @@ class Engine:
                 "(completion)"
             )
         if self.max_n is not None and problem.n > self.max_n:
+            # A completion of a big board is often a small search (see Problem.residue),
+            # but this engine works on the whole board: name the ones that take the residue.
+            instead = (
+                ""
+                if problem.is_empty_board
+                else "; for a completion of a larger board use 'reference', 'pyconstraint' or "
+                "'cpsat', which search only the squares left open"
+            )
             raise UnsupportedTaskError(
-                f"engine '{self.name}' handles n <= {self.max_n}, got n={problem.n}"
+                f"engine '{self.name}' handles n <= {self.max_n}, got n={problem.n}{instead}"
             )
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.

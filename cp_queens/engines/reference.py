@@ -11,16 +11,17 @@ remember what is already attacked:
 
 Columns are tried from left to right in every row, so solutions come out in
 lexicographic order. Pre-placed queens (the completion problem) are marked in
-the tables before the search starts, their rows are passed over, and their
-columns are never tried: a board of 5521 with 5500 queens given is a search of
-21 rows of 21 columns. Blocked squares are simply never tried.
+the tables before the search starts and their rows are passed over; each
+empty row tries only its *open* columns: not in a given queen's column or on
+its diagonals, not blocked. A board of 5521 with 5500 queens given is a
+search of 21 rows of a few columns each.
 
 The search keeps its own stack (``tried[depth]``: how far along its list of
 columns the row at that depth has got) instead of calling itself once per row,
 so a board of any size fits; Python's recursion limit would stop at about 1000.
 
 Statistics: ``branches`` counts queens placed (search nodes), ``conflicts``
-counts squares tried and rejected because they were attacked or blocked.
+counts open squares tried and rejected because a queen placed earlier attacks them.
 
 ``tracer=callback`` reports every step (``place``, ``reject``, ``dead-end``,
 ``solution``, ``undo``; see :data:`cp_queens.engines.base.Tracer`), which is
@@ -70,7 +71,25 @@ class ReferenceEngine(Engine):
             antidiagonal_used[row - col + n - 1] = True
         blocked = problem.blocked
         rows_to_fill = [row for row in range(n) if row not in problem.fixed]
-        columns_to_try = [col for col in range(n) if not column_used[col]]
+        free_columns = [col for col in range(n) if not column_used[col]]
+        # Squares on a given queen's diagonal, and blocked squares, stay closed for the
+        # whole search: each row lists its open columns once, when the search first
+        # reaches it, and tries only those. (Its own code, not Problem.residue: the
+        # reference stays an independent oracle.)
+        given_diagonal, given_antidiagonal = diagonal_used.copy(), antidiagonal_used.copy()
+        nothing_closed = not problem.fixed and not blocked
+        columns_to_try: list[list[int] | None] = [None] * len(rows_to_fill)
+
+        def open_columns_of(row: int) -> list[int]:
+            if nothing_closed:
+                return free_columns
+            return [
+                col
+                for col in free_columns
+                if not given_diagonal[row + col]
+                and not given_antidiagonal[row - col + n - 1]
+                and (row, col) not in blocked
+            ]
 
         stats = call.stats
         stats.branches = stats.conflicts = 0
@@ -90,7 +109,7 @@ class ReferenceEngine(Engine):
             if tracer is not None:
                 tracer("undo", row, col)
 
-        # tried[depth]: how many of columns_to_try row rows_to_fill[depth] has tried.
+        # tried[depth]: how many of its open columns row rows_to_fill[depth] has tried.
         tried = [0] * len(rows_to_fill)
         placed_any = [False] * len(rows_to_fill)  # only kept up when tracing: dead ends
         depth = 0
@@ -106,14 +125,16 @@ class ReferenceEngine(Engine):
                 continue
             row = rows_to_fill[depth]
             placed = False
-            while tried[depth] < len(columns_to_try):
-                col = columns_to_try[tried[depth]]
+            open_columns = columns_to_try[depth]
+            if open_columns is None:
+                open_columns = columns_to_try[depth] = open_columns_of(row)
+            while tried[depth] < len(open_columns):
+                col = open_columns[tried[depth]]
                 tried[depth] += 1
                 if (
                     column_used[col]
                     or diagonal_used[row + col]
                     or antidiagonal_used[row - col + n - 1]
-                    or (row, col) in blocked
                 ):
                     stats.conflicts += 1
                     if tracer is not None:

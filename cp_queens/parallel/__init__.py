@@ -26,12 +26,14 @@ Examples:
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
     CancelledError,
@@ -55,6 +57,13 @@ Record = TypeVar("Record")
 TASKS = 256
 #: Tasks of a run on a given executor (a Dask cluster): see :func:`_run_on_executor`.
 EXECUTOR_TASKS = 64
+#: Items per task when the items are streamed (a generator): about 30 ms of search
+#: a task at n = 16-17 in a local pool, where a task costs some 0.1 ms.
+BATCH = 32
+#: Items per task of a streamed run on a given executor (Dask: ~1 ms a task, each way).
+EXECUTOR_BATCH = 128
+#: Tasks in flight at once on a given executor (a local pool: four per process).
+AHEAD = 32
 #: How often a broken local pool is replaced before giving up.
 POOL_RESTARTS = 3
 
@@ -99,8 +108,9 @@ def resolve_workers(workers: int | None) -> int:
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during a run; says how far it got and where the finished work is saved."""
 
-    def __init__(self, done: int, items: int, checkpoint: Path | None) -> None:
-        super().__init__(f"interrupted after {done} of {items} subproblems")
+    def __init__(self, done: int, items: int | None, checkpoint: Path | None) -> None:
+        of = "" if items is None else f" of {items}"
+        super().__init__(f"interrupted after {done}{of} subproblems")
         self.done = done
         self.items = items
         self.checkpoint = checkpoint
@@ -122,12 +132,13 @@ class RunResult(Generic[Record]):
 
 
 #: Told after every finished task: (its new records, items done, items in all, items resumed).
-#: The first call hands over the records read from the checkpoint.
-Report = Callable[[list[Any], int, int, int], None]
+#: The first call hands over the records read from the checkpoint. Items in all is ``None``
+#: while a streamed run has not drawn its last item.
+Report = Callable[[list[Any], int, int | None, int], None]
 
 
 def run(
-    items: Sequence[Item],
+    items: Iterable[Item],
     work: Callable[[list[Item]], list[tuple[str, Record]]],
     *,
     key: Callable[[Item], str],
@@ -139,11 +150,15 @@ def run(
     deadline: float | None = None,
     prepare: Callable[[], None] | None = None,
     context: multiprocessing.context.BaseContext | None = None,
+    batch: int | None = None,
 ) -> RunResult[Record]:
     """Compute ``work`` over ``items`` and collect one record per item key.
 
     Args:
-        items: independent pieces of work, picklable.
+        items: independent pieces of work, picklable. A sequence is dealt
+            round-robin into tasks of mixed sizes; any other iterable (a
+            generator) is read as the run goes, ``batch`` items a task, so the
+            whole list never exists (a huge split starts counting at once).
         work: a module-level function (it travels to other processes) from a
             list of items to ``(key, record)`` pairs.
         key: the stable name of an item (what a checkpoint file stores).
@@ -152,12 +167,15 @@ def run(
         workers: local processes when ``executor`` is ``None``: ``1`` runs in
             this process, ``None``/``0`` every core.
         checkpoint: an open :class:`~cp_queens.parallel.checkpoint.Checkpoint`
-            whose ``done`` records are skipped and to which new ones are added.
+            whose ``done`` records are skipped and to which new ones are added
+            (``items`` must then be a sequence: the file names the whole job).
         report: called after every finished task (progress displays).
         deadline: a ``time.perf_counter()`` instant after which the run stops.
         prepare: called once in this process before a local pool starts (e.g. to
             compile kernels, so that forked workers start warm).
-        context: the ``multiprocessing`` context of a local pool (default: the platform's).
+        context: the ``multiprocessing`` context of a local pool (default:
+            :func:`start_method`, preloading the module that defines ``work``).
+        batch: items per task when ``items`` is streamed (default :data:`BATCH`).
 
     Returns:
         A :class:`RunResult`; ``complete`` is False if the deadline came first.
@@ -166,35 +184,75 @@ def run(
         Interrupted: on Ctrl-C, after stopping every worker this run started.
     """
     records: dict[str, Record] = dict(checkpoint.done) if checkpoint is not None else {}
-    todo = [item for item in items if key(item) not in records]
-    resumed = len(items) - len(todo)
     local = executor is None
     processes = resolve_workers(workers) if local else 0
     if local:
         where = "this process" if processes == 1 else f"{processes} local processes"
-    ledger = _Ledger(records, len(items), resumed, checkpoint, report)
-    try:
-        if not todo:
-            complete = True
-        elif local and processes == 1:
-            complete = _run_here(todo, work, deadline, ledger)
+    if isinstance(items, Sequence):
+        todo = [item for item in items if key(item) not in records]
+        resumed = len(items) - len(todo)
+        if local:
+            tasks = iter(chunks(todo))
         else:
-            pool = _Pool(processes, context, prepare)
-            complete = _run_on_executor(todo, work, executor, pool, deadline, ledger)
+            # A task on a cluster costs milliseconds of scheduling and messages at each
+            # end; a local pool's costs microseconds: fewer, larger tasks there.
+            tasks = iter(chunks(todo, max(EXECUTOR_TASKS, len(todo) // 512)))
+        total: int | None = len(items)
+    else:
+        if checkpoint is not None:
+            raise CpQueensError("a checkpointed run needs its items as a sequence")
+        resumed = 0
+        total = None
+        size = batch or (EXECUTOR_BATCH if not local else BATCH)
+        tasks = _batches(iter(items), size)
+    ledger = _Ledger(records, total, resumed, checkpoint, report)
+    if total is None:
+        tasks = _told_when_done(tasks, ledger)
+    try:
+        if local and processes == 1:
+            complete = _run_here(tasks, work, deadline, ledger)
+        else:
+            pool = _Pool(processes, context, prepare, _module_of(work))
+            ahead = 4 * processes if local else AHEAD
+            complete = _run_on_executor(tasks, work, executor, pool, deadline, ledger, ahead)
     except KeyboardInterrupt:
         path = None if checkpoint is None else checkpoint.path
-        raise Interrupted(len(records), len(items), path) from None
+        raise Interrupted(len(records), total, path) from None
     except _Cancelled:
         saved = (
             "nothing was saved (a checkpoint file makes a count resumable)"
             if checkpoint is None
             else f"finished ones are saved in {checkpoint.path}: run it again to resume"
         )
+        of = "" if total is None else f" of {total}"
         raise ClusterLostError(
             f"lost the {where or 'executor'}: it cancelled the tasks it held (did the "
-            f"scheduler stop?) after {len(records)} of {len(items)} subproblems; {saved}"
+            f"scheduler stop?) after {len(records)}{of} subproblems; {saved}"
         ) from None
     return RunResult(records, complete, resumed, ledger.restarts, where or "an executor")
+
+
+def _told_when_done(tasks: Iterator[list[Item]], ledger: _Ledger) -> Iterator[list[Item]]:
+    """Pass the tasks on, one drawn ahead: with the last one the ledger learns the total,
+    so the last report of a streamed run says how many items there were."""
+    drawn = 0
+    chunk = next(tasks, None)
+    while chunk is not None:
+        following = next(tasks, None)
+        drawn += len(chunk)
+        if following is None:
+            ledger.items = drawn
+        yield chunk
+        chunk = following
+
+
+def _batches(items: Iterator[Item], size: int) -> Iterator[list[Item]]:
+    """Consecutive lists of ``size`` items (the last one shorter)."""
+    while True:
+        chunk = list(itertools.islice(items, size))
+        if not chunk:
+            return
+        yield chunk
 
 
 class _Ledger:
@@ -203,7 +261,7 @@ class _Ledger:
     def __init__(
         self,
         records: dict[str, Any],
-        items: int,
+        items: int | None,
         resumed: int,
         checkpoint: Any,
         report: Report | None,
@@ -245,10 +303,13 @@ def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
 
 
 def _run_here(
-    todo: list[Any], work: Callable[[list[Any]], list[Any]], deadline: float | None, ledger: _Ledger
+    tasks: Iterator[list[Any]],
+    work: Callable[[list[Any]], list[Any]],
+    deadline: float | None,
+    ledger: _Ledger,
 ) -> bool:
     """One worker: no pool at all, the same tasks in this process."""
-    for chunk in chunks(todo):
+    for chunk in tasks:
         if deadline is not None and time.perf_counter() > deadline:
             return False
         ledger.record(work(chunk))
@@ -266,67 +327,73 @@ class _Pool:
     processes: int
     context: multiprocessing.context.BaseContext | None
     prepare: Callable[[], None] | None
+    module: str  # the work's, for a fork server to preload
 
     def start(self) -> ProcessPoolExecutor:
-        return local_pool(self.processes, context=self.context)
+        # Decided at each start: a replacement pool may start while other threads run.
+        return local_pool(self.processes, context=self.context or start_method([self.module]))
 
 
 def _run_on_executor(
-    todo: list[Any],
+    tasks: Iterator[list[Any]],
     work: Callable[[list[Any]], list[Any]],
     executor: Executor | None,
     pool: _Pool,
     deadline: float | None,
     ledger: _Ledger,
+    ahead: int,
 ) -> bool:
-    """Submit the tasks and collect them; False if the deadline came first."""
+    """Submit the tasks, ``ahead`` at a time, and collect them; False if the deadline came
+    first. Only ``ahead`` tasks are in flight, so a streamed split stays small."""
     own = executor is None
     if own:
         if pool.prepare is not None:
             pool.prepare()
         executor = pool.start()
     assert executor is not None
-    # A task on a cluster costs milliseconds of scheduling and messages at each end;
-    # a local pool's costs microseconds: fewer, larger tasks there.
-    waiting = chunks(todo) if own else chunks(todo, max(EXECUTOR_TASKS, len(todo) // 512))
+    retry: list[list[Any]] = []
+    pending: dict[Future, list[Any]] = {}
     try:
-        while waiting:
-            pending: dict[Future, list[Any]] = {
-                executor.submit(work, chunk): chunk for chunk in waiting
-            }
-            waiting = []
-            broken = False
-            while pending:
-                timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-                finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-                if not finished:
-                    for future in pending:
-                        future.cancel()
-                    return False
-                for future in finished:
-                    chunk = pending.pop(future)
-                    try:
-                        results = future.result()
-                    except CancelledError:
-                        if own:
-                            raise
-                        raise _Cancelled from None  # we cancel only after the deadline
-                    except BrokenProcessPool:
-                        if not own or ledger.restarts >= POOL_RESTARTS:
-                            raise
-                        broken = True
-                        waiting.append(chunk)
-                        continue
-                    ledger.record(results)
-                if broken:
+        while True:
+            while len(pending) < ahead:
+                chunk = retry.pop() if retry else next(tasks, None)
+                if chunk is None:
                     break
+                pending[executor.submit(work, chunk)] = chunk
+            if not pending:
+                return True
+            timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            if not finished:
+                for future in pending:
+                    future.cancel()
+                if own:
+                    # A task of a large board can run for hours: end it, do not wait.
+                    stop_now(executor)
+                return False
+            broken = False
+            for future in finished:
+                chunk = pending.pop(future)
+                try:
+                    results = future.result()
+                except CancelledError:
+                    if own:
+                        raise
+                    raise _Cancelled from None  # we cancel only after the deadline
+                except BrokenProcessPool:
+                    if not own or ledger.restarts >= POOL_RESTARTS:
+                        raise
+                    broken = True
+                    retry.append(chunk)
+                    continue
+                ledger.record(results)
             if broken:
                 # A worker died: its pool is unusable. Start a fresh one for the rest.
-                waiting.extend(pending.values())
+                retry.extend(pending.values())
+                pending.clear()
                 ledger.restarts += 1
                 stop_now(executor)
                 executor = pool.start()
-        return True
     except BaseException:
         if own:
             stop_now(executor)
@@ -334,6 +401,43 @@ def _run_on_executor(
     finally:
         if own:
             executor.shutdown(wait=True, cancel_futures=True)
+
+
+#: Modules a forkserver imports once before it forks any worker; see :func:`start_method`.
+_preloaded: list[str] = []
+
+
+def start_method(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+    """``fork`` when it is safe, a clean fork server otherwise.
+
+    ``fork`` lets workers inherit what this process has loaded (OR-Tools, the
+    compiled kernels): ``spawn`` would load it again in every worker, about
+    0.5 s each. But a fork copies only the calling thread. Had another thread
+    held a lock at that instant (a Rich display writing to stderr, a CP-SAT
+    search, Dask's event loop), the child waits on it forever; we saw a
+    worker hang so, on the buffer lock of ``sys.stderr``. So with other threads
+    alive we use ``forkserver``: a single-threaded server process that imports
+    ``preload`` once and forks every worker from itself.
+    """
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return fork_server(preload)
+
+
+def fork_server(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
+    """The ``forkserver`` context (``spawn`` where there is none), preloading ``preload``."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # One server per process, started at its first use with the list as it is then.
+    _preloaded.extend(name for name in preload if name not in _preloaded)
+    context.set_forkserver_preload(list(_preloaded))
+    return context
+
+
+def _module_of(work: Callable[..., Any]) -> str:
+    """The module that defines ``work`` (through ``functools.partial``)."""
+    return str(getattr(getattr(work, "func", work), "__module__", __name__))
 
 
 def local_pool(
@@ -350,7 +454,7 @@ def local_pool(
     """
     return ProcessPoolExecutor(
         max_workers=resolve_workers(workers),
-        mp_context=context,
+        mp_context=context or start_method(),
         initializer=_start_worker,
         initargs=(initializer, initargs),
     )

@@ -262,25 +262,33 @@ def _distributed() -> Any:
 
 
 @contextlib.contextmanager
-def _fork_workers() -> Iterator[None]:
-    """Start a local cluster's worker processes by ``fork`` where there is one.
+def _warm_workers() -> Iterator[None]:
+    """Start a local cluster's worker processes from a warm fork server.
 
     Dask's default, ``spawn``, starts each worker as a fresh interpreter that
     imports Dask, NumPy and cp_queens again: about 1.5 s of CPU per worker, part
-    of why ``--cluster local:2`` cost 2.4x the CPU of the local pool at n = 16
-    (the rest: 256 tasks of a few ms of scheduling each, now 64, see
-    :mod:`cp_queens.parallel`). A forked worker starts with all of that loaded.
-    Only the first start is affected: a worker the nanny restarts is spawned.
-    The workers' sampling profiler (every 10 ms, for the dashboard we do not
-    open) is off too.
+    of why ``--cluster local:2`` cost 2.4x the CPU of the local pool at n = 16.
+    ``fork`` would be cheaper still but is unsafe here: the cluster's event loop
+    runs in a thread of this process, and a worker forked while another thread
+    held a lock (we saw one hang on the lock of ``sys.stderr``) never starts.
+    A fork server is a single-threaded process that imports Dask and the
+    counting kernels once and forks each worker from itself. The workers'
+    sampling profiler (every 10 ms, for the dashboard we do not open) is off too.
     """
     import multiprocessing
 
     import dask
 
     settings: dict[str, Any] = {"distributed.worker.profile.enabled": False}
-    if "fork" in multiprocessing.get_all_start_methods():
-        settings["distributed.worker.multiprocessing-method"] = "fork"
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        from distributed.utils import get_mp_context
+
+        from cp_queens import parallel
+
+        settings["distributed.worker.multiprocessing-method"] = "forkserver"
+        with dask.config.set(settings):
+            get_mp_context()  # Dask names its own preload first; ours adds to it
+        parallel.fork_server(["distributed", "cp_queens.engines.fast"])
     with dask.config.set(settings):
         yield
 
@@ -398,7 +406,7 @@ def dask_cluster(
             where = f"Dask cluster at {address}"
         else:
             workers = parse_cluster(cluster or "")
-            with _fork_workers():
+            with _warm_workers():
                 local = distributed.LocalCluster(
                     n_workers=workers,
                     threads_per_worker=1,  # the kernel holds a core; threads would only contend

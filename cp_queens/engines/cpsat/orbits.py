@@ -38,9 +38,7 @@ once subproblem ``i`` is used up, so at most ``processes`` subproblems and
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import queue
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
@@ -338,26 +336,6 @@ def _stream_one(
 # -- the consumer side ---------------------------------------------------------------
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    """``fork`` when it is safe, a clean server process otherwise.
-
-    ``fork`` lets the children inherit the imported OR-Tools (``spawn`` would
-    import it again in every child, ~0.5 s each, more than the whole n = 12
-    search). But a fork copies only the calling thread: had another thread
-    been inside CP-SAT holding a lock, the child could wait on it forever. So
-    with other threads alive (say, an unfinished plain ``cpsat`` stream) we
-    use ``forkserver``, which forks from a single-threaded helper process.
-    """
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
-        return context
-    return multiprocessing.get_context("spawn")
-
-
 def _deadline(settings: runner.SolverSettings) -> float | None:
     return None if settings.time_limit is None else time.time() + settings.time_limit
 
@@ -387,7 +365,7 @@ def count_unique(
     used = max(1, min(workers, len(prefixes)))
     running = {"solutions": 0}
 
-    def report(fresh: list[_Outcome], done: int, items: int, resumed: int) -> None:
+    def report(fresh: list[_Outcome], done: int, items: int | None, resumed: int) -> None:
         running["solutions"] += sum(outcome.total for outcome in fresh)
         call.report(running["solutions"], done=done, total=items)
 
@@ -398,7 +376,7 @@ def count_unique(
         workers=used,
         report=report,
         deadline=call.deadline,
-        context=_context() if used > 1 else None,
+        context=parallel.start_method([__name__]) if used > 1 else None,
     )
     total = unique = 0
     for outcome in result.records.values():
@@ -442,7 +420,7 @@ def _stream_in_processes(
     stats: Stats,
     processes: int,
 ) -> Iterator[Placement]:
-    context = _context()
+    context = parallel.start_method([__name__])
     used = min(processes, len(prefixes))
     slots = [context.Queue(maxsize=SLOT_CHUNKS) for _ in range(used)]
     stop = context.Event()

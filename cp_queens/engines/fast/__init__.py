@@ -135,22 +135,28 @@ class FastEngine(Engine):
     def _split_count(self, problem: Problem, call: Call) -> UniqueCount:
         """Split the count into subproblems and run them where the options say."""
         stats = call.stats
-        try:
-            subs = split_module.split(
-                problem.n,
-                depth=self.depth,
-                fixed=problem.fixed,
-                blocked=problem.blocked,
-                deadline=call.deadline,
+        subs: Sequence[Subproblem] | Iterator[Subproblem]
+        if self.checkpoint is None:
+            # Streamed: the count starts at once and never holds the whole split.
+            subs = split_module.iter_split(
+                problem.n, depth=self.depth, fixed=problem.fixed, blocked=problem.blocked
             )
-        except split_module.SplitExpired:
-            stats.extra["subproblems"] = "time ran out while splitting"
-            call.stop_for_time()
-            return UniqueCount(0, 0)
-        stats.extra["subproblems"] = len(subs)
+        else:
+            try:  # a checkpoint's header names the whole split
+                subs = split_module.split(
+                    problem.n,
+                    depth=self.depth,
+                    fixed=problem.fixed,
+                    blocked=problem.blocked,
+                    deadline=call.deadline,
+                )
+            except split_module.SplitExpired:
+                stats.extra["subproblems"] = "time ran out while splitting"
+                call.stop_for_time()
+                return UniqueCount(0, 0)
         running = {"solutions": 0}
 
-        def report(fresh: list[PartialCount], done: int, items: int, resumed: int) -> None:
+        def report(fresh: list[PartialCount], done: int, items: int | None, resumed: int) -> None:
             running["solutions"] += sum(part.total for part in fresh)
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 
@@ -159,6 +165,8 @@ class FastEngine(Engine):
             checkpoint = None
             if self.checkpoint is not None:
                 from cp_queens.parallel.checkpoint import Checkpoint
+
+                assert isinstance(subs, list)
 
                 job = _job(problem, subs)
                 keys = [sub.key for sub in subs]
@@ -179,6 +187,7 @@ class FastEngine(Engine):
                 prepare=functools.partial(split_module.warm_up, self.force_python),
             )
         parts = result.records.values()
+        stats.extra["subproblems"] = len(result.records)
         stats.branches = sum(part.nodes for part in parts)
         stats.extra["where"] = result.where
         if result.resumed:

@@ -103,16 +103,13 @@ def build(verbose: bool = True) -> Path:
     """Compile the kernels into the cache directory; return the module's path."""
     import warnings
 
-    from numba.extending import register_jitable
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pycc announces its own deprecation
         from numba.pycc import CC
 
     from cp_queens.engines.fast import kernels
 
-    for helper in kernels.HELPERS:
-        register_jitable(helper)
+    kernels.numba_extensions()
     name = module_name()
     target = cache_dir()
     target.mkdir(parents=True, exist_ok=True)

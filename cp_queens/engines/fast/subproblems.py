@@ -168,44 +168,65 @@ def split(
     blocked: Iterable[tuple[int, int]] = (),
     deadline: float | None = None,
 ) -> list[Subproblem]:
-    """The subproblems of a count of ``n``: symmetry-reduced, or plain with ``fixed`` queens.
+    """The subproblems of a count of ``n``, as a list (see :func:`iter_split`).
 
-    ``depth`` rows are preset in each (fewer when the board is that small);
-    the order is deterministic, so a checkpoint can name subproblems by key.
     A huge split (millions of subproblems) takes a while: past ``deadline``
     (a ``time.perf_counter()`` instant) it raises :class:`SplitExpired`, so a
-    time limit covers the split too.
+    time limit covers the split too. A count runs :func:`iter_split` instead and
+    never holds the whole list; a checkpoint needs it (its header names the split).
+    """
+    found: list[Subproblem] = []
+    for index, sub in enumerate(iter_split(n, depth=depth, fixed=fixed, blocked=blocked)):
+        found.append(sub)
+        if deadline is not None and index % 4096 == 0 and time.perf_counter() > deadline:
+            raise SplitExpired
+    return found
+
+
+def iter_split(
+    n: int,
+    *,
+    depth: int | None = None,
+    fixed: Mapping[int, int] | None = None,
+    blocked: Iterable[tuple[int, int]] = (),
+) -> Iterator[Subproblem]:
+    """The subproblems of a count of ``n``, one at a time: symmetry-reduced, or plain with
+    ``fixed`` queens.
+
+    A generator, so that a count starts searching at once and holds only the
+    subproblems in flight: at n = 28 the full list takes minutes and gigabytes.
+    ``depth`` rows are preset in each (fewer when the board is that small);
+    the order is deterministic, so a checkpoint can name subproblems by key.
+    Arguments are checked on the call, not on the first ``next()``.
+
+    Examples:
+        >>> subs = iter_split(16)
+        >>> next(subs).key
+        'corner:0.2.4.1'
     """
     check_size(n)
     depth = default_depth(n) if depth is None else depth
     if depth < 1:
         raise CpQueensError(f"split depth must be at least 1, got {depth}")
-    depth = min(depth, n)
-    found: list[Subproblem] = []
-    closed = tuple(sorted(blocked))
+    return _split(n, min(depth, n), fixed, tuple(sorted(blocked)))
+
+
+def _split(
+    n: int, depth: int, fixed: Mapping[int, int] | None, closed: tuple[tuple[int, int], ...]
+) -> Iterator[Subproblem]:
     if fixed or closed:
         pairs = tuple(sorted((fixed or {}).items()))
-        _collect(found, _extend(Subproblem(n, PLAIN, (), pairs, closed), depth), deadline)
-        return found
+        yield from _extend(Subproblem(n, PLAIN, (), pairs, closed), depth)
+        return
     if n == 1:
-        return [Subproblem(1, CORNER, (0,))]
+        yield Subproblem(1, CORNER, (0,))
+        return
     for second in range(2, n - 1):
-        _collect(found, _extend(Subproblem(n, CORNER, (0, second)), max(depth, 2)), deadline)
+        yield from _extend(Subproblem(n, CORNER, (0, second)), max(depth, 2))
     for b in range(1, n):
         if b >= n - 1 - b:
             break
-        _collect(found, _extend(Subproblem(n, EDGE, (b,)), depth), deadline)
-    return found
-
-
-def _collect(found: list[Subproblem], more: Iterator[Subproblem], deadline: float | None) -> None:
-    if deadline is None:
-        found.extend(more)
-        return
-    for count, sub in enumerate(more):
-        found.append(sub)
-        if count % 4096 == 0 and time.perf_counter() > deadline:
-            raise SplitExpired
+        yield from _extend(Subproblem(n, EDGE, (b,)), depth)
 
 
 def _extend(sub: Subproblem, depth: int) -> Iterator[Subproblem]:
@@ -329,7 +350,7 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
         results,
         new_array(64, compiled),  # allow
         new_array(64, compiled),  # bits
-        new_array(4 * 64, compiled),  # stack
+        new_array(6 * 64, compiled),  # stack (six slots a row)
         new_array(64, compiled),  # queen_cols
         new_array(64, compiled),  # inverse
     )
