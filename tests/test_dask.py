@@ -53,7 +53,8 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_total(cluster: Cluster) -
     assert killed
     assert result == (total(12), unique(12))
     assert engine.stats.status == "complete"
-    assert victim not in cluster.client.run(os.getpid).values()  # it really died
+    # It really died. A worker the nanny is restarting may not answer yet: ignore it.
+    assert victim not in cluster.client.run(os.getpid, on_error="ignore").values()
 
 
 def test_cluster_specs_are_checked() -> None:
