@@ -52,3 +52,26 @@ def test_built_kernels_count_like_the_jit_ones(tmp_path: Path) -> None:
     ).stdout.split(" ", 1)
     assert built[0] == "True" and jit[0] == "False"
     assert built[1] == jit[1]
+
+
+def test_a_failed_build_is_noted_and_not_tried_again(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CP_QUEENS_CACHE", str(tmp_path))
+    monkeypatch.delenv("CP_QUEENS_JIT", raising=False)
+    tries = []
+
+    def failing_build(verbose: bool = True) -> Path:
+        tries.append(verbose)
+        raise RuntimeError("no C compiler")
+
+    monkeypatch.setattr(build, "build", failing_build)
+    assert build.load_or_build() is None  # the JIT path takes over
+    note = tmp_path / f"{build.module_name()}.failed"
+    assert "no C compiler" in note.read_text()
+    assert build.load_or_build() is None and len(tries) == 1
+
+
+def test_the_jit_switch_skips_the_build_too(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CP_QUEENS_CACHE", str(tmp_path))
+    monkeypatch.setenv("CP_QUEENS_JIT", "1")
+    monkeypatch.setattr(build, "build", lambda verbose=True: pytest.fail("built"))
+    assert build.load_or_build() is None

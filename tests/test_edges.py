@@ -19,6 +19,7 @@ from cp_queens.cli import main
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensError, ParseError, UnsupportedTaskError
 from cp_queens.formats import read_placements
+from cp_queens.stats import TIME_LIMIT
 
 
 def run(capsys, argv: list[str]) -> tuple[int, str, str]:
@@ -210,8 +211,11 @@ def test_estimates_refuse_only_what_cannot_fit() -> None:
 def test_pyconstraint_honours_a_short_time_limit() -> None:
     engine = engines.get("pyconstraint", time_limit=0.5)
     started = time.perf_counter()
-    engine.first(Problem(300))
-    assert time.perf_counter() - started < 3  # was 16 s for a 2 s limit
+    assert engine.first(Problem(300)) is None
+    assert engine.stats.status == TIME_LIMIT
+    # It once took 16 s for a 2 s limit (building the model ignored the clock). The
+    # bound is loose on purpose: this machine is shared, only "stops" is asserted.
+    assert time.perf_counter() - started < 15
 
 
 def test_minconflicts_without_numba_is_one_line(monkeypatch, capsys) -> None:

@@ -13,6 +13,9 @@ import pytest
 
 from tests.helpers import EXAMPLES, run_example
 
+#: run_example caches each run per process: the tests reading a run share a worker.
+pytestmark = pytest.mark.xdist_group("examples")
+
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
 def test_example_runs(example: Path) -> None:

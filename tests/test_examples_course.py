@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import run_example
+
+#: run_example caches each run per process: the tests reading a run share a worker.
+pytestmark = pytest.mark.xdist_group("examples")
 
 
 def run(name: str) -> str:

@@ -41,6 +41,20 @@ def test_workers_count_in_a_process_pool_with_progress() -> None:
     assert engine.stats.extra["subproblems"] > 2
 
 
+def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subproblems() -> None:
+    from cp_queens.engines.fast import HERE_DEPTH
+
+    here = engines.get("fast", workers=1)
+    assert here.count_unique(Problem(13)) == (total(13), unique(13))
+    assert here.stats.extra["subproblems"] == len(split_module.split(13, depth=HERE_DEPTH))
+    limited = engines.get("fast", workers=1, time_limit=600)
+    assert limited.count_unique(Problem(13)) == (total(13), unique(13))
+    assert limited.stats.extra["subproblems"] == len(split_module.split(13))
+    pool = engines.get("fast", workers=2)
+    assert pool.count_unique(Problem(13)) == (total(13), unique(13))
+    assert pool.stats.extra["subproblems"] == len(split_module.split(13))
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3, 5, 20])
 def test_the_split_depth_does_not_change_the_answer(depth: int) -> None:
     assert engines.get("fast", depth=depth).count_unique(Problem(11)) == (total(11), unique(11))

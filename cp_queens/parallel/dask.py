@@ -279,7 +279,22 @@ def _warm_workers() -> Iterator[None]:
 
     import dask
 
-    settings: dict[str, Any] = {"distributed.worker.profile.enabled": False}
+    settings: dict[str, Any] = {
+        "distributed.worker.profile.enabled": False,
+        # Housekeeping that runs all the time in every process (the scheduler, each
+        # nanny and worker): event-loop tick checks every 20 ms, memory polls every
+        # 100 ms, system monitors every 0.5 s. A count needs none of it often
+        # (measured at n = 14 on a loaded machine, 23 s wall: 3.1 s of CPU with the
+        # defaults, 1.8 s with these; the cost grows with the wall time of the run).
+        "distributed.admin.tick.interval": "1s",
+        "distributed.worker.memory.monitor-interval": "1s",
+        "distributed.admin.system-monitor.interval": "5s",
+        # Tasks wait on the scheduler until a worker is free (queuing): nothing to steal;
+        # results are a few numbers: no memory to manage.
+        "distributed.scheduler.work-stealing": False,
+        "distributed.scheduler.active-memory-manager.start": False,
+        "distributed.worker.use-file-locking": False,
+    }
     if "forkserver" in multiprocessing.get_all_start_methods():
         from distributed.utils import get_mp_context
 
@@ -412,6 +427,7 @@ def dask_cluster(
                     threads_per_worker=1,  # the kernel holds a core; threads would only contend
                     processes=True,
                     dashboard_address=None,
+                    memory_limit=0,  # no memory monitor polling in every worker and nanny
                     silence_logs=logging.ERROR,
                 )
             stack.callback(local.close)

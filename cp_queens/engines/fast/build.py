@@ -1,6 +1,8 @@
 """Compile the ``fast`` kernels ahead of time, so that later runs start without Numba.
 
-Run once after installing (it takes half a minute and needs a C compiler)::
+The first count that needs compiled kernels builds them by itself
+(:func:`load_or_build`: half a minute, once; it needs a C compiler). To do it
+ahead, for example in an image or right after installing::
 
     python -m cp_queens.engines.fast.build
 
@@ -13,9 +15,9 @@ milliseconds and a few megabytes, the machine code is the same.
 The module lands in a per-user cache directory (``$CP_QUEENS_CACHE``, else
 ``$XDG_CACHE_HOME/cp-queens``, else ``~/.cache/cp-queens``) under a name that
 hashes the kernels' source, the Python, Numba and machine: a changed kernel
-or a new Numba simply is not found, and the JIT path (``cache=True``) takes
-over until the next build. Nothing here is needed for correctness: without
-a build every count still runs, compiled by Numba on first use.
+or a new Numba simply is not found, and is built anew by the next count. Nothing
+here is needed for correctness: where no build can be made, every count still
+runs, compiled by Numba's JIT (``cache=True``) on first use.
 """
 
 from __future__ import annotations
@@ -99,6 +101,44 @@ def load() -> ModuleType | None:
     return module
 
 
+def load_or_build() -> ModuleType | None:
+    """The ahead-of-time kernels, built now if they are not yet (``None``: use the JIT).
+
+    The first process that needs compiled kernels after an install (or after a
+    kernel change) builds them, some 15-30 s instead of the 10-20 s a JIT
+    compilation takes, and every later process starts in milliseconds, without
+    Numba. A build that fails (no C compiler, a Numba without ``pycc``) leaves a
+    note in the cache directory, so that later runs go straight to the JIT path
+    instead of failing again; ``CP_QUEENS_JIT=1`` skips the build altogether.
+    """
+    if os.environ.get("CP_QUEENS_JIT"):
+        return None
+    found = load()
+    if found is not None:
+        return found
+    failed = cache_dir() / f"{module_name()}.failed"
+    if failed.exists():
+        return None
+    try:
+        build(verbose=False)
+    except Exception as error:  # any failure: the JIT path still counts
+        try:
+            failed.parent.mkdir(parents=True, exist_ok=True)
+            failed.write_text(f"{type(error).__name__}: {error}\n", encoding="utf-8")
+        except OSError:
+            pass
+        return None
+    return load()
+
+
+def _last_used(path: Path) -> float:
+    try:
+        status = path.stat()
+    except OSError:
+        return time.time()
+    return max(status.st_atime, status.st_mtime)
+
+
 def build(verbose: bool = True) -> Path:
     """Compile the kernels into the cache directory; return the module's path."""
     import warnings
@@ -129,9 +169,13 @@ def build(verbose: bool = True) -> Path:
             raise RuntimeError(f"numba.pycc produced no module in {scratch}")
         final = target / built.name
         shutil.move(str(built), final)  # whole file or nothing: never half a module
+    # Builds of other kernels may belong to another install that still uses them
+    # (two virtual environments, two checkouts): deleting them would make each
+    # rebuild the other's, half a minute a time. Only long-unused ones go.
+    month_ago = time.time() - 30 * 24 * 3600
     for stale in target.glob("fast_kernels_*"):
-        if stale != final and stale.is_file():
-            stale.unlink(missing_ok=True)  # builds of older kernels: never loaded again
+        if stale != final and stale.is_file() and _last_used(stale) < month_ago:
+            stale.unlink(missing_ok=True)
     if verbose:
         print(f"built {final} in {time.perf_counter() - started:.1f} s")
     return final

@@ -839,7 +839,8 @@ class _Compiled:
     """The compiled kernels, loaded on first use, not on import.
 
     Preferably the ahead-of-time build (:mod:`cp_queens.engines.fast.build`),
-    which imports in milliseconds; else Numba's JIT with ``cache=True``: the
+    which imports in milliseconds; the first use after an install builds it
+    (15-30 s). Where that cannot be done, Numba's JIT with ``cache=True``: the
     first run compiles (some 10 s), later ones load the cache (about 0.9 s of
     CPU, mostly importing Numba and LLVM).
     """
@@ -853,8 +854,9 @@ class _Compiled:
         if self._kernels is None:
             from cp_queens.engines.fast import build
 
-            # Built ahead of time (python -m cp_queens.engines.fast.build): no Numba to load.
-            self._kernels = build.load() or _compile()
+            # Built ahead of time (on first use, or by python -m cp_queens.engines.fast.build):
+            # no Numba to load in later processes.
+            self._kernels = build.load_or_build() or _compile()
         return getattr(self._kernels, name)
 
     @property
