@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,20 +39,23 @@ def test_built_kernels_count_like_the_jit_ones(tmp_path: Path) -> None:
         "from cp_queens.engines.fast import kernels, subproblems as s; "
         "parts = [s.count_with(kernels.COMPILED, True, s.split(n, depth=d)) "
         "for n in range(1, 14) for d in (1, 2, 4)]; "
-        "print(kernels.COMPILED.ahead_of_time, [tuple(map(tuple, p)) for p in parts])"
+        "import sys; "
+        "print(kernels.COMPILED.ahead_of_time, 'numpy' in sys.modules, "
+        "[tuple(map(tuple, p)) for p in parts])"
     )
     built = subprocess.run(
         [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
-    ).stdout.split(" ", 1)
+    ).stdout.split(" ", 2)
     jit = subprocess.run(
         [sys.executable, "-c", probe],
         env={**env, "CP_QUEENS_JIT": "1"},
         capture_output=True,
         text=True,
         check=True,
-    ).stdout.split(" ", 1)
-    assert built[0] == "True" and jit[0] == "False"
-    assert built[1] == jit[1]
+    ).stdout.split(" ", 2)
+    # Built: the native library counts, without NumPy; the JIT path needs it.
+    assert built[:2] == ["True", "False"] and jit[:2] == ["False", "True"]
+    assert built[2] == jit[2]
 
 
 def test_a_failed_build_is_noted_and_not_tried_again(monkeypatch, tmp_path: Path) -> None:
@@ -75,3 +79,28 @@ def test_the_jit_switch_skips_the_build_too(monkeypatch, tmp_path: Path) -> None
     monkeypatch.setenv("CP_QUEENS_JIT", "1")
     monkeypatch.setattr(build, "build", lambda verbose=True: pytest.fail("built"))
     assert build.load_or_build() is None
+
+
+def test_the_native_library_counts_like_the_array_kernels() -> None:
+    """Where the build worked, counts go through the C entry point; same figures, subproblem by
+    subproblem, as the kernels over NumPy arrays."""
+    from cp_queens.engines.fast import kernels
+    from cp_queens.engines.fast import subproblems as s
+
+    assert kernels.COMPILED is not None
+    native = kernels.COMPILED.native_count()
+    if native is None:  # the build failed here and said why, or the JIT was asked for
+        noted = (build.cache_dir() / f"{build.module_name()}.failed").exists()
+        assert noted or os.environ.get("CP_QUEENS_JIT")
+        return
+    for n, depth in ((9, 2), (12, 3), (13, 2)):
+        subs = s.split(n, depth=depth)
+        kinds = [s.KIND_NUMBERS[sub.kind] for sub in subs]
+        depths = [len(sub.prefix) for sub in subs]
+        prefixes = [0] * (n * len(subs))
+        for i, sub in enumerate(subs):
+            for r, col in enumerate(sub.prefix):
+                prefixes[i * n + r] = 1 << col
+        base = s.base_masks(n, (), ())
+        through_c = s._count_native(native, n, kinds, depths, prefixes, base)
+        assert through_c == s.count_with(kernels.PYTHON, False, subs)

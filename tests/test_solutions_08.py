@@ -33,6 +33,12 @@ def test_key_24_alldiff_costs_more_per_node_than_arc() -> None:
     assert per_node["alldiff"] > per_node["arc"] > 0
 
 
+def test_key_25_first_solution_with_first_fail_at_every_level() -> None:
+    seconds = load("lesson08").exercise_25(60)  # the key verifies every board it finds
+    assert set(seconds) == {"forward", "arc", "alldiff"}
+    assert all(value > 0 for value in seconds.values())
+
+
 def test_key_26_propagation_turns_dead_ends_into_pruned_nodes() -> None:
     outcomes = load("lesson08").exercise_26()
     assert outcomes["none"].get("dead-end", 0) > 0 and "pruned" not in outcomes["none"]

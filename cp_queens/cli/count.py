@@ -75,7 +75,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument(
         "--cluster",
         metavar="local[:W]",
-        help="start a local Dask cluster (of W worker processes) and count on it",
+        help="start a local Dask cluster of W workers (threads of this process: the kernel "
+        "releases the GIL) and count on it",
     )
     where.add_argument(
         "--checkpoint",

@@ -344,23 +344,25 @@ class _Search:
                     self.tracer("remove", row, col)
         return after != 0
 
-    def save(self) -> State:
-        return self.domains.copy(), self.columns, self.diagonals, self.antidiagonals
-
     def place(self, row: int, col: int) -> None:
         """Put a queen on ``(row, col)``: its domain becomes that square, its lines taken."""
         self.queen[row] = col
         self.domains[row] = 1 << col
         self.claim(row)
 
-    def lift(self, row: int, saved: State) -> None:
-        """Take the queen off ``row`` and put back the state from before it."""
+    def lift(self, row: int) -> None:
+        """Take the queen off ``row`` (the search puts back the state from before it)."""
         col = self.queen[row]
         self.queen[row] = -1
-        domains, self.columns, self.diagonals, self.antidiagonals = saved
-        self.domains = domains.copy()  # the saved copy stays for the next column
         if self.tracer is not None:
             self.tracer("undo", row, col)
+
+    def save(self) -> State:
+        return self.domains.copy(), self.columns, self.diagonals, self.antidiagonals
+
+    def restore(self, saved: State) -> None:
+        domains, self.columns, self.diagonals, self.antidiagonals = saved
+        self.domains = domains.copy()  # the saved copy stays for the next column
 
     # -- propagation -----------------------------------------------------------------
 
@@ -533,13 +535,16 @@ class _Search:
             if not stack:
                 return
             row, columns, saved = stack[-1]
-            if self.queen[row] >= 0:  # back from the subtree below its last queen
-                self.lift(row, saved)
+            back = self.queen[row] >= 0  # back from the subtree below this row's queen
+            if back:
+                self.lift(row)
             col = next(columns, None)
             if col is None:  # every column of this row tried: back up one row
                 stack.pop()
                 expand = False
                 continue
+            if back:  # the next column starts from the state before the last one
+                self.restore(saved)
             self.nodes += 1
             if self.nodes % self.check_every == 0:
                 self.look_at_the_clock()

@@ -30,9 +30,9 @@ import shutil
 import sys
 import tempfile
 import time
-from importlib import metadata
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 #: The signatures the wrappers call with: C-contiguous int64 arrays, int64 scalars.
 _ARRAY = "int64[::1]"
@@ -55,14 +55,24 @@ def cache_dir() -> Path:
 def module_name() -> str:
     """``fast_kernels_<hash>``: changes with the kernels' source, Python, Numba and machine."""
     source = Path(__file__).with_name("kernels.py").read_bytes()
-    try:
-        numba_version = metadata.version("numba")
-    except metadata.PackageNotFoundError:
-        numba_version = "none"
     key = hashlib.sha256(source)
-    for part in (sys.version, numba_version, platform.machine(), _cpu_model(), str(SIGNATURES)):
+    for part in (sys.version, _numba_install(), platform.machine(), _cpu_model(), str(SIGNATURES)):
         key.update(part.encode())
     return f"fast_kernels_{key.hexdigest()[:16]}"
+
+
+def _numba_install() -> str:
+    """Which Numba is installed, without importing it: where, and when its files were
+    written (``importlib.metadata`` would say its version, but costs 0.1 s to import,
+    which every count would pay)."""
+    spec = importlib.util.find_spec("numba")
+    if spec is None or spec.origin is None:
+        return "none"
+    try:
+        stat = os.stat(spec.origin)
+    except OSError:
+        return spec.origin
+    return f"{spec.origin} {stat.st_size} {stat.st_mtime_ns}"
 
 
 def _cpu_model() -> str:
@@ -99,6 +109,45 @@ def load() -> ModuleType | None:
     except ImportError:
         return None
     return module
+
+
+#: The C entry point of the native counting library (see :func:`_build_native`).
+NATIVE_ENTRY = "cp_queens_count_many"
+#: Its arguments after ``n`` and the number of subproblems: the ten arrays of
+#: :func:`cp_queens.engines.fast.kernels.count_many`, with these fixed lengths (``None``:
+#: given by the call).
+NATIVE_ARRAYS = ("kinds", "depths", "prefixes", "base", "results", 64, 64, 6 * 64, 64, 64)
+
+
+def native_name() -> str:
+    """``fast_count_<hash>``: the native counting library of the same build."""
+    return module_name().replace("fast_kernels_", "fast_count_")
+
+
+def load_native() -> Any | None:
+    """The counting kernel as a plain C function (``ctypes``), or ``None`` if not built.
+
+    Why a second artefact: the ``pycc`` module imports NumPy when it loads
+    (0.13-0.2 s of CPU, more than the whole count of n = 14), and a count needs
+    no array library, only ten buffers of integers. The same compiled
+    ``count_many`` behind a C entry point takes ``ctypes`` buffers and loads in
+    about a millisecond.
+    """
+    if os.environ.get("CP_QUEENS_JIT"):
+        return None
+    path = cache_dir() / f"{native_name()}.so"
+    if not path.is_file():
+        return None
+    import ctypes
+
+    try:
+        entry = getattr(ctypes.CDLL(str(path)), NATIVE_ENTRY)
+    except (OSError, AttributeError):
+        return None
+    pointer = ctypes.POINTER(ctypes.c_int64)
+    entry.argtypes = [ctypes.c_int64, ctypes.c_int64] + [pointer] * len(NATIVE_ARRAYS)
+    entry.restype = None
+    return entry
 
 
 def load_or_build() -> ModuleType | None:
@@ -167,18 +216,99 @@ def build(verbose: bool = True) -> Path:
         built = _built_file(Path(scratch), name)
         if built is None:
             raise RuntimeError(f"numba.pycc produced no module in {scratch}")
+        native = _build_native(Path(scratch))
         final = target / built.name
+        native_final = target / native.name
+        shutil.move(str(native), native_final)
         shutil.move(str(built), final)  # whole file or nothing: never half a module
     # Builds of other kernels may belong to another install that still uses them
     # (two virtual environments, two checkouts): deleting them would make each
     # rebuild the other's, half a minute a time. Only long-unused ones go.
+    (target / f"{name}.failed").unlink(missing_ok=True)  # it built after all
     month_ago = time.time() - 30 * 24 * 3600
-    for stale in target.glob("fast_kernels_*"):
-        if stale != final and stale.is_file() and _last_used(stale) < month_ago:
+    for stale in [*target.glob("fast_kernels_*"), *target.glob("fast_count_*")]:
+        unused = stale.is_file() and _last_used(stale) < month_ago
+        if stale not in (final, native_final) and unused:
             stale.unlink(missing_ok=True)
     if verbose:
         print(f"built {final} in {time.perf_counter() - started:.1f} s")
     return final
+
+
+def _build_native(scratch: Path) -> Path:
+    """Compile ``count_many`` behind a C entry point into ``fast_count_<hash>.so``.
+
+    Numba compiles a ``cfunc`` that views ten raw buffers as arrays (``carray``)
+    and calls the same kernel; its object code is linked by the C compiler into a
+    shared library. The object still names a few Numba runtime functions (freeing
+    arrays, raising exceptions) that this kernel never reaches: they become
+    stubs that abort, and the Python C API comes from the interpreter that loads it.
+    """
+    import subprocess
+
+    import llvmlite.binding as ll  # type: ignore[import-untyped]
+    from numba import carray, cfunc, njit, types
+
+    from cp_queens.engines.fast import kernels
+
+    kernels.numba_extensions()
+    count_many = njit(kernels.count_many, boundscheck=False, nogil=True)
+    pointer = types.CPointer(types.int64)
+    signature = types.void(types.int64, types.int64, *[pointer] * len(NATIVE_ARRAYS))
+
+    def entry(n, m, kinds, depths, prefixes, base, results, allow, bits, stack, cols, inverse):
+        count_many(
+            n,
+            carray(kinds, m),
+            carray(depths, m),
+            carray(prefixes, m * n),
+            carray(base, n),
+            carray(results, 3 * m),
+            carray(allow, 64),
+            carray(bits, 64),
+            carray(stack, 6 * 64),
+            carray(cols, 64),
+            carray(inverse, 64),
+        )
+
+    compiled: Any = cfunc(signature, nopython=True, boundscheck=False)(entry)  # type: ignore[call-arg]
+    machine = ll.Target.from_default_triple().create_target_machine(
+        cpu=ll.get_host_cpu_name(),
+        features=ll.get_host_cpu_features().flatten(),
+        reloc="pic",
+        codemodel="default",
+        opt=3,
+    )
+    obj = scratch / "count.o"
+    obj.write_bytes(machine.emit_object(compiled._library._final_module))
+    undefined = subprocess.run(
+        ["nm", "-u", str(obj)], capture_output=True, text=True, check=True
+    ).stdout.split()
+    stubs = [
+        f'void stub{i}(void) __asm__("{symbol}");\nvoid stub{i}(void) {{ abort(); }}'
+        for i, symbol in enumerate(undefined)
+        if symbol != "U" and not symbol.startswith(("Py", "_Py"))
+    ]
+    arrays = ", ".join(f"int64_t *a{i}" for i in range(len(NATIVE_ARRAYS)))
+    passed = ", ".join(f"a{i}" for i in range(len(NATIVE_ARRAYS)))
+    glue = scratch / "count_entry.c"
+    glue.write_text(
+        "#include <stdint.h>\n#include <stdlib.h>\n"
+        + "\n".join(stubs)
+        + f'\nextern void kernel(int64_t, int64_t, {arrays}) __asm__("{compiled.native_name}");\n'
+        + f"void {NATIVE_ENTRY}(int64_t n, int64_t m, {arrays}) {{ kernel(n, m, {passed}); }}\n",
+        encoding="utf-8",
+    )
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        raise RuntimeError("no C compiler (cc, gcc or clang) to link the native library")
+    library = scratch / f"{native_name()}.so"
+    subprocess.run(
+        [compiler, "-O2", "-shared", "-fPIC", "-o", str(library), str(obj), str(glue)],
+        check=True,
+        capture_output=True,
+    )
+    return library
 
 
 def main() -> int:

@@ -847,6 +847,32 @@ class _Compiled:
 
     def __init__(self) -> None:
         self._kernels: Any = None
+        self._native: Any = None
+
+    def native_built(self) -> bool:
+        """Whether the native counting library is there to load (never builds it)."""
+        if self._native is None:
+            from cp_queens.engines.fast import build
+
+            found = build.load_native()
+            if found is None:
+                return False
+            self._native = found
+        return bool(self._native)
+
+    def native_count(self) -> Any:
+        """``count_many`` as a C function over ``ctypes`` buffers, or ``None`` (use
+        :attr:`count_many` over NumPy arrays). The native library comes with the
+        ahead-of-time build and spares a count the import of NumPy."""
+        if self._native is None:
+            from cp_queens.engines.fast import build
+
+            found = build.load_native()
+            if found is None and self._kernels is None:
+                self.__getattr__("count_many")  # builds both on first use, if it can
+                found = build.load_native()
+            self._native = found if found is not None else False
+        return self._native or None
 
     def __getattr__(self, name: str) -> Any:
         if name not in KERNELS:
@@ -862,6 +888,8 @@ class _Compiled:
     @property
     def ahead_of_time(self) -> bool:
         """Whether the kernels in use were compiled ahead of time (after the first call)."""
+        if self._native:
+            return True
         return self._kernels is not None and not isinstance(self._kernels, SimpleNamespace)
 
 

@@ -266,9 +266,9 @@ def _extend(sub: Subproblem, depth: int) -> Iterator[Subproblem]:
 _warned = False
 
 
-#: Boards up to this size are counted by the interpreted kernels even when Numba is
-#: installed: loading Numba and the compiled kernels costs about 0.8 s of CPU, more
-#: than the interpreted count of n = 12 (about 0.2 s; each n costs ~5x the one before).
+#: Boards up to this size are counted by the interpreted kernels unless the native library
+#: is already built (it loads in a millisecond): building it, or loading Numba's JIT (about
+#: 0.8 s of CPU), costs more than the interpreted count of n = 12 (about 0.2 s).
 INTERPRETED_UP_TO = 12
 
 
@@ -291,7 +291,9 @@ def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool
                 stacklevel=3,
             )
         return kernels.PYTHON, False
-    if force_python or (n is not None and n <= INTERPRETED_UP_TO):
+    if force_python:
+        return kernels.PYTHON, False
+    if n is not None and n <= INTERPRETED_UP_TO and not kernels.COMPILED.native_built():
         return kernels.PYTHON, False
     return kernels.COMPILED, True
 
@@ -334,6 +336,11 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
         for r, col in enumerate(sub.prefix):
             prefixes[i * n + r] = 1 << col
     base = base_masks(n, fixed, blocked)
+    native = None
+    if compiled and kernels.COMPILED is not None and code is kernels.COMPILED:
+        native = kernels.COMPILED.native_count()
+    if native is not None:
+        return _count_native(native, n, kinds, depths, prefixes, base)
     if compiled:
         import numpy as np
 
@@ -356,6 +363,37 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
     )
     values = results.tolist() if compiled else results
     return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(len(subs))]
+
+
+def _count_native(
+    native: Any, n: int, kinds: list[int], depths: list[int], prefixes: list[int], base: list[int]
+) -> list[PartialCount]:
+    """:func:`count_with` through the native library: ``ctypes`` buffers, no NumPy."""
+    import ctypes
+
+    def buffer(values: list[int] | int) -> Any:
+        if isinstance(values, int):
+            return (ctypes.c_int64 * values)()
+        return (ctypes.c_int64 * len(values))(*values)
+
+    m = len(kinds)
+    results = buffer(3 * m)
+    native(
+        n,
+        m,
+        buffer(kinds),
+        buffer(depths),
+        buffer(prefixes),
+        buffer(base),
+        results,
+        buffer(64),  # allow
+        buffer(64),  # bits
+        buffer(6 * 64),  # stack (six slots a row)
+        buffer(64),  # queen_cols
+        buffer(64),  # inverse
+    )
+    values = list(results)
+    return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(m)]
 
 
 def warm_up(force_python: bool = False) -> None:
