@@ -194,6 +194,9 @@ def _sigterm_as_interrupt():
             os.write(2, b"cp-queens: interrupted again, exiting at once\n")
             os._exit(ExitCode.INTERRUPTED)
         received.append(signum)
+        running = sys.modules.get("cp_queens.parallel")  # not loaded: no run to stop
+        if running is not None:
+            running.interrupted.set()  # in case this KeyboardInterrupt gets swallowed
         raise KeyboardInterrupt
 
     try:

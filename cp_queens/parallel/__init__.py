@@ -302,6 +302,22 @@ def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
     return [list(items[i::many]) for i in range(many)]
 
 
+#: Set by a signal handler (the CLI's) on Ctrl-C or SIGTERM. The handler also raises
+#: ``KeyboardInterrupt``, but where that lands inside a callback from C (Numba's
+#: compiler calls back into Python while it builds the kernels) Python prints
+#: "Exception ignored" and goes on: the count would then run to its end. So the
+#: runners look at this flag between tasks as well.
+interrupted = threading.Event()
+
+#: Seconds between two looks at :data:`interrupted` while tasks run elsewhere.
+POLL = 0.5
+
+
+def _stop_if_interrupted() -> None:
+    if interrupted.is_set():
+        raise KeyboardInterrupt
+
+
 def _run_here(
     tasks: Iterator[list[Any]],
     work: Callable[[list[Any]], list[Any]],
@@ -310,6 +326,7 @@ def _run_here(
 ) -> bool:
     """One worker: no pool at all, the same tasks in this process."""
     for chunk in tasks:
+        _stop_if_interrupted()
         if deadline is not None and time.perf_counter() > deadline:
             return False
         ledger.record(work(chunk))
@@ -362,9 +379,13 @@ def _run_on_executor(
                 pending[executor.submit(work, chunk)] = chunk
             if not pending:
                 return True
-            timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-            finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            _stop_if_interrupted()
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            poll = POLL if left is None else min(left, POLL)
+            finished, _ = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
             if not finished:
+                if left is None or left > poll:
+                    continue  # nothing finished yet: look at the flag, wait again
                 for future in pending:
                     future.cancel()
                 if own:
@@ -495,12 +516,19 @@ def die_with_parent() -> None:
 def stop_now(executor: Executor) -> None:
     """Cancel what has not started and end a local pool's worker processes at once.
 
-    The processes are collected *before* the shutdown call, which forgets them.
+    The processes (and the pool's manager thread) are collected *before* the
+    shutdown call, which forgets them.
     """
     processes = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
+    manager = getattr(executor, "_executor_manager_thread", None)
+    executor.shutdown(wait=False, cancel_futures=True)  # drops `manager`: keep it
     for process in processes:
         process.terminate()
+    if manager is not None:
+        # Its workers gone, the pool's manager thread ends within milliseconds.
+        # Left running, it races Python's exit hook, which then writes to the
+        # wake-up pipe the thread is closing ("Bad file descriptor" at exit).
+        manager.join(timeout=1)
 
 
 def _demo_work(items: list[str]) -> list[tuple[str, int]]:
