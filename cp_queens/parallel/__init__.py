@@ -373,18 +373,29 @@ def _run_on_executor(
     pending: dict[Future, list[Any]] = {}
     try:
         while True:
+            broken = False
             while len(pending) < ahead:
                 chunk = retry.pop() if retry else next(tasks, None)
                 if chunk is None:
                     break
-                pending[executor.submit(work, chunk)] = chunk
-            if not pending:
+                try:
+                    pending[executor.submit(work, chunk)] = chunk
+                except BrokenProcessPool:
+                    # A worker died since the last look: the pool takes no more tasks.
+                    if not own or ledger.restarts >= POOL_RESTARTS:
+                        raise
+                    retry.append(chunk)
+                    broken = True
+                    break
+            if not pending and not broken:
                 return True
             _stop_if_interrupted()
             left = None if deadline is None else max(0.0, deadline - time.perf_counter())
             poll = POLL if left is None else min(left, POLL)
-            finished, _ = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
-            if not finished:
+            finished: set[Future] = set()
+            if not broken:
+                finished, _ = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+            if not finished and not broken:
                 if left is None or left > poll:
                     continue  # nothing finished yet: look at the flag, wait again
                 for future in pending:
@@ -393,7 +404,6 @@ def _run_on_executor(
                     # A task of a large board can run for hours: end it, do not wait.
                     stop_now(executor)
                 return False
-            broken = False
             for future in finished:
                 chunk = pending.pop(future)
                 try:
