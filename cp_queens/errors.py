@@ -40,6 +40,12 @@ class EngineOptionError(CpQueensError):
     """An engine was given an option it does not take, or a value it cannot use."""
 
 
+class ClusterLostError(CpQueensError):
+    """The executor of a parallel run went away mid-run (a Dask scheduler stopped); the
+    message says how far the run got and where the finished work is saved. The CLI
+    exits with its I/O code: nothing was wrong with the request."""
+
+
 class CpQueensWarning(UserWarning):
     """Something was adjusted to what helps (e.g. workers capped at the cores); the CLI
     prints it as one ``cp-queens: warning:`` line."""

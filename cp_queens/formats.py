@@ -248,6 +248,44 @@ def check_json_depth(text: str, deepest: int, name: str) -> None:
             raise ParseError(f"{name}: JSON nested more than {deepest} deep; this is not a board")
 
 
+#: The longest line a reader takes (characters): a JSON line of a million queens is
+#: about 8 million. Without a bound, a source with no line end (``/dev/full``, ``/dev/zero``)
+#: was read into memory until the machine ran out.
+MAX_LINE_CHARS = 1 << 26
+
+
+def too_long(name: str) -> ParseError:
+    """The error for a line longer than :data:`MAX_LINE_CHARS`."""
+    return ParseError(
+        f"{name}: a line of more than {MAX_LINE_CHARS:,} characters; this is not a "
+        "file of placements or boards"
+    )
+
+
+def bounded_lines(source: Iterable[str], name: str) -> Iterator[str]:
+    """The lines of ``source``, none longer than :data:`MAX_LINE_CHARS` (else a
+    :class:`ParseError`); a file is read at most that much past a line end."""
+    readline = getattr(source, "readline", None)
+    if readline is None:
+        for line in source:
+            if len(line) > MAX_LINE_CHARS:
+                raise too_long(name)
+            yield line
+        return
+    while line := readline(MAX_LINE_CHARS + 1):
+        if len(line) > MAX_LINE_CHARS:
+            raise too_long(name)
+        yield line
+
+
+def read_rest(source: TextIO, name: str) -> str:
+    """The rest of ``source`` as one text, if it is no longer than :data:`MAX_LINE_CHARS`."""
+    rest = source.read(MAX_LINE_CHARS + 1)
+    if len(rest) > MAX_LINE_CHARS:
+        raise too_long(name)
+    return rest
+
+
 def read_placements(source: TextIO, name: str = "<stdin>") -> Iterator[list[int]]:
     """Yield the columns of each placement in ``source``, detecting the format.
 
@@ -258,7 +296,7 @@ def read_placements(source: TextIO, name: str = "<stdin>") -> Iterator[list[int]
     reported as *invalid*, not as unreadable. A byte-order mark and ``\\r\\n``
     line ends are accepted.
     """
-    lines = _numbered_lines(source)
+    lines = _numbered_lines(bounded_lines(source, name))
     for number, line in lines:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -379,10 +417,13 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
     """
     head = source.read(BLOCK_CHARS)
     if head and not head.endswith("\n"):
-        head += source.readline()  # whole lines only
+        head += source.readline(MAX_LINE_CHARS + 1)  # whole lines only
+        if len(head) > BLOCK_CHARS + MAX_LINE_CHARS:
+            raise too_long(name)
     fmt = _detect(head)
     if fmt is None:  # boards, or no placement line in the first block: line by line
-        yield from read_placements(itertools.chain(io.StringIO(head), source), name)  # type: ignore[arg-type]
+        rest = itertools.chain(io.StringIO(head), bounded_lines(source, name))
+        yield from read_placements(rest, name)  # type: ignore[arg-type]
         return
     lines_before = 0
     pending = head
@@ -393,6 +434,8 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
         text = pending + more
         cut = len(text) if ended else text.rfind("\n") + 1
         if cut == 0:  # one line longer than a block: keep reading
+            if len(text) > MAX_LINE_CHARS:
+                raise too_long(name)
             pending = text
             continue
         body, pending = text[:cut], text[cut:]

@@ -48,6 +48,15 @@ COUNTS_ON_EVERY_CORE = frozenset({"fast"})
 #: A count expected to take longer than this is refused unless a time limit is given.
 BEYOND_REACH = 365 * 86400.0
 
+#: Engines that look for a first solution by plain backtracking in row order, and the
+#: largest empty board on which they are expected to find one in minutes. Measured (the
+#: lexicographic first solution, counted by the fast engine's kernel in the same order):
+#: 58.7 million nodes at n = 30, 88 million at n = 32, more than 260 million at n = 36 and
+#: beyond; ``reference`` visits about 10^5 nodes a second, so n = 30 takes some 10 minutes
+#: (n = 32 ran for more than 14 under load), larger boards hours or more (the growth is
+#: exponential, if irregular). Up to n = 29 it answers within about a minute.
+FIRST_REACH = {"reference": 29}
+
 #: Number of solutions, OEIS A000170; n = 27 is the largest ever counted (2016).
 KNOWN_TOTALS = (
     1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
@@ -147,6 +156,24 @@ def check_count_reach(engine: str, n: int, cores: int, time_limit: float | None)
         f"counting n={n} with engine '{engine}' would take {format_duration(seconds)} "
         f"on this machine ({cores} core{'s' * (cores != 1)}); the largest n ever counted is "
         f"{record}. Give a time limit of S seconds to count for that long anyway"
+    )
+
+
+def check_first_reach(engine: str, n: int, time_limit: float | None) -> None:
+    """Refuse a first solution that plain backtracking will not find in reasonable time.
+
+    ``solve 3000 -e reference`` would otherwise run for ever without a word. With a time
+    limit the caller accepts "none found in time", so the search may start.
+    """
+    reach = FIRST_REACH.get(engine)
+    if time_limit is not None or reach is None or n <= reach:
+        return
+    raise UnsupportedTaskError(
+        f"engine '{engine}' (plain backtracking in row order) is not expected to find a "
+        f"solution for n={n} in reasonable time: its search grows exponentially with n "
+        f"(from n={reach + 1} on, ten minutes to years). Use engine 'construct' (one "
+        "solution for any n >= 4, at once) or 'minconflicts', or give a time limit to search "
+        "that long anyway"
     )
 
 

@@ -52,8 +52,10 @@ from cp_queens.formats import (
     QUEEN,
     BoardShape,
     board_row,
+    bounded_lines,
     check_json_depth,
     marks_in,
+    read_rest,
 )
 from cp_queens.problem import Problem, describe_square
 
@@ -67,13 +69,14 @@ def read_partial(source: TextIO, name: str = "<stdin>") -> Problem:
     of text, of which only the queens and blocked squares are kept.
     """
     leading: list[str] = []  # blank lines before the first mark, kept for line numbers
-    for line in source:
+    lines = bounded_lines(source, name)  # /dev/zero has no line end: no line is endless
+    for line in lines:
         if not line.strip():
             leading.append(line)
             continue
         if line.lstrip().startswith("{"):
-            return _parse_json("".join(leading) + line + source.read(), name)
-        return _parse_board(itertools.chain(leading, [line], source), name)
+            return _parse_json("".join(leading) + line + read_rest(source, name), name)
+        return _parse_board(itertools.chain(leading, [line], lines), name)
     return _parse_board(leading, name)
 
 

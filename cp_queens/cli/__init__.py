@@ -39,7 +39,7 @@ from cp_queens.cli._common import (
     set_quiet,
 )
 from cp_queens.cli.exit_codes import ExitCode, table
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import ClusterLostError, CpQueensError
 
 COMMANDS = [
     solve,
@@ -126,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.run(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
         return code
+    except ClusterLostError as error:  # the request was fine; the connection was not
+        return fail(str(error), ExitCode.IO_ERROR)
     except CpQueensError as error:
         return fail(str(error), ExitCode.BAD_INPUT)
     except KeyboardInterrupt:

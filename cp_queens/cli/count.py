@@ -140,8 +140,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _say_how_long(engine: Engine, args: argparse.Namespace) -> None:
     """A count of more than a minute says so up front (one beyond reach is refused)."""
-    from cp_queens.limits import count_seconds, format_duration
+    from cp_queens.limits import BEYOND_REACH, count_seconds, format_duration
 
     seconds = count_seconds(engine.name, args.n, engine.count_cores())
-    if seconds is not None and seconds > 60 and args.time_limit is None:
+    if seconds is not None and 60 < seconds <= BEYOND_REACH and args.time_limit is None:
         note(f"this count may take {format_duration(seconds)} (Ctrl-C stops it)")

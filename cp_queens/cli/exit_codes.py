@@ -24,7 +24,8 @@ class ExitCode(IntEnum):
     DISAGREE = 3
     #: Stopped by --time-limit: the answer is incomplete (what was written is whole).
     TIME_LIMIT = 4
-    #: Reading or writing failed (disk full, closed stream, unwritable file).
+    #: Reading or writing failed (disk full, closed stream, unwritable file, a Dask
+    #: scheduler lost mid-run).
     IO_ERROR = 74
     #: An internal error: a bug in cp-queens (run with --debug for the traceback).
     INTERNAL_ERROR = 70
@@ -40,7 +41,7 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.DISAGREE: "two engines disagree (a bug in one of them)",
     ExitCode.TIME_LIMIT: "stopped by --time-limit: the answer is incomplete",
     ExitCode.INTERNAL_ERROR: "internal error, a bug (--debug or CP_QUEENS_DEBUG=1 shows it)",
-    ExitCode.IO_ERROR: "reading or writing failed (disk full, closed stream); output stays whole",
+    ExitCode.IO_ERROR: "reading or writing failed (disk full, closed stream, lost cluster)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C, SIGTERM); finished work is kept",
 }
 

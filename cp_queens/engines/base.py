@@ -351,6 +351,8 @@ class Engine:
         limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
         if task == "count" and not problem.fixed:
             limits.check_count_reach(self.name, problem.n, self.count_cores(), self.time_limit)
+        if task != "count" and problem.is_empty_board:
+            limits.check_first_reach(self.name, problem.n, self.time_limit)
 
     def count_cores(self) -> int:
         """Cores a count of this engine may use (a cluster: as many as it takes)."""

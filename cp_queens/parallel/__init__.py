@@ -34,13 +34,20 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from cp_queens.errors import CpQueensError, CpQueensWarning
+from cp_queens.errors import ClusterLostError, CpQueensError, CpQueensWarning
 
 Item = TypeVar("Item")
 Record = TypeVar("Record")
@@ -211,6 +218,17 @@ def run(
     except KeyboardInterrupt:
         path = None if checkpoint is None else checkpoint.path
         raise Interrupted(len(records), total, path) from None
+    except _Cancelled:
+        saved = (
+            "nothing was saved (a checkpoint file makes a count resumable)"
+            if checkpoint is None
+            else f"finished ones are saved in {checkpoint.path}: run it again to resume"
+        )
+        of = "" if total is None else f" of {total}"
+        raise ClusterLostError(
+            f"lost the {where or 'executor'}: it cancelled the tasks it held (did the "
+            f"scheduler stop?) after {len(records)}{of} subproblems; {saved}"
+        ) from None
     return RunResult(records, complete, resumed, ledger.restarts, where or "an executor")
 
 
@@ -315,6 +333,10 @@ def _run_here(
     return True
 
 
+class _Cancelled(Exception):
+    """A task that the executor cancelled on its own: it lost its scheduler."""
+
+
 @dataclass(frozen=True)
 class _Pool:
     """How to start the local pool a run owns (and restarts when a worker dies)."""
@@ -375,6 +397,10 @@ def _run_on_executor(
                 chunk = pending.pop(future)
                 try:
                     results = future.result()
+                except CancelledError:
+                    if own:
+                        raise
+                    raise _Cancelled from None  # we cancel only after the deadline
                 except BrokenProcessPool:
                     if not own or ledger.restarts >= POOL_RESTARTS:
                         raise

@@ -11,20 +11,220 @@ and only when asked for::
 Every worker needs ``cp_queens`` (and Numba) importable: install the package
 in the workers' environment too. Dask re-runs the tasks of a worker that dies,
 so a lost worker costs time, not correctness.
+
+**Failing fast.** Before Dask's client is started, the address is checked
+(:func:`parse_address`) and the server is probed (:func:`probe`): the TCP
+connection and the scheduler's greeting each have a timeout, and a server that
+speaks another protocol is named as such. Dask alone would wait for ever on a
+server that accepts and says nothing, and read the first bytes of any other
+server as a message length (it once tried to allocate 3 EiB). A scheduler with
+no workers is waited for :data:`WORKERS_TIMEOUT` seconds, then refused.
+
+**Trust.** Tasks travel pickled and workers run what they are sent: plain
+``tcp://`` is for a cluster and a network you trust. ``tls://`` addresses use
+Dask's TLS settings (``distributed.comm.tls.*`` in the Dask configuration);
+see ``docs/counting.md``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
+import re
+import socket
+import ssl
+import struct
+import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import ClusterLostError, CpQueensError
 
 INSTALL_HINT = "pip install 'cp-queens[distributed]'"
+
+#: Seconds to open the TCP connection to a scheduler.
+CONNECT_TIMEOUT = 10.0
+#: Seconds for the scheduler's greeting once connected (and for a TLS handshake).
+#: A Dask scheduler speaks first, at once; silence means it is something else.
+HANDSHAKE_TIMEOUT = 10.0
+#: Seconds to wait for a first worker to join a scheduler that has none.
+WORKERS_TIMEOUT = 30.0
+#: The largest greeting believed (a scheduler's is about 60 bytes). Dask reads
+#: the first 8 bytes of a message as its length and allocates that much.
+MAX_GREETING = 1 << 16
+#: Address schemes a client can reach a scheduler by here.
+SCHEMES = ("tcp", "tls")
+#: The port ``dask scheduler`` listens on unless told otherwise.
+SCHEDULER_PORT = 8786
+
+_HOST = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?")
+
+
+@dataclass(frozen=True)
+class Address:
+    """A scheduler's address, checked: ``tcp://10.0.0.5:8786``."""
+
+    scheme: str
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.scheme}://{host}:{self.port}"
+
+
+def parse_address(text: str) -> Address:
+    """Check a scheduler address before any connection: one clear error for a bad one.
+
+    ``HOST:PORT`` means ``tcp://HOST:PORT``; IPv6 hosts go in brackets.
+
+    Examples:
+        >>> str(parse_address("10.0.0.5:8786"))
+        'tcp://10.0.0.5:8786'
+        >>> str(parse_address("tls://[::1]:8786"))
+        'tls://[::1]:8786'
+        >>> parse_address("http://localhost:8787")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        cp_queens.errors.CpQueensError: 'http://localhost:8787' is a web address (the ...
+    """
+    form = f"tcp://HOST:{SCHEDULER_PORT}, or tls://HOST:{SCHEDULER_PORT}"
+    scheme, separator, rest = text.partition("://")
+    if not separator:
+        scheme, rest = "tcp", text
+    scheme = scheme.lower()
+    if scheme in ("http", "https"):
+        raise CpQueensError(
+            f"{text!r} is a web address (the dashboard speaks HTTP); "
+            f"a Dask scheduler's address is {form}"
+        )
+    if scheme not in SCHEMES:
+        raise CpQueensError(
+            f"a Dask scheduler address starts with tcp:// or tls://, got {text!r} "
+            f"(the form is {form})"
+        )
+    if rest.startswith("["):
+        host, bracket, port_text = rest[1:].partition("]")
+        ok = bool(bracket) and port_text.startswith(":") and _is_ipv6(host)
+        port_text = port_text[1:]
+    else:
+        host, colon, port_text = rest.rpartition(":")
+        ok = bool(colon) and bool(_HOST.fullmatch(host)) and len(host) <= 253
+    if not ok:
+        raise CpQueensError(f"not a Dask scheduler address: {text!r} (the form is {form})")
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise CpQueensError(
+            f"the port of a Dask scheduler address is a number from 1 to 65535, got "
+            f"{port_text!r} in {text!r}"
+        )
+    return Address(scheme, host, int(port_text))
+
+
+def _is_ipv6(host: str) -> bool:
+    try:
+        socket.inet_pton(socket.AF_INET6, host)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def probe(
+    address: Address,
+    *,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    handshake_timeout: float = HANDSHAKE_TIMEOUT,
+    tls: ssl.SSLContext | None = None,
+) -> None:
+    """Connect to ``address`` and read the greeting a Dask scheduler sends first.
+
+    Raises :class:`CpQueensError` with one line if nothing listens, nothing
+    answers in time, or the answer is not a Dask greeting: a Dask frame header
+    (a frame count and frame lengths adding up) around a MessagePack map.
+    """
+    where = f"the Dask scheduler at {address}"
+    try:
+        raw = socket.create_connection((address.host, address.port), timeout=connect_timeout)
+    except TimeoutError:
+        raise CpQueensError(
+            f"cannot reach {where}: no connection within {connect_timeout:g} s"
+        ) from None
+    except OSError as error:
+        raise CpQueensError(f"cannot reach {where}: {error.strerror or error}") from None
+    with contextlib.closing(raw) as sock:
+        deadline = time.monotonic() + handshake_timeout
+        if tls is not None:
+            sock.settimeout(handshake_timeout)
+            try:
+                sock = tls.wrap_socket(
+                    sock, server_hostname=address.host if tls.check_hostname else None
+                )
+            except TimeoutError:
+                raise CpQueensError(
+                    f"{where} did not complete a TLS handshake within {handshake_timeout:g} s"
+                ) from None
+            except (ssl.SSLError, OSError) as error:
+                raise CpQueensError(f"TLS with {where} failed: {error}") from None
+        not_dask = (
+            f"the server at {address} does not speak Dask's protocol: is it a Dask scheduler "
+            f"(port {SCHEDULER_PORT} by default; the dashboard's HTTP port is not)?"
+        )
+        header = _receive(sock, 8, deadline, where, handshake_timeout)
+        (size,) = struct.unpack("<Q", header)
+        if not 16 <= size <= MAX_GREETING:
+            raise CpQueensError(not_dask)
+        body = _receive(sock, size, deadline, where, handshake_timeout)
+        if not _is_greeting(body):
+            raise CpQueensError(not_dask)
+
+
+def _receive(sock: socket.socket, size: int, deadline: float, where: str, wait: float) -> bytes:
+    data = bytearray()
+    while len(data) < size:
+        left = deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise TimeoutError
+            sock.settimeout(left)
+            chunk = sock.recv(size - len(data))
+        except TimeoutError:
+            hint = " (one that uses TLS needs a tls:// address)" if "tcp://" in where else ""
+            raise CpQueensError(
+                f"{where} accepted the connection but sent no Dask greeting within {wait:g} s: "
+                f"is it a Dask scheduler{hint}?"
+            ) from None
+        except OSError as error:
+            raise CpQueensError(
+                f"{where} broke the connection: {error.strerror or error}"
+            ) from None
+        if not chunk:
+            raise CpQueensError(
+                f"{where} closed the connection without a Dask greeting: is it a Dask scheduler?"
+            )
+        data += chunk
+    return bytes(data)
+
+
+def _is_greeting(body: bytes) -> bool:
+    """Dask's framing: a frame count, one length per frame, the frames; the first a map."""
+    (frames,) = struct.unpack_from("<Q", body)
+    if not 1 <= frames <= 16 or len(body) < 8 * (frames + 1):
+        return False
+    lengths = struct.unpack_from(f"<{frames}Q", body, 8)
+    start = 8 * (frames + 1)
+    if start + sum(lengths) != len(body):
+        return False
+    first = body[start : start + lengths[0]]
+    try:
+        msgpack = importlib.import_module("msgpack")  # untyped; a Dask dependency
+    except ImportError:  # Dask needs it; without it the framing is evidence enough
+        return True
+    try:
+        message = msgpack.unpackb(first, raw=False)
+    except Exception:  # any way of not being MessagePack
+        return False
+    return isinstance(message, dict)
 
 
 @dataclass(frozen=True)
@@ -108,16 +308,107 @@ def _warm_workers(processes: bool = True) -> Iterator[None]:
         yield
 
 
+#: Loggers that print tracebacks when a scheduler goes away; the run reports it in one line.
+_NOISY = ("distributed", "tornado.application")
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own error logs off while we hold the connection, then as they were.
+
+    A lost scheduler makes the client log a traceback per pending request and
+    more while it tries to reconnect in the background; :func:`cp_queens.parallel.run`
+    says it in one line instead (:class:`~cp_queens.errors.ClusterLostError`).
+    After such a loss they stay off: the client's reconnection attempts end later.
+    """
+    # Dask's configuration gives some of its loggers levels of their own
+    # (``distributed.client``): each one is set, not only the parent.
+    loggers = [logging.getLogger(name) for name in _NOISY] + [
+        logger
+        for name, logger in logging.root.manager.loggerDict.items()
+        if name.startswith("distributed.") and isinstance(logger, logging.Logger)
+    ]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    lost = False
+    try:
+        yield
+    except ClusterLostError:
+        lost = True
+        raise
+    finally:
+        if not lost:
+            for logger, level in zip(loggers, levels, strict=True):
+                logger.setLevel(level)
+
+
+def _tls_context(distributed: Any, address: Address) -> ssl.SSLContext | None:
+    """The client's TLS context from Dask's configuration; ``tls://`` without one is refused."""
+    if address.scheme != "tls":
+        return None
+    context = distributed.Security().get_connection_args("client").get("ssl_context")
+    if context is None:
+        raise CpQueensError(
+            f"{address} is a TLS address, but Dask's TLS settings are missing: set "
+            "distributed.comm.tls.ca-file, distributed.comm.tls.client.cert and "
+            "distributed.comm.tls.client.key in the Dask configuration (or the "
+            "DASK_DISTRIBUTED__COMM__TLS__... environment variables)"
+        )
+    return context
+
+
+def _connect(
+    distributed: Any, text: str, timeout: float, workers_timeout: float, deadline: float | None
+) -> tuple[Any, Address]:
+    """A client of the scheduler at ``text``, which has at least one worker."""
+    address = parse_address(text)
+    probe(
+        address,
+        connect_timeout=timeout,
+        handshake_timeout=timeout,
+        tls=_tls_context(distributed, address),
+    )
+    try:
+        client = distributed.Client(str(address), timeout=f"{2 * timeout}s")
+    except Exception as error:  # anything Dask raises here is about that server
+        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise CpQueensError(
+            f"cannot connect to the Dask scheduler at {address}: {detail}"
+        ) from None
+    try:
+        if not client.scheduler_info().get("workers"):
+            wait = workers_timeout
+            if deadline is not None:
+                wait = max(0.1, min(wait, deadline - time.perf_counter()))
+            try:
+                client.wait_for_workers(1, timeout=wait)
+            except TimeoutError:
+                raise CpQueensError(
+                    f"the Dask scheduler at {address} has no workers (none joined within "
+                    f"{wait:.1f} s): start some with 'dask worker {address}'"
+                ) from None
+    except BaseException:
+        client.close()
+        raise
+    return client, address
+
+
 @contextlib.contextmanager
 def dask_cluster(
     *,
     scheduler: str | None = None,
     cluster: str | None = None,
-    timeout: float = 10.0,
+    timeout: float = CONNECT_TIMEOUT,
+    workers_timeout: float = WORKERS_TIMEOUT,
+    deadline: float | None = None,
     processes: bool = False,
 ) -> Iterator[Cluster]:
-    """Connect to ``scheduler`` (waiting up to ``timeout`` seconds), or start a local
-    cluster described by ``cluster``.
+    """Connect to ``scheduler``, or start a local cluster described by ``cluster``.
+
+    ``timeout`` bounds the connection and the scheduler's greeting (each);
+    ``workers_timeout`` the wait for a first worker, also cut at ``deadline``
+    (a ``time.perf_counter()`` instant: the caller's time limit).
 
     A local cluster's workers are threads of this process unless ``processes``:
     the counting kernels release the GIL (the native library through ``ctypes``,
@@ -130,16 +421,14 @@ def dask_cluster(
     """
     if (scheduler is None) == (cluster is None):
         raise CpQueensError("give exactly one of scheduler and cluster")
+    if scheduler is not None:
+        parse_address(scheduler)  # a bad address is refused even without Dask installed
     distributed = _distributed()
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_quiet_dask())
         if scheduler is not None:
-            try:
-                client = distributed.Client(scheduler, timeout=f"{timeout}s")
-            except (OSError, TimeoutError) as error:
-                raise CpQueensError(
-                    f"cannot reach the Dask scheduler at {scheduler}: {error}"
-                ) from None
-            where = f"Dask cluster at {scheduler}"
+            client, address = _connect(distributed, scheduler, timeout, workers_timeout, deadline)
+            where = f"Dask cluster at {address}"
         else:
             workers = parse_cluster(cluster or "")
             if workers is None and not processes:

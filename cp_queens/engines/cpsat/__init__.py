@@ -23,7 +23,7 @@ Options a course can compare:
   processes and expands the orbits (:mod:`cp_queens.engines.cpsat.orbits`),
   the same solutions more than ten times faster from n = 12 on.
   ``auto`` (the default) takes ``fast`` for complete searches of boards with
-  n >= 10 and no pre-placed queens, ``plain`` otherwise: below n = 10 the
+  10 <= n <= 27 and no pre-placed queens, ``plain`` otherwise: below n = 10 the
   whole plain search is quicker than starting processes, given queens break the
   symmetry, and a stream stopped after ``limit`` solutions is best served by
   one search that starts at once. Both stream at bounded memory; ``fast``
@@ -70,6 +70,10 @@ METHODS = ("auto", "plain", "fast")
 #: More CP-SAT search threads than this gain nothing (its portfolio has fewer strategies).
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10
+#: ... and up to this one, the largest n ever counted: beyond it a complete search
+#: cannot end, so what is wanted is a stream, and one model streams at once (the
+#: split of n = 200 into 3.7 million subproblems took a minute, ignoring the time limit).
+FAST_UP_TO = 27
 
 
 @register
@@ -216,7 +220,7 @@ class CpSatEngine(Engine):
             self.search.name == "auto"
             and self.symmetry == "none"
             and problem.is_empty_board
-            and problem.n >= FAST_FROM
+            and FAST_FROM <= problem.n <= FAST_UP_TO
             and call.limit is None  # a short stream is served best by one search at once
         )
 

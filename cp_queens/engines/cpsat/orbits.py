@@ -67,6 +67,12 @@ _DONE = "done"
 _ERROR = "error"
 
 
+#: Largest boards split three and two rows deep: about n^depth / 2 subproblems, kept
+#: under 50,000 so that the split stays well under a second on any board.
+MAX_DEPTH_3 = 46
+MAX_DEPTH_2 = 316
+
+
 def prefix_rows(n: int) -> int:
     """How many rows each subproblem fixes: more rows, smaller and more subproblems.
 
@@ -75,8 +81,8 @@ def prefix_rows(n: int) -> int:
     """
     if n <= 12:
         return 1
-    if n <= 15:
-        return 2
+    if n <= 15 or n > MAX_DEPTH_3:
+        return 2 if n <= MAX_DEPTH_2 else 1
     return 3
 
 

@@ -114,6 +114,10 @@ class FastEngine(Engine):
             from cp_queens.parallel.dask import parse_cluster
 
             parse_cluster(cluster)  # checks the spelling now, not after the split
+        if scheduler is not None:
+            from cp_queens.parallel.dask import parse_address
+
+            parse_address(scheduler)
         self.workers = workers
         self.scheduler = scheduler
         self.cluster = cluster
@@ -162,7 +166,7 @@ class FastEngine(Engine):
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 
         with contextlib.ExitStack() as stack:
-            executor, where = self._executor(stack)
+            executor, where = self._executor(stack, call.deadline)
             checkpoint = None
             if self.checkpoint is not None:
                 from cp_queens.parallel.checkpoint import Checkpoint
@@ -219,7 +223,9 @@ class FastEngine(Engine):
         small = problem.n < PARALLEL_FROM and self.checkpoint is None
         return 1 if small else None  # a small count is over before a pool has started
 
-    def _executor(self, stack: contextlib.ExitStack) -> tuple[Executor | None, str | None]:
+    def _executor(
+        self, stack: contextlib.ExitStack, deadline: float | None
+    ) -> tuple[Executor | None, str | None]:
         if self.executor is not None:
             return self.executor, "an executor"
         if self.scheduler is None and self.cluster is None:
@@ -230,7 +236,9 @@ class FastEngine(Engine):
             # The local cluster's workers are forked from this process: load the
             # kernels once here, and every worker starts with them.
             split_module.warm_up(self.force_python)
-        cluster = stack.enter_context(dask_cluster(scheduler=self.scheduler, cluster=self.cluster))
+        cluster = stack.enter_context(
+            dask_cluster(scheduler=self.scheduler, cluster=self.cluster, deadline=deadline)
+        )
         return cluster.executor, cluster.description
 
     # -- enumeration ------------------------------------------------------

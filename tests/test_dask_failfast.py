@@ -1,0 +1,341 @@
+"""A Dask scheduler that is wrong, silent, empty or lost: one line and a known exit code, fast.
+
+The servers that are not Dask run in a thread of this process (a socket each);
+the real schedulers and workers are subprocesses (``python -m distributed.cli...``),
+never a second ``LocalCluster`` forked from this threaded test process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.errors import CpQueensError
+from cp_queens.parallel.dask import Address, parse_address, probe
+from tests.helpers import ENV, run_cli, total
+
+# -- addresses ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tcp://10.0.0.5:8786", "tcp://10.0.0.5:8786"),
+        ("10.0.0.5:8786", "tcp://10.0.0.5:8786"),
+        ("TLS://node-1.example.org:9000", "tls://node-1.example.org:9000"),
+        ("tcp://[::1]:8786", "tcp://[::1]:8786"),
+    ],
+)
+def test_good_addresses_are_read(text: str, expected: str) -> None:
+    assert str(parse_address(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("not a url", "not a Dask scheduler address"),
+        ("", "not a Dask scheduler address"),
+        ("tcp://", "not a Dask scheduler address"),
+        ("tcp://:8786", "not a Dask scheduler address"),
+        ("tcp://host", "not a Dask scheduler address"),
+        ("tcp://[::1", "not a Dask scheduler address"),
+        ("tcp://[nonsense]:1", "not a Dask scheduler address"),
+        ("http://127.0.0.1:8787", "is a web address"),
+        ("https://dask.example.org/status", "is a web address"),
+        ("inproc://x", "starts with tcp:// or tls://"),
+        ("ucx://1.2.3.4:1", "starts with tcp:// or tls://"),
+        ("tcp://host:notaport", "a number from 1 to 65535"),
+        ("tcp://host:0", "a number from 1 to 65535"),
+        ("tcp://host:70000", "a number from 1 to 65535"),
+    ],
+)
+def test_bad_addresses_are_one_line_exit_2(capsys, text: str, says: str) -> None:
+    with pytest.raises(CpQueensError, match=says):
+        parse_address(text)
+    code, out, err = run_cli(capsys, "count", "10", "--scheduler", text)
+    assert code == ExitCode.BAD_INPUT
+    assert out == ""
+    assert err.count("\n") == 1 and says in err, err
+
+
+# -- servers that are not Dask schedulers ---------------------------------------
+
+
+@contextlib.contextmanager
+def server(answer) -> Iterator[Address]:
+    """A TCP server on a free local port; ``answer(connection)`` runs for each client."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.1)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            held.append(connection)
+            with contextlib.suppress(OSError):
+                answer(connection)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield Address("tcp", "127.0.0.1", listener.getsockname()[1])
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+        for connection in held:
+            connection.close()
+
+
+def _silent(connection: socket.socket) -> None:
+    """Accept and say nothing (the connection stays open)."""
+
+
+def _hang_up(connection: socket.socket) -> None:
+    connection.close()
+
+
+def _http(connection: socket.socket) -> None:
+    connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+
+def _huge_length(connection: socket.socket) -> None:
+    """What made Dask try to allocate 3 EiB: eight bytes read as a message length."""
+    connection.sendall(b"\xff" * 64)
+
+
+def _framed_garbage(connection: socket.socket) -> None:
+    """A plausible length, then bytes that are not Dask's frames."""
+    connection.sendall((40).to_bytes(8, "little") + b"x" * 40)
+
+
+@pytest.mark.parametrize(
+    ("answer", "says"),
+    [
+        (_silent, "sent no Dask greeting within 0.5 s"),
+        (_hang_up, "closed the connection without a Dask greeting"),
+        (_http, "does not speak Dask's protocol"),
+        (_huge_length, "does not speak Dask's protocol"),
+        (_framed_garbage, "does not speak Dask's protocol"),
+    ],
+)
+def test_a_server_that_is_not_dask_is_named_in_bounded_time_and_memory(answer, says: str) -> None:
+    with server(answer) as address:
+        tracemalloc.start()
+        started = time.perf_counter()
+        with pytest.raises(CpQueensError, match=says):
+            probe(address, connect_timeout=1, handshake_timeout=0.5)
+        elapsed = time.perf_counter() - started
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert elapsed < 2
+    assert peak < 1 << 20  # nothing like the length the server claimed
+
+
+def test_nothing_listening_is_refused_at_once(capsys) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]  # free once closed: nothing listens there
+    started = time.perf_counter()
+    code, _, err = run_cli(capsys, "count", "10", "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert time.perf_counter() - started < 5
+    assert code == ExitCode.BAD_INPUT
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err, err
+
+
+def test_a_web_server_through_the_cli_is_one_line(capsys) -> None:
+    pytest.importorskip("distributed")
+    with server(_http) as address:
+        code, out, err = run_cli(capsys, "count", "10", "--scheduler", str(address))
+    assert code == ExitCode.BAD_INPUT and out == ""
+    assert err.count("\n") == 1 and "does not speak Dask's protocol" in err, err
+
+
+def test_tls_without_dask_tls_settings_says_which_settings(capsys) -> None:
+    pytest.importorskip("distributed")
+    with server(_silent) as address:
+        code, _, err = run_cli(
+            capsys, "count", "10", "--scheduler", f"tls://{address.host}:{address.port}"
+        )
+    assert code == ExitCode.BAD_INPUT
+    assert err.count("\n") == 1 and "distributed.comm.tls.ca-file" in err, err
+
+
+# -- real schedulers, in subprocesses ------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        return taken.getsockname()[1]
+
+
+@contextlib.contextmanager
+def _process(*argv: str) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=ENV,
+        start_new_session=True,
+    )
+    try:
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+@contextlib.contextmanager
+def scheduler() -> Iterator[tuple[Address, subprocess.Popen[bytes]]]:
+    """A ``dask scheduler`` subprocess, once it greets like one."""
+    pytest.importorskip("distributed")
+    address = Address("tcp", "127.0.0.1", _free_port())
+    with _process(
+        "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(address.port),
+        "--no-dashboard",
+    ) as process:  # fmt: skip
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                probe(address, connect_timeout=1, handshake_timeout=5)
+                break
+            except CpQueensError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.3)
+        yield address, process
+
+
+def _cli(*argv: str, timeout: float = 120) -> tuple[subprocess.CompletedProcess[str], float]:
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "cp_queens", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+    )
+    return done, time.perf_counter() - started
+
+
+@pytest.mark.slow
+def test_a_scheduler_without_workers_is_one_line_within_the_time_limit() -> None:
+    with scheduler() as (address, _):
+        done, elapsed = _cli("count", "10", "--scheduler", str(address), "--time-limit", "3")
+    assert done.returncode == ExitCode.BAD_INPUT, done.stderr
+    assert done.stderr.count("\n") == 1 and "has no workers" in done.stderr, done.stderr
+    assert f"dask worker {address}" in done.stderr
+    assert elapsed < 15  # Python and Dask start-up plus the 3 s
+
+
+@pytest.mark.slow
+def test_a_scheduler_killed_mid_run_is_one_line_and_the_checkpoint_resumes(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "n16.jsonl"
+    with scheduler() as (address, process), _process(
+        "distributed.cli.dask_worker", str(address), "--nworkers", "1", "--nthreads", "1",
+        "--no-dashboard",
+    ):  # fmt: skip
+        count = subprocess.Popen(
+            [sys.executable, "-m", "cp_queens", "count", "16", "--scheduler", str(address),
+             "--checkpoint", str(checkpoint), "--quiet"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        )  # fmt: skip
+        deadline = time.monotonic() + 90
+        while not checkpoint.exists() or len(checkpoint.read_text().splitlines()) < 30:
+            assert count.poll() is None, count.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        os.killpg(process.pid, signal.SIGKILL)
+        lost = time.perf_counter()
+        out, err = count.communicate(timeout=60)
+        after_loss = time.perf_counter() - lost
+    assert count.returncode == ExitCode.IO_ERROR, err
+    assert out == ""
+    assert err.count("\n") == 1 and "lost the Dask cluster" in err, err
+    assert "CancelledError" not in err and str(checkpoint) in err
+    assert after_loss < 15
+    saved = len(checkpoint.read_text().splitlines()) - 1
+    assert saved >= 29
+    done, _ = _cli("count", "16", "--checkpoint", str(checkpoint), "--workers", "2")
+    assert done.returncode == ExitCode.OK, done.stderr
+    assert done.stdout.startswith(f"n=16: {total(16)} solutions")
+    assert f"resumed={saved}" in done.stderr
+
+
+def _certificates(folder: Path) -> dict[str, str]:
+    """A throw-away certificate authority and one certificate it signed, by openssl."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make test certificates")
+    quiet = {"check": True, "capture_output": True, "cwd": folder}
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=cp-queens test CA"], **quiet,
+    )  # fmt: skip
+    subprocess.run(
+        ["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "node.key",
+         "-out", "node.csr", "-subj", "/CN=node"], **quiet,
+    )  # fmt: skip
+    subprocess.run(
+        ["openssl", "x509", "-req", "-in", "node.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+         "-CAcreateserial", "-days", "1", "-out", "node.pem"], **quiet,
+    )  # fmt: skip
+    return {name: str(folder / name) for name in ("ca.pem", "node.pem", "node.key")}
+
+
+@pytest.mark.slow
+def test_a_tls_cluster_counts_with_dasks_tls_settings(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    files = _certificates(tmp_path)
+    tls = ["--tls-ca-file", files["ca.pem"], "--tls-cert", files["node.pem"],
+           "--tls-key", files["node.key"]]  # fmt: skip
+    port = _free_port()
+    address = f"tls://127.0.0.1:{port}"
+    settings = {
+        "DASK_DISTRIBUTED__COMM__TLS__CA_FILE": files["ca.pem"],
+        "DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT": files["node.pem"],
+        "DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY": files["node.key"],
+    }
+    with (
+        _process("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port),
+                 "--protocol", "tls", "--no-dashboard", *tls),
+        _process("distributed.cli.dask_worker", address, "--nworkers", "1", "--nthreads", "1",
+                 "--no-dashboard", *tls),
+    ):  # fmt: skip
+        env = {**ENV, **settings}
+        started = time.monotonic()
+        while True:  # the worker joins a few seconds after the scheduler starts
+            done = subprocess.run(
+                [sys.executable, "-m", "cp_queens", "count", "11", "--scheduler", address],
+                capture_output=True, text=True, timeout=120, env=env,
+            )  # fmt: skip
+            if done.returncode == 0 or time.monotonic() - started > 60:
+                break
+            time.sleep(1)
+        plain = subprocess.run(
+            [sys.executable, "-m", "cp_queens", "count", "11", "--scheduler", f"tcp://127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=120, env=ENV,
+        )  # fmt: skip
+    assert done.returncode == ExitCode.OK, done.stderr
+    assert done.stdout.startswith(f"n=11: {total(11)} solutions")
+    assert f"Dask cluster at {address}" in done.stderr
+    assert plain.returncode == ExitCode.BAD_INPUT
+    assert plain.stderr.count("\n") == 1 and "needs a tls:// address" in plain.stderr, plain.stderr
