@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
     elif args.engine is None:
         args.engine = default_complete_engine(problem)
         squares = problem.residue().open_squares()
-        note(f"engine: {args.engine} (default for a residue of {squares} open squares)")
+        plural = "" if squares == 1 else "s"
+        note(f"engine: {args.engine} (default for a residue of {squares} open square{plural})")
     engine = make_engine(
         args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
