@@ -36,6 +36,7 @@ def one_line(err: str) -> str:
         (["enumerate", "100", "-e", "reference", "--limit", "1"], "'minconflicts'"),
         (["count", str(2**63), "-e", "reference"], "would need about"),
         (["enumerate", "1000000000", "--time-limit", "3"], "would need about"),
+        (["compare", "--n", str(2**70), "--time-limit", "0.5"], "board sizes go up to"),
     ],
 )
 def test_what_cannot_be_done_is_refused_at_once(capsys, argv: list[str], says: str) -> None:

@@ -61,6 +61,9 @@ ERROR = "error"
 
 #: Largest range ``parse_range`` accepts, so a typo cannot queue a million runs.
 MAX_POINTS = 1000
+#: Largest board size compared: far beyond what any engine does in a time limit, and
+#: within what the plot's axis can hold (``--n 2**70`` broke it: an internal error).
+MAX_SIZE = 10**9
 
 
 class CompareError(CpQueensError):
@@ -127,6 +130,8 @@ def parse_range(text: str) -> list[int]:
             ) from None
         if low < 1:
             raise CompareError(f"board sizes start at 1, got {low} in {text!r}")
+        if high > MAX_SIZE:
+            raise CompareError(f"board sizes go up to {MAX_SIZE:,}, got {high} in {text!r}")
         if high < low:
             raise CompareError(f"board sizes: empty range {part!r} (the end is below the start)")
         if high - low + 1 + len(sizes) > MAX_POINTS:
