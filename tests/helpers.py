@@ -6,7 +6,6 @@ A plain module, not a test module: test modules import from here, never from eac
 from __future__ import annotations
 
 import doctest
-import functools
 import importlib.util
 import os
 import re
@@ -66,9 +65,8 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 
 
-@functools.cache
 def run_example(name: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``examples/name`` once per test session; every test that reads it shares the run."""
+    """Run ``examples/name`` as a script, as a reader would (a fresh process)."""
     return subprocess.run(
         [sys.executable, str(ROOT / "examples" / name), *args],
         capture_output=True,
@@ -76,6 +74,37 @@ def run_example(name: str, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
         env=ENV,
     )
+
+
+def run_example_once(folder: Path, name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """:func:`run_example`, once per test session, whichever worker asks first.
+
+    Why: several tests read one lesson's output, and a lesson takes seconds; under
+    ``pytest -n`` they may land on different workers (pytest-xdist's grouping does not
+    hold with every pytest), so the run is kept in ``folder``, a directory all the
+    workers of the session share, under a lock: the others wait for it and read it.
+    """
+    import fcntl
+    import hashlib
+    import json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    key = hashlib.sha256("\0".join([name, *args]).encode()).hexdigest()[:16]
+    saved = folder / f"{key}.json"
+    with open(folder / f"{key}.lock", "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        if saved.exists():
+            fields = json.loads(saved.read_text(encoding="utf-8"))
+            return subprocess.CompletedProcess(**fields)
+        result = run_example(name, *args)
+        fields = {
+            "args": result.args,
+            "returncode": result.returncode,
+            "stdout": result.stdout,
+            "stderr": result.stderr,
+        }
+        saved.write_text(json.dumps(fields), encoding="utf-8")
+    return result
 
 
 #: The teacher's key: worked answers to the exercises, one module per lesson.

@@ -1,7 +1,7 @@
 """Every example is tested code: each file in examples/ must run cleanly.
 
-Each example runs once per session (:func:`tests.helpers.run_example`); the
-lesson tests read the same run's output.
+Each example runs once per session (the ``example_run`` fixture); the lesson
+tests read the same run's output.
 """
 
 from __future__ import annotations
@@ -11,21 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import EXAMPLES, run_example
-
-#: run_example caches each run per process: the tests reading a run share a worker.
-pytestmark = pytest.mark.xdist_group("examples")
+from tests.helpers import EXAMPLES
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
-def test_example_runs(example: Path) -> None:
-    result = run_example(example.name)
+def test_example_runs(example_run, example: Path) -> None:
+    result = example_run(example.name)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip(), "an example should show its result"
 
 
-def test_model_example_prints_the_92_solutions() -> None:
-    result = run_example("01_model.py")
+def test_model_example_prints_the_92_solutions(example_run) -> None:
+    result = example_run("01_model.py")
     solutions = [line for line in result.stdout.splitlines() if re.match(r"\s*\d+: \[", line)]
     assert len(solutions) == 92
     assert len({line.split(":")[1] for line in solutions}) == 92
