@@ -35,6 +35,9 @@ __all__ = [
 
 _REGISTRY: dict[str, type[Engine]] = {}
 
+#: Modules of this package that hold no engine.
+NOT_ENGINES = frozenset({"base", "choices"})
+
 E = TypeVar("E", bound=type[Engine])
 
 
@@ -60,7 +63,7 @@ def names() -> list[str]:
     in_modules = {
         module.name.replace("_", "-")
         for module in pkgutil.iter_modules(__path__)
-        if module.name != "base" and not module.name.startswith("_")
+        if module.name not in NOT_ENGINES and not module.name.startswith("_")
     }
     return sorted(in_modules | _REGISTRY.keys())  # plus any registered from elsewhere
 

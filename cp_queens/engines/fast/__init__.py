@@ -26,8 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import Executor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cp_queens import parallel
 from cp_queens.engines import register
@@ -38,6 +37,9 @@ from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
 from cp_queens.errors import EngineOptionError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.

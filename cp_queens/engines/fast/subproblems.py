@@ -272,6 +272,10 @@ _warned = False
 #: is already built (it loads in a millisecond): building it, or loading Numba's JIT (about
 #: 0.8 s of CPU), costs more than the interpreted count of n = 12 (about 0.2 s).
 INTERPRETED_UP_TO = 12
+#: Below this size not even the native library is looked for: finding and loading it
+#: (``ctypes``, the build module's hashing of the kernel source) takes some 15 ms of
+#: CPU, more than the interpreted count (n = 10: 10 ms, n = 8: 1 ms).
+NATIVE_PAYS_FROM = 11
 
 
 def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool]:
@@ -295,6 +299,8 @@ def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool
             )
         return kernels.PYTHON, False
     if force_python:
+        return kernels.PYTHON, False
+    if n is not None and n < NATIVE_PAYS_FROM:
         return kernels.PYTHON, False
     if n is not None and n <= INTERPRETED_UP_TO and not kernels.COMPILED.native_built():
         return kernels.PYTHON, False
