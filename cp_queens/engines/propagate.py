@@ -356,9 +356,14 @@ class _Search:
             self.domains[row] = after
             self.propagations += (before ^ after).bit_count()
             if self.tracer is not None:
-                for col in values_of(before ^ after):
-                    self.tracer("remove", row, col)
+                self.trace_removal(row, before ^ after)
         return after != 0
+
+    def trace_removal(self, row: int, lost: int) -> None:
+        """Tell the tracer about each square of ``row`` crossed out."""
+        assert self.tracer is not None
+        for col in values_of(lost):
+            self.tracer("remove", row, col)
 
     def place(self, row: int, col: int) -> None:
         """Put a queen on ``(row, col)``: its domain becomes that square, its lines taken."""
@@ -419,6 +424,9 @@ class _Search:
         than one square loses the squares on taken lines; the rows that this leaves
         with one square take their lines in turn (two that attack each other cannot:
         a dead end), and the next round crosses out what they attack.
+
+        This is the innermost loop of every level from ``arc`` up, so it crosses
+        squares out itself rather than through :meth:`remove` (same bookkeeping).
         """
         domains = self.domains
         last = self.n - 1
@@ -431,12 +439,16 @@ class _Search:
             for row, domain in enumerate(domains):
                 if not domain & (domain - 1):
                     continue  # one square left: its lines are taken already
-                attacked = columns | diagonals >> row | antidiagonals >> (last - row)
-                if domain & attacked:
-                    if not self.remove(row, attacked):
-                        return False
-                    domain = domains[row]
+                lost = domain & (columns | diagonals >> row | antidiagonals >> (last - row))
+                if lost:
+                    domain ^= lost
+                    domains[row] = domain
+                    self.propagations += lost.bit_count()
+                    if self.tracer is not None:
+                        self.trace_removal(row, lost)
                     if not domain & (domain - 1):
+                        if not domain:
+                            return False
                         singles.append(row)
             if not singles:
                 return True
