@@ -163,16 +163,10 @@ def parse_engine_spec(text: str) -> EngineSpec:
         >>> parse_engine_spec("pyconstraint:solver=optimized:forwardcheck=false").options
         {'solver': 'optimized', 'forwardcheck': False}
     """
-    name, *pairs = (part.strip() for part in text.strip().split(":"))
-    known = engines.names()
-    if name not in known:
-        raise CompareError(f"unknown engine '{name}' (known engines: {', '.join(known)})")
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, equals, value = pair.partition("=")
-        if not equals or not key.strip():
-            raise CompareError(f"cannot read option {pair!r} in {text!r} (expected name:key=value)")
-        options[key.strip().replace("-", "_")] = _option_value(value.strip())
+    try:
+        name, options = engines.parse_spec(text)
+    except CpQueensError as error:
+        raise CompareError(str(error)) from None
     if "time_limit" in options:
         raise CompareError(f"{text.strip()}: the time limit is set for the whole comparison")
     spec = EngineSpec(text.strip(), name, options)
@@ -181,18 +175,6 @@ def parse_engine_spec(text: str) -> EngineSpec:
     except CpQueensError as error:
         raise CompareError(f"{text.strip()}: {error}") from None
     return spec
-
-
-def _option_value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            continue
-    return text
 
 
 def parse_engines(text: str) -> list[EngineSpec]:

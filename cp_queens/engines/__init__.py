@@ -30,6 +30,7 @@ __all__ = [
     "get",
     "names",
     "options",
+    "parse_spec",
     "register",
 ]
 
@@ -122,3 +123,44 @@ def get(name: str, **chosen: Any) -> Engine:
                 f"engine '{name}' has no option '{option}' (its options: {', '.join(known)})"
             )
     return engine_class(name)(**chosen)
+
+
+def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """An engine named with options, ``name:key=value[:key=value...]``, split up.
+
+    The one syntax for an engine with options, wherever a user names one (the
+    command line's ``--engine``, ``compare --engines``). Values read as int,
+    float, ``true``/``false`` or text; ``-`` in a key reads as ``_``. The name is
+    checked here, the options when the engine is built (:func:`get`).
+
+    Examples:
+        >>> parse_spec("propagate:consistency=alldiff:value-order=centre")
+        ('propagate', {'consistency': 'alldiff', 'value_order': 'centre'})
+        >>> parse_spec("pyconstraint:forwardcheck=false")
+        ('pyconstraint', {'forwardcheck': False})
+    """
+    name, *pairs = (part.strip() for part in text.strip().split(":"))
+    known = names()
+    if name not in known:
+        raise UnknownEngineError(f"unknown engine '{name}' (known engines: {', '.join(known)})")
+    chosen: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise EngineOptionError(
+                f"cannot read option {pair!r} in {text.strip()!r} (expected name:key=value)"
+            )
+        chosen[key.strip().replace("-", "_")] = _option_value(value.strip())
+    return name, chosen
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text

@@ -85,6 +85,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, Tracer
@@ -607,6 +608,12 @@ class PropagateEngine(Engine):
     """
 
     name = "propagate"
+    #: The values each option takes (the command line offers them, and checks them).
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
+        "consistency": CONSISTENCIES,
+        "variable_order": VARIABLE_ORDERS,
+        "value_order": VALUE_ORDERS,
+    }
     description = (
         "our own small constraint solver in Python: consistency none/forward/arc/alldiff, "
         "first-fail and centre heuristics"
