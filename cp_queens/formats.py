@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import io
 import itertools
-import json
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
@@ -329,6 +328,8 @@ def _chain(head: tuple[int, str], tail: Iterator[tuple[int, str]]) -> Iterator[t
 
 
 def _read_jsonl(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]]:
+    import json  # here: every command imports this module, few read JSON
+
     for number, line in lines:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -352,6 +353,11 @@ def _read_jsonl(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[in
         yield value
 
 
+#: A csv field: ASCII digits (``int()`` alone also reads ``1_0`` and other scripts' digits,
+#: which a file of placements has no business holding), spaces around them allowed.
+_CSV_NUMBER = re.compile(r"[ \t]*[+-]?[0-9]+[ \t]*")
+
+
 def _read_csv(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]]:
     for number, line in lines:
         stripped = line.strip()
@@ -360,6 +366,8 @@ def _read_csv(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]
         columns = []
         for position, cell in enumerate(stripped.split(","), start=1):
             try:
+                if _CSV_NUMBER.fullmatch(cell) is None:
+                    raise ValueError(cell)
                 columns.append(int(cell))
             except ValueError:
                 raise ParseError(
@@ -403,6 +411,10 @@ def _read_boards(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[i
 
 #: Characters read per block by :func:`read_blocks` (about 40,000 lines of n = 15).
 BLOCK_CHARS = 1 << 21
+
+#: Smaller blocks are read line by line unless the compiled kernels are already built:
+#: the exact reader takes a fraction of a second there, a first build half a minute.
+COMPILED_PARSE_FROM = 1 << 20
 
 
 def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
@@ -478,6 +490,8 @@ def _parse_block(body: str, fmt: str) -> Any:
 
     if kernels.COMPILED is None:
         return None  # without Numba the exact reader is as quick as anything here
+    if len(body) < COMPILED_PARSE_FROM and not kernels.COMPILED.native_built():
+        return None  # a small input is read before a build would have finished
     if fmt == "csv" and body.startswith("q"):
         body = body[body.find("\n") + 1 :] if "\n" in body else ""
     if not body:

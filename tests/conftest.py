@@ -7,6 +7,9 @@ engine and the :class:`~cp_queens.engines.base.TemplateEngine` run through it.
 
 from __future__ import annotations
 
+import functools
+import os
+import subprocess
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +17,7 @@ import pytest
 
 from cp_queens import engines
 from cp_queens.engines.base import Engine, TemplateEngine
-from tests.helpers import ALL_ENGINES, TEMPLATE
+from tests.helpers import ALL_ENGINES, TEMPLATE, run_example_once
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,3 +49,15 @@ def make_engine(engine_name: str) -> Callable[..., Engine]:
         return engines.get(engine_name, **options)
 
     return build
+
+
+@pytest.fixture(scope="session")
+def example_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``example_run(name, *args)``: the run of ``examples/name``, made once per session
+    and shared by every test (and every xdist worker) that reads it."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the session's folder, above each worker's own
+    return functools.partial(run_example_once, shared / "example-runs")

@@ -19,6 +19,31 @@ from cp_queens.verify import verify, verify_rows
 from tests.helpers import total
 
 
+class InterpretedParser:
+    """Stands in for ``kernels.COMPILED`` in :func:`cp_queens.formats.read_blocks`: the same
+    ``parse_rows`` source, interpreted (over bytes, as Numba reads the array)."""
+
+    def __init__(self, built: bool = True) -> None:
+        self.built = built
+        self.calls = 0
+
+    def native_built(self) -> bool:
+        return self.built
+
+    def parse_rows(self, data: np.ndarray, brackets: int, out: np.ndarray, shape: np.ndarray):
+        self.calls += 1
+        return kernels.PYTHON.parse_rows(data.tobytes(), brackets, out, shape)
+
+
+@pytest.fixture(params=["interpreted", pytest.param("compiled", marks=pytest.mark.slow)])
+def block_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The block path of read_blocks, taken whatever the input's size: with the kernels'
+    source interpreted, and (slow run: the first use builds them) compiled."""
+    monkeypatch.setattr(formats, "COMPILED_PARSE_FROM", 0)
+    if request.param == "interpreted":
+        monkeypatch.setattr(kernels, "COMPILED", InterpretedParser())
+
+
 def flatten(items) -> list[list[int]]:
     out: list[list[int]] = []
     for item in items:
@@ -68,7 +93,7 @@ def test_block_text_refuses_columns_off_the_board() -> None:
 )
 @pytest.mark.parametrize("block_chars", [16, 50, 1 << 21])
 def test_read_blocks_gives_the_placements_of_read_placements(
-    monkeypatch, text: str, block_chars: int
+    monkeypatch, block_parser, text: str, block_chars: int
 ) -> None:
     monkeypatch.setattr(formats, "BLOCK_CHARS", block_chars)
     expected = list(read_placements(io.StringIO(text), "f"))
@@ -85,7 +110,7 @@ def test_read_blocks_gives_the_placements_of_read_placements(
 )
 @pytest.mark.parametrize("block_chars", [16, 1 << 21])
 def test_read_blocks_names_the_bad_line_like_read_placements(
-    monkeypatch, text: str, message: str, block_chars: int
+    monkeypatch, block_parser, text: str, message: str, block_chars: int
 ) -> None:
     monkeypatch.setattr(formats, "BLOCK_CHARS", block_chars)
     with pytest.raises(formats.ParseError) as slow:
@@ -94,6 +119,16 @@ def test_read_blocks_names_the_bad_line_like_read_placements(
         list(read_blocks(io.StringIO(text), "f"))
     assert message in str(slow.value)
     assert str(fast.value) == str(slow.value)
+
+
+def test_a_small_input_is_read_line_by_line_until_the_kernels_are_built(monkeypatch) -> None:
+    """A first build takes half a minute: a small input does not wait for it."""
+    text = "[1, 3, 0, 2]\n[2, 0, 3, 1]\n"
+    for built, calls in ((False, 0), (True, 1)):
+        parser = InterpretedParser(built=built)
+        monkeypatch.setattr(kernels, "COMPILED", parser)
+        assert flatten(read_blocks(io.StringIO(text), "f")) == [[1, 3, 0, 2], [2, 0, 3, 1]]
+        assert parser.calls == calls
 
 
 def test_read_blocks_without_compiled_kernels_reads_line_by_line(monkeypatch) -> None:
@@ -105,7 +140,7 @@ def test_read_blocks_without_compiled_kernels_reads_line_by_line(monkeypatch) ->
 def test_verify_rows_agrees_with_verify() -> None:
     chooser = random.Random(7)
     for n in (1, 2, 5, 8, 13, 31):
-        rows = [list(p.cols) for p in engines.get("fast").solutions(Problem(n), limit=20)]
+        rows = [list(p.cols) for p in engines.get("cpsat").solutions(Problem(n), limit=20)]
         for _ in range(200):
             rows.append([chooser.randrange(-1, n + 1) for _ in range(n)])
             perm = list(range(n))
@@ -116,8 +151,10 @@ def test_verify_rows_agrees_with_verify() -> None:
     assert verify_rows(np.zeros((2, 40), dtype=np.int64)) is None  # beyond 64-bit masks
 
 
-def test_verify_cli_on_a_big_block_reports_each_bad_placement(capsys, tmp_path: Path) -> None:
-    rows = [list(p.cols) for p in engines.get("fast").solutions(Problem(8))]
+def test_verify_cli_on_a_big_block_reports_each_bad_placement(
+    capsys, block_parser, tmp_path: Path
+) -> None:
+    rows = [list(p.cols) for p in engines.get("reference").solutions(Problem(8))]
     rows[10] = [0, 1, 2, 3, 4, 5, 6, 7]
     rows[50] = rows[49]
     target = tmp_path / "eight.jsonl"

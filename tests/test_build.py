@@ -81,6 +81,8 @@ def test_the_jit_switch_skips_the_build_too(monkeypatch, tmp_path: Path) -> None
     assert build.load_or_build() is None
 
 
+#: Needs the compiled kernels, whose first use builds them (half a minute): slow run.
+@pytest.mark.slow
 def test_the_native_library_counts_like_the_array_kernels() -> None:
     """Where the build worked, counts go through the C entry point; same figures, subproblem by
     subproblem, as the kernels over NumPy arrays."""
@@ -104,3 +106,42 @@ def test_the_native_library_counts_like_the_array_kernels() -> None:
         base = s.base_masks(n, (), ())
         through_c = s._count_native(native, n, kinds, depths, prefixes, base)
         assert through_c == s.count_with(kernels.PYTHON, False, subs)
+
+
+def test_processes_started_together_build_once(monkeypatch, tmp_path: Path) -> None:
+    """Two callers after an install: the second waits for the first's build and loads it,
+    instead of spending its own half minute (the lock is per file, so threads show it)."""
+    import threading
+
+    monkeypatch.setenv("CP_QUEENS_CACHE", str(tmp_path))
+    monkeypatch.delenv("CP_QUEENS_JIT", raising=False)
+    built = tmp_path / "built"
+    started = threading.Event()
+    second_waiting = threading.Event()
+    builds = []
+
+    def slow_build(verbose: bool = True) -> Path:
+        builds.append(threading.current_thread().name)
+        started.set()
+        second_waiting.wait(5)  # the other caller is now inside load_or_build
+        built.write_text("module")
+        return built
+
+    monkeypatch.setattr(build, "build", slow_build)
+    monkeypatch.setattr(build, "load", lambda: "module" if built.exists() else None)
+    found: dict[str, object] = {}
+
+    def call(name: str) -> None:
+        found[name] = build.load_or_build()
+
+    first = threading.Thread(target=call, args=("first",), name="first")
+    first.start()
+    assert started.wait(5)
+    second = threading.Thread(target=call, args=("second",), name="second")
+    second.start()
+    second.join(0.3)  # without the lock it would have started its own build by now
+    second_waiting.set()
+    first.join(5)
+    second.join(5)
+    assert builds == ["first"]
+    assert found == {"first": "module", "second": "module"}

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from cp_queens import verify
@@ -175,7 +176,13 @@ def test_ctrl_c_stops_a_cpsat_count() -> None:
          "--method", "plain"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(6)  # past start-up, well inside a search of many minutes
+    # Past start-up (imports take under a second of CPU), well inside a search of many
+    # minutes: the solver has then used CPU of its own. Waiting on the clock instead
+    # would burn seconds of solver time on every run.
+    child = psutil.Process(process.pid)
+    deadline = time.monotonic() + 60
+    while sum(child.cpu_times()[:2]) < 2.0 and time.monotonic() < deadline:
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, (out, err)

@@ -53,6 +53,9 @@ def test_checkpoint_of_another_board_is_refused(capsys, tmp_path: Path) -> None:
     assert code == 2 and "was written for n=8" in err
 
 
+#: A count long enough to interrupt runs compiled (built on first use): in the slow run;
+#: tests/test_parallel.py interrupts and resumes a count in the default run.
+@pytest.mark.slow
 def test_ctrl_c_saves_the_work_and_the_same_command_resumes(tmp_path: Path) -> None:
     target = tmp_path / "n15.jsonl"
     command = [sys.executable, "-m", "cp_queens", "count", "15", "--workers", "1"]

@@ -74,9 +74,15 @@ def test_eight_queens_with_a_queen_in_a_corner() -> None:
     assert {len(oracle(Problem(8, {r: c}))) for r in (0, 7) for c in (0, 7)} == {expected}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(partial_boards())
-def test_enumerating_engines_find_exactly_the_oracle_completions(problem: Problem) -> None:
+def _boards(examples: int):
+    """Hypothesis settings for ``examples`` partial boards: a few in the default run, many
+    in the slow one (each board runs every engine)."""
+    return settings(
+        max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+
+
+def enumerating_engines_find_exactly_the_oracle_completions(problem: Problem) -> None:
     expected = oracle(problem)
     for name in ENUMERATING:
         found = [p.cols for p in completions(problem, name)]
@@ -84,9 +90,7 @@ def test_enumerating_engines_find_exactly_the_oracle_completions(problem: Proble
         assert set(found) == expected, f"{name} on {problem}"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(partial_boards())
-def test_counts_and_first_completions_agree_with_the_oracle(problem: Problem) -> None:
+def counts_and_first_completions_agree_with_the_oracle(problem: Problem) -> None:
     expected = oracle(problem)
     for name in COUNTING:
         assert engines.get(name).count(problem) == len(expected), name
@@ -96,6 +100,32 @@ def test_counts_and_first_completions_agree_with_the_oracle(problem: Problem) ->
             assert found is not None and found.cols in expected, name
         else:
             assert found is None, name
+
+
+@_boards(20)
+@given(partial_boards())
+def test_enumerating_engines_find_exactly_the_oracle_completions(problem: Problem) -> None:
+    enumerating_engines_find_exactly_the_oracle_completions(problem)
+
+
+@_boards(20)
+@given(partial_boards())
+def test_counts_and_first_completions_agree_with_the_oracle(problem: Problem) -> None:
+    counts_and_first_completions_agree_with_the_oracle(problem)
+
+
+@pytest.mark.slow
+@_boards(200)
+@given(partial_boards())
+def test_enumerating_engines_on_many_boards(problem: Problem) -> None:
+    enumerating_engines_find_exactly_the_oracle_completions(problem)
+
+
+@pytest.mark.slow
+@_boards(200)
+@given(partial_boards())
+def test_counts_and_first_completions_on_many_boards(problem: Problem) -> None:
+    counts_and_first_completions_agree_with_the_oracle(problem)
 
 
 @pytest.mark.parametrize("name", FIXED_ENGINES)

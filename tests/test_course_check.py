@@ -246,3 +246,91 @@ def test_cli_check_bad_input_is_one_line_exit_2(capsys, tmp_path, content, argv,
     code, out, err = run(capsys, "check", *argv, str(path))
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+# -- big files: compare_file ------------------------------------------------------
+
+
+def mutated(seed: int) -> tuple[int, list[list[int]]]:
+    """A board size and a file of its solutions with some dropped, repeated, wrong or
+    of the wrong size, shuffled."""
+    import random
+
+    rng = random.Random(seed)
+    n = rng.randint(1, 8)
+    solutions = correct(n)
+    items = rng.sample(solutions, rng.randint(0, len(solutions)))
+    for _ in range(rng.randint(0, 4)):
+        kind = rng.random()
+        if kind < 0.3 and solutions:
+            extra = rng.choice(solutions)
+        elif kind < 0.6:
+            extra = [rng.randrange(n) for _ in range(n)]
+        elif kind < 0.8:
+            extra = [rng.randrange(3) for _ in range(rng.randint(1, 9))]
+        else:
+            extra = [n + 3] * n
+        items.insert(rng.randint(0, len(items)), extra)
+    return n, items
+
+
+def as_read(items: list[list[int]], seed: int) -> list[object]:
+    """The items as read_blocks gives them: runs of equal length as arrays, others as lists."""
+    import random
+
+    rng = random.Random(seed)
+    out: list[object] = []
+    i = 0
+    while i < len(items):
+        chunk = items[i : i + rng.randint(1, 5)]
+        if len({len(c) for c in chunk}) == 1 and rng.random() < 0.7:
+            out.append(np.array(chunk, dtype=np.int64))
+        else:
+            out.extend(chunk)
+        i += len(chunk)
+    return out
+
+
+FIELDS = ("expected", "returned", "correct", "invalid", "duplicates", "missing")
+FINDINGS = ("first_missing", "first_invalid", "first_duplicate")
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_compare_file_finds_what_compare_solutions_finds(seed: int) -> None:
+    from cp_queens.course.check import compare_file, compare_solutions
+
+    n, items = mutated(seed)
+    slow = compare_solutions(n, items)
+    fast = compare_file(n, as_read(items, seed))
+    assert [getattr(fast, f) for f in FIELDS] == [getattr(slow, f) for f in FIELDS]
+    assert [getattr(fast, f) for f in FINDINGS] == [getattr(slow, f) for f in FINDINGS]
+
+
+def test_compare_file_without_numba_takes_the_reference(monkeypatch) -> None:
+    from cp_queens.course.check import compare_file, compare_solutions
+    from cp_queens.engines.fast import kernels
+
+    monkeypatch.setattr(kernels, "COMPILED", None)
+    n, items = 7, [*correct(7)[3:], correct(7)[5], [0] * 7]
+    fast = compare_file(n, as_read(items, 1))
+    slow = compare_solutions(n, items)
+    assert [getattr(fast, f) for f in FIELDS + FINDINGS] == [
+        getattr(slow, f) for f in FIELDS + FINDINGS
+    ]
+
+
+def test_cli_check_reports_a_wrong_first_line_and_the_solution_it_hides(capsys, tmp_path) -> None:
+    rows = correct(10)
+    rows[0] = list(range(10))
+    code, out, _ = run(capsys, "check", "--n", "10", write(tmp_path, rows))
+    assert code == 1
+    assert f"724 placements, 723 of {total(10)} solutions found; 1 missing, 1 invalid" in out
+    assert f"first missing solution: n=10 {correct(10)[0]}: missing (1 of 724" in out
+    assert "first invalid placement: n=10, placement 1 [0, 1, 2" in out and "rows 0 and 1" in out
+
+
+def test_cli_check_names_a_placement_of_the_wrong_size(capsys, tmp_path) -> None:
+    rows = [*correct(6), [1, 3, 0, 2]]
+    code, out, _ = run(capsys, "check", write(tmp_path, rows))
+    assert code == 1
+    assert "first invalid placement: n=6, placement 5 [1, 3, 0, 2]: placement has 4 rows" in out

@@ -66,7 +66,7 @@ def test_fast_enumeration_gives_exactly_every_solution_once(n: int, processes: i
     assert engine.stats.status == COMPLETE
 
 
-@pytest.mark.parametrize("n", [11, 12])
+@pytest.mark.parametrize("n", [11, pytest.param(12, marks=pytest.mark.slow)])
 def test_fast_counts_match_oeis(n: int) -> None:
     engine = engines.get("cpsat", method="fast")
     assert tuple(engine.count_unique(Problem(n))) == (total(n), unique(n))

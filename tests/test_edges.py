@@ -183,6 +183,15 @@ def test_workers_are_capped_at_the_cores_and_say_so(capsys, workers: str) -> Non
     assert len(warnings) == 1 and "workers capped at" in warnings[0]
 
 
+def test_a_count_with_a_time_limit_stops_while_splitting_interpreted() -> None:
+    """The engine under the CLI test below, on the interpreted kernels (no build)."""
+    engine = engines.get("fast", time_limit=1, force_python=True)
+    assert engine.count(Problem(30)) == 0
+    assert engine.stats.status == TIME_LIMIT and engine.stats.extra["subproblems"] == 0
+
+
+#: The CLI counts n = 30 compiled (built on first use, half a minute): in the slow run.
+@pytest.mark.slow
 def test_a_count_with_a_time_limit_stops_while_splitting(capsys) -> None:
     started = time.perf_counter()
     code, out, _ = run(capsys, ["count", "30", "--time-limit", "1"])

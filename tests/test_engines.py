@@ -13,7 +13,8 @@ from cp_queens import Problem, engines, verify
 from tests.helpers import total
 
 
-@pytest.mark.parametrize("n", range(1, 13))
+#: n = 12 takes seconds: in the slow run (n = 11 already needs every branch of the search).
+@pytest.mark.parametrize("n", [*range(1, 12), pytest.param(12, marks=pytest.mark.slow)])
 def test_reference_counts_match_oeis(n: int) -> None:
     assert engines.get("reference").count(Problem(n)) == total(n)
 
@@ -63,19 +64,22 @@ def test_cpsat_reports_solver_statistics() -> None:
     assert engine.stats.extra["solver_status"] == "OPTIMAL"
 
 
-@pytest.mark.parametrize(("name", "options"), [("reference", {}), ("cpsat", {"method": "plain"})])
-def test_count_reports_progress_as_it_goes(name: str, options: dict) -> None:
+#: n = 10 for CP-SAT: each solution reports (PROGRESS_EVERY = 0), a few seconds at n = 11.
+@pytest.mark.parametrize(
+    ("name", "options", "n"), [("reference", {}, 11), ("cpsat", {"method": "plain"}, 10)]
+)
+def test_count_reports_progress_as_it_goes(name: str, options: dict, n: int) -> None:
     import cp_queens.engines.cpsat.runner as runner
 
     seen: list[int] = []
     previous, runner.PROGRESS_EVERY = runner.PROGRESS_EVERY, 0.0
     try:
         engine = engines.get(name, **options)
-        assert engine.count(Problem(11), progress=lambda p: seen.append(p.solutions)) == total(11)
+        assert engine.count(Problem(n), progress=lambda p: seen.append(p.solutions)) == total(n)
     finally:
         runner.PROGRESS_EVERY = previous
     assert seen, "no progress reported"
-    assert seen == sorted(seen) and seen[-1] <= total(11)
+    assert seen == sorted(seen) and seen[-1] <= total(n)
 
 
 def test_registry_names_match_their_modules() -> None:

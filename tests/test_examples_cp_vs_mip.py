@@ -75,8 +75,10 @@ def check_lesson_output(out: str, sizes: list[int]) -> None:
         assert mip_nodes >= 0 and cp_branches > 0
 
 
-def test_lesson_runs_small_and_its_numbers_are_true() -> None:
-    check_lesson_output(run(), [8, 16])
+def test_lesson_runs_small_and_its_numbers_are_true(example_run) -> None:
+    result = example_run(LESSON.name)  # the run tests/test_examples.py checks too
+    assert result.returncode == 0, result.stderr
+    check_lesson_output(result.stdout, [8, 16])
 
 
 @pytest.mark.slow

@@ -32,8 +32,10 @@ def check(out: str) -> None:
     assert heuristic and all(" ok " in line for line in heuristic[:3])
 
 
-def test_quick_tour() -> None:
-    check(run(timeout=240))
+def test_quick_tour(example_run) -> None:
+    result = example_run(LESSON.name)  # the run tests/test_examples.py checks too
+    assert result.returncode == 0, result.stderr
+    check(result.stdout)
 
 
 @pytest.mark.slow

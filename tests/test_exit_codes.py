@@ -119,7 +119,7 @@ def test_complete_time_limit(capsys, board) -> None:
 
 
 def test_complete_disagreement(capsys, board, monkeypatch) -> None:
-    monkeypatch.setattr("cp_queens.cli.complete.cross_check", lambda *a, **k: "2 != 3")
+    monkeypatch.setattr("cp_queens.completion.cross_check", lambda *a, **k: "2 != 3")
     argv = ["complete", board(SOLVABLE), "--count", "-e", "reference", "-x", "cpsat"]
     check(capsys, argv, ExitCode.DISAGREE, "cross-check FAILED")
 
@@ -134,7 +134,7 @@ def test_compare_disagreement(capsys, monkeypatch) -> None:
         runs[-1].agrees = False
         return runs
 
-    monkeypatch.setattr("cp_queens.cli.compare.compare", lying)
+    monkeypatch.setattr("cp_queens.compare.compare", lying)
     check(capsys, ["compare", "--n", "5", "--engines", "reference"], 3, "disagree")
 
 
@@ -172,7 +172,7 @@ def _sabotage(monkeypatch, error: BaseException) -> None:
     for method in ("first", "count", "solutions", "count_unique"):
         monkeypatch.setattr(Engine, method, _raising(error))
     monkeypatch.setattr("cp_queens.cli.verify.verify", _raising(error))
-    monkeypatch.setattr("cp_queens.cli.compare.compare", _raising(error))
+    monkeypatch.setattr("cp_queens.compare.compare", _raising(error))
 
 
 def every_command(path: str) -> list[list[str]]:

@@ -16,7 +16,10 @@ from cp_queens.verify import verify
 from tests.helpers import total, unique
 
 
-@pytest.mark.parametrize("n", range(1, 15))
+#: n = 13 and 14 count compiled (built on first use, half a minute): in the slow run.
+@pytest.mark.parametrize(
+    "n", [*range(1, 13), *(pytest.param(n, marks=pytest.mark.slow) for n in (13, 14))]
+)
 def test_counts_and_unique_counts_match_oeis(n: int) -> None:
     engine = engines.get("fast")
     assert engine.count_unique(Problem(n)) == UniqueCount(total(n), unique(n))
@@ -44,15 +47,16 @@ def test_workers_count_in_a_process_pool_with_progress() -> None:
 def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subproblems() -> None:
     from cp_queens.engines.fast import HERE_DEPTH
 
+    n = 11  # the two splits differ in size (34 and 173 subproblems)
     here = engines.get("fast", workers=1)
-    assert here.count_unique(Problem(13)) == (total(13), unique(13))
-    assert here.stats.extra["subproblems"] == len(split_module.split(13, depth=HERE_DEPTH))
+    assert here.count_unique(Problem(n)) == (total(n), unique(n))
+    assert here.stats.extra["subproblems"] == len(split_module.split(n, depth=HERE_DEPTH))
     limited = engines.get("fast", workers=1, time_limit=600)
-    assert limited.count_unique(Problem(13)) == (total(13), unique(13))
-    assert limited.stats.extra["subproblems"] == len(split_module.split(13))
+    assert limited.count_unique(Problem(n)) == (total(n), unique(n))
+    assert limited.stats.extra["subproblems"] == len(split_module.split(n))
     pool = engines.get("fast", workers=2)
-    assert pool.count_unique(Problem(13)) == (total(13), unique(13))
-    assert pool.stats.extra["subproblems"] == len(split_module.split(13))
+    assert pool.count_unique(Problem(n)) == (total(n), unique(n))
+    assert pool.stats.extra["subproblems"] == len(split_module.split(n))
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 5, 20])
@@ -89,20 +93,29 @@ def test_completion_counts_and_streams_equal_the_reference(fixed: dict[int, int]
     assert list(fast.solutions(problem)) == list(reference.solutions(problem))
 
 
-def test_limit_stops_the_stream_early() -> None:
+#: Up to n = 12 the interpreted kernels run (unless built); larger boards the compiled ones.
+@pytest.mark.parametrize(
+    ("streamed", "first"), [(12, 12), pytest.param(14, 16, marks=pytest.mark.slow)]
+)
+def test_limit_stops_the_stream_early(streamed: int, first: int) -> None:
     engine = engines.get("fast")
-    assert len(list(engine.solutions(Problem(14), limit=5))) == 5
+    assert len(list(engine.solutions(Problem(streamed), limit=5))) == 5
     assert engine.stats.status == "stopped"
-    assert engine.first(Problem(16)) == engines.get("reference").first(Problem(16))
+    assert engine.first(Problem(first)) == engines.get("reference").first(Problem(first))
 
 
-def test_boards_beyond_the_masks_are_refused_clearly() -> None:
+#: The 64-bit masks are the compiled kernels' (built on first use): the interpreted ones,
+#: over Python's integers, run the same search in the default run.
+@pytest.mark.parametrize(
+    "force_python", [True, pytest.param(False, marks=pytest.mark.slow, id="compiled")]
+)
+def test_boards_beyond_the_masks_are_refused_clearly(force_python: bool) -> None:
     with pytest.raises(UnsupportedTaskError, match="n <= 62"):
-        engines.get("fast").count(Problem(63))
+        engines.get("fast", force_python=force_python).count(Problem(63))
     # The widest board still works: complete a known solution of n = 62 from 50 of its rows.
     known = tuple(int(c) for c in construct_columns(62))
     problem = Problem(62, dict(enumerate(known[:50])))
-    assert engines.get("fast").first(problem) == Placement(known)
+    assert engines.get("fast", force_python=force_python).first(problem) == Placement(known)
 
 
 def test_an_expired_time_limit_reports_a_partial_count() -> None:

@@ -47,8 +47,9 @@ def test_pyconstraint_value_order_changes_no_solution(solver: str) -> None:
         assert solution_set(engine, Problem(n)) == reference_set(Problem(n)), n
 
 
-def test_pyconstraint_first_solution_at_n200() -> None:
-    placement = engines.get("pyconstraint").first(Problem(200))
+@pytest.mark.parametrize("n", [100, pytest.param(200, marks=pytest.mark.slow)])
+def test_pyconstraint_first_solution_on_a_large_board(n: int) -> None:
+    placement = engines.get("pyconstraint").first(Problem(n))
     assert placement is not None and verify(placement).ok
 
 

@@ -247,3 +247,77 @@ def test_any_checkpoint_file_through_the_cli(capsys, monkeypatch, tmp_path_facto
     assert len([line for line in err.splitlines() if line.startswith("cp-queens: error")]) <= 1
     if code == ExitCode.OK:
         assert out.startswith("n=6: 4 solutions"), (text, out)
+
+
+# -- numbers are plain ASCII decimals ------------------------------------------------------
+
+#: Spellings ``int()`` (or ``float()``) reads as a number that nobody types as one.
+LOOSE_NUMBERS = ["1_0", "\u0668", "\uff18", "\u00b2", " 8", "8\n", "1\u0660"]
+
+
+def _numeric(parser: argparse.ArgumentParser) -> list[tuple[argparse.Action, str]]:
+    """The actions that read a number, with how an error names them."""
+    found = []
+    for action in parser._actions:
+        kind = getattr(action.type, "__name__", "")
+        if kind in ("board_size", "non_negative_int", "seed_value", "positive_seconds"):
+            name = action.option_strings[0] if action.option_strings else action.metavar
+            found.append((action, str(name)))
+    return found
+
+
+def test_no_option_reads_numbers_with_int_or_float() -> None:
+    for command, parser in PARSERS.items():
+        for action in parser._actions:
+            assert action.type not in (int, float), (command, action.option_strings)
+    assert {name for _, name in _numeric(PARSERS["count"])} >= {"N", "--workers", "--time-limit"}
+
+
+@pytest.mark.parametrize("command", ["count", "solve", "enumerate", "verify", "complete", "trace"])
+@pytest.mark.parametrize("loose", LOOSE_NUMBERS)
+def test_numbers_in_other_scripts_or_with_underscores_are_refused(
+    capsys, monkeypatch, tmp_path, command: str, loose: str
+) -> None:
+    monkeypatch.chdir(tmp_path)  # should a run get through, what it writes lands here
+    board = tmp_path / "board.txt"
+    board.write_text("Q . . .\n. . . .\n. . . .\n. . . .\n")
+    for action, name in _numeric(PARSERS[command]):
+        positional = [] if not action.option_strings else {
+            "count": ["6"], "solve": ["6"], "enumerate": ["6"], "trace": ["4", "-o", "t.svg"],
+            "verify": [str(board)], "complete": [str(board)],
+        }[command]  # fmt: skip
+        given = [loose] if not action.option_strings else [name, loose]
+        if command == "trace" and not action.option_strings:
+            given += ["-o", "t.svg"]
+        code, out, err = run_cli(capsys, command, *positional, *given)
+        assert code == 2 and out == "", (command, name, loose, err)
+        assert len(err.strip().splitlines()) == 1, err
+        assert f"argument {name}:" in err and repr(loose) in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["compare", "--n", "\u0664..6"], "cannot read '\u0664..6'"),
+        (["compare", "--n", "4..1_0"], "cannot read '4..1_0'"),
+        (
+            ["count", "6", "--cluster", "local:\u00b2"],
+            "needs a number of workers >= 1, got '\u00b2'",
+        ),
+        (["count", "6", "--cluster", "local:\u0662"], "needs a number of workers >= 1"),
+        (["count", "6", "--scheduler", "tcp://h:\u0668\u0667"], "a number from 1 to 65535"),
+    ],
+)
+def test_ranges_and_addresses_take_ascii_digits_only(capsys, argv, message) -> None:
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_csv_columns_take_ascii_digits_only(capsys, tmp_path) -> None:
+    path = tmp_path / "p.csv"
+    path.write_text("q0,q1,q2,q3\n\u0661,3,0,2\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "verify", str(path))
+    assert code == 2 and "field 1 is '\u0661', not a column number" in err
+    path.write_text("q0,q1,q2,q3\n 1, 3 ,0,2\n", encoding="utf-8")
+    assert run_cli(capsys, "verify", str(path))[0] == 0  # spaces around a number are fine

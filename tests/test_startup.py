@@ -38,14 +38,16 @@ HEAVY = (
 )
 
 RUN = """
-import json, sys
+import sys
 from cp_queens.cli import main
 try:
     code = main(sys.argv[1:])
 except SystemExit as stop:  # --help
     code = stop.code
+modules = sorted(sys.modules)
+import json  # after the list: the command itself may not need it
 sys.stdout.flush()
-print("\\n" + json.dumps({"code": code, "modules": sorted(sys.modules)}))
+print("\\n" + json.dumps({"code": code, "modules": modules}))
 """
 
 
@@ -92,8 +94,8 @@ def test_complete_with_the_reference_imports_only_the_reference(nearly_full: Pat
     assert code == 0
     assert heavy(modules) == []
     engines = {m for m in modules if m.startswith("cp_queens.engines.") and m.count(".") == 2}
-    # cpsat and propagate declare option choices that the parser shows; OR-Tools stays out.
-    light = {"base", "reference", "cpsat", "propagate"}
+    # The option choices the parser shows come from engines.choices, not from the engines.
+    light = {"base", "reference", "choices"}
     assert engines <= {f"cp_queens.engines.{name}" for name in light}
 
 
@@ -107,3 +109,134 @@ def test_complete_by_default_loads_python_constraint_and_no_more(
     # python-constraint2 itself imports concurrent.futures' process pool
     allowed = ("constraint", "multiprocessing", "concurrent.futures.process")
     assert heavy(modules, allowed) == []
+
+
+#: Our modules a small count needs: the command, the engine, the in-process runner.
+SMALL_COUNT = {
+    "cp_queens",
+    "cp_queens.cli",
+    "cp_queens.cli._common",
+    "cp_queens.cli.count",
+    "cp_queens.cli.exit_codes",
+    "cp_queens.engines",
+    "cp_queens.engines.base",
+    "cp_queens.engines.choices",
+    "cp_queens.engines.fast",
+    "cp_queens.engines.fast.kernels",
+    "cp_queens.engines.fast.subproblems",
+    "cp_queens.errors",
+    "cp_queens.limits",
+    "cp_queens.parallel",
+    "cp_queens.problem",
+    "cp_queens.stats",
+    "cp_queens.verify",
+}
+
+#: Standard modules that only some commands need (a pool, a file format, a build, a log).
+NOT_FOR_A_SMALL_COUNT = (
+    "multiprocessing",
+    "concurrent.futures",
+    "logging",
+    "json",
+    "shutil",
+    "ctypes",
+    "hashlib",
+    "tempfile",
+    "platform",
+    "subprocess",
+    "pickle",
+    "socket",
+    "traceback",
+)
+
+
+def ours(modules: set[str]) -> set[str]:
+    return {m for m in modules if m == "cp_queens" or m.startswith("cp_queens.")}
+
+
+def present(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return [n for n in names if any(m == n or m.startswith(n + ".") for m in modules)]
+
+
+@pytest.mark.parametrize("n", ["1", "8", "10"])
+def test_a_small_count_imports_its_command_and_engine_only(n: str) -> None:
+    code, modules = loaded("count", n, "-q")
+    assert code == 0
+    assert ours(modules) <= SMALL_COUNT, sorted(ours(modules) - SMALL_COUNT)
+    assert heavy(modules, allowed=("cp_queens.parallel",)) == []
+    assert present(modules, NOT_FOR_A_SMALL_COUNT) == []
+
+
+def test_a_count_in_this_process_starts_no_pool() -> None:
+    # n = 13 counts with the compiled kernels when they are built: still no pool.
+    code, modules = loaded("count", "11", "--workers", "1", "-q")
+    assert code == 0
+    assert present(modules, ("multiprocessing", "concurrent.futures")) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["--help"], None),
+        (["--version"], None),
+        (["count", "--help"], "count"),
+        (["solve", "--help"], "solve"),
+        (["complete", "--help"], "complete"),
+        (["compare", "--help"], "compare"),
+        (["trace", "--help"], "trace"),
+    ],
+)
+def test_parsing_loads_only_the_command_given(argv: list[str], command: str | None) -> None:
+    code, modules = loaded(*argv)
+    assert code == 0
+    commands = {m for m in modules if m.startswith("cp_queens.cli.")} - {
+        "cp_queens.cli._common",
+        "cp_queens.cli.exit_codes",
+    }
+    assert commands == ({f"cp_queens.cli.{command}"} if command else set())
+    # Option choices (--method, --strategy, --consistency) are read without the engines.
+    engines = {m for m in modules if m.startswith("cp_queens.engines.")}
+    assert engines <= {"cp_queens.engines.base", "cp_queens.engines.choices"}
+    assert present(modules, NOT_FOR_A_SMALL_COUNT) == []
+
+
+def test_solve_loads_its_engine_and_no_other_command() -> None:
+    code, modules = loaded("solve", "8", "-q")
+    assert code == 0
+    assert "ortools" in modules  # the default engine for n = 8 is the CP-SAT model
+    commands = {m for m in modules if m.startswith("cp_queens.cli.")}
+    assert commands <= {"cp_queens.cli._common", "cp_queens.cli.exit_codes", "cp_queens.cli.solve"}
+    assert "cp_queens.engines.fast" not in modules
+    assert "cp_queens.engines.propagate" not in modules
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["count", "8"],
+        ["--debug", "count", "12", "--workers", "1", "-q", "--unique"],
+        ["solve", "8", "--strategy", "fixed", "--value-order", "max", "--debug"],
+        ["enumerate", "6", "--format", "csv", "--limit", "3"],
+        ["verify", "-", "--n", "8", "--distinct"],
+        ["check", "f.jsonl", "--n", "6"],
+        ["complete", "b.txt", "--count", "-x", "reference"],
+        ["compare", "--n", "4..6", "--engines", "reference"],
+        ["trace", "5", "--engine", "propagate", "--consistency", "arc", "-o", "t.svg"],
+        ["completion", "bash"],
+    ],
+)
+def test_the_lazy_parser_reads_what_the_whole_parser_reads(argv: list[str]) -> None:
+    from cp_queens.cli import build_parser
+
+    assert vars(build_parser(lazy=True).parse_args(argv)) == vars(build_parser().parse_args(argv))
+
+
+def test_statistics_still_reach_a_configured_logger(caplog: pytest.LogCaptureFixture) -> None:
+    # The engines log only once ``logging`` is imported (whoever configures it imports it).
+    import logging
+
+    import cp_queens
+
+    caplog.set_level(logging.INFO, logger="cp_queens")
+    assert cp_queens.count(6, engine="reference") == 4
+    assert "engine=reference n=6 solutions=4" in caplog.text

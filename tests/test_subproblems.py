@@ -105,6 +105,8 @@ def test_keys_name_kind_and_prefix() -> None:
     assert sub.key == "edge:3.0.2"
 
 
+#: Needs the compiled kernels, whose first use builds them (half a minute): slow run.
+@pytest.mark.slow
 def test_compiled_kernels_on_small_boards_agree_with_the_interpreted_ones() -> None:
     """Small boards count interpreted by default; the compiled kernels must still be exact
     there (every kind, depths that leave 0..3 rows to search)."""

@@ -112,7 +112,7 @@ def test_all_orbit_sizes_2_4_8_occur() -> None:
     assert {symmetry.orbit_size(p) for p in all_solutions(5)} == {2, 8}
 
 
-@pytest.mark.parametrize("n", range(1, 13))
+@pytest.mark.parametrize("n", [*range(1, 12), pytest.param(12, marks=pytest.mark.slow)])
 def test_unique_counts_match_oeis_with_the_reference(n: int) -> None:
     if n > 10:
         result = engines.get("reference").count_unique(Problem(n))

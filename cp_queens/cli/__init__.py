@@ -2,7 +2,10 @@
 
 Each subcommand lives in its own module with ``add_parser(subparsers)`` and
 ``run(args) -> exit code``; :data:`COMMANDS` lists them in ``--help`` order.
-No solving happens here.
+No solving happens here. A command's module is imported, and its options
+added, only when that command is on the command line: ``cp-queens count 8``
+is over in a fraction of a second, and loading the other eight commands (and
+what they import) would be a good part of it.
 
 Every way out goes through :func:`main`, which turns what happened into one
 line on stderr and one of the exit codes of :mod:`cp_queens.cli.exit_codes`:
@@ -12,25 +15,16 @@ cut short. A traceback is shown only with ``--debug`` or ``CP_QUEENS_DEBUG=1``.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import importlib
 import os
 import signal
 import sys
-import traceback
 from collections.abc import Sequence
+from typing import Any
 
 from cp_queens import __version__
-from cp_queens.cli import (
-    check,
-    compare,
-    complete,
-    count,
-    enumerate,
-    shell_completion,
-    solve,
-    trace,
-    verify,
-)
 from cp_queens.cli._common import (
     HelpFormatter,
     OneLineErrorParser,
@@ -41,16 +35,31 @@ from cp_queens.cli._common import (
 from cp_queens.cli.exit_codes import ExitCode, table
 from cp_queens.errors import ClusterLostError, CpQueensError
 
+
+class Command:
+    """A subcommand as ``--help`` lists it: its name, its module here, its one-line help."""
+
+    def __init__(self, name: str, module: str, help: str) -> None:
+        self.name = name
+        self.module = module
+        self.help = help
+
+    def load(self) -> Any:
+        """The command's module (``add_parser``, ``run``), imported now."""
+        return importlib.import_module(f"{__name__}.{self.module}")
+
+
+#: The subcommands, in ``--help`` order.
 COMMANDS = [
-    solve,
-    count,
-    enumerate,
-    verify,
-    check,
-    complete,
-    compare,
-    trace,
-    shell_completion,
+    Command("solve", "solve", "find one solution"),
+    Command("count", "count", "count all solutions"),
+    Command("enumerate", "enumerate", "list every solution"),
+    Command("verify", "verify", "check placements from a file or stdin"),
+    Command("check", "check", "check that a file holds every solution of N exactly once"),
+    Command("complete", "complete", "complete a partial board (or prove it impossible)"),
+    Command("compare", "compare", "run engines side by side over a range of N"),
+    Command("trace", "trace", "draw the search tree, or animate the search on the board"),
+    Command("completion", "shell_completion", "print a shell completion script"),
 ]
 
 #: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
@@ -80,9 +89,9 @@ examples:
 DEBUG_HELP = f"show the traceback of an internal error (or set {DEBUG_VARIABLE}=1)"
 
 
-def build_parser() -> OneLineErrorParser:
-    import argparse
-
+def build_parser(*, lazy: bool = False) -> OneLineErrorParser:
+    """The whole ``cp-queens`` parser; with ``lazy``, a command's options are added (and
+    its module imported) only when parsing reaches that command, as :func:`main` does."""
     parser = OneLineErrorParser(
         prog="cp-queens",
         description=DESCRIPTION,
@@ -91,11 +100,35 @@ def build_parser() -> OneLineErrorParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
     subparsers.required = True
     for command in COMMANDS:
-        command.add_parser(subparsers)
-    for name, subparser in subparsers.choices.items():
+        subparsers.add_parser(command.name, help=command.help, formatter_class=HelpFormatter)
+    if not lazy:
+        for command in COMMANDS:
+            subparsers.add_options(command.name)
+    return parser
+
+
+class _Commands(argparse._SubParsersAction):
+    """The subcommands: each one's options are added when it is first needed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ready: set[str] = set()
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None) -> None:
+        self.add_options(values[0])  # the command's name, already checked against the choices
+        super().__call__(parser, namespace, values, option_string)
+
+    def add_options(self, name: str) -> None:
+        """Let command ``name``'s module add its options to the parser made for it."""
+        if name in self.ready:
+            return
+        self.ready.add(name)
+        command = next(command for command in COMMANDS if command.name == name)
+        subparser = self.choices[name]
+        command.load().add_parser(_Into(subparser))
         subparser.formatter_class = HelpFormatter
         if name not in NOTHING_TO_QUIET:
             subparser.add_argument(
@@ -108,7 +141,22 @@ def build_parser() -> OneLineErrorParser:
         subparser.add_argument(
             "--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP
         )
-    return parser
+
+
+class _Into:
+    """What a command module's ``add_parser(subparsers)`` is given: ``add_parser(name, ...)``
+    hands back the parser already made for the command, with the settings applied."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+
+    def add_parser(self, name: str, **settings: Any) -> argparse.ArgumentParser:
+        if name != self.parser.prog.split()[-1]:
+            raise ValueError(f"the module of '{self.parser.prog}' adds a parser for '{name}'")
+        settings.pop("formatter_class", None)  # every command's help uses HelpFormatter
+        for setting, value in settings.items():
+            setattr(self.parser, setting, value)  # description, epilog
+        return self.parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -117,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     if sys.stdout is None:
         return fail("cannot write <stdout>: it is closed", ExitCode.IO_ERROR)
-    args = build_parser().parse_args(argv)
+    args = build_parser(lazy=True).parse_args(argv)
     _warnings_as_one_line()
     set_quiet(getattr(args, "quiet", False))
     debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
@@ -143,11 +191,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         _silence_stdout()
         if debug:
+            import traceback
+
             traceback.print_exc()
         where = f"{error.filename}: " if error.filename else ""
         return fail(f"I/O error: {where}{error.strerror or error}", ExitCode.IO_ERROR)
     except Exception as error:
         if debug:
+            import traceback
+
             traceback.print_exc()
             return ExitCode.INTERNAL_ERROR
         what = "out of memory" if isinstance(error, MemoryError) else type(error).__name__

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
+import re
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -34,6 +36,17 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     written as one long string never runs off an 80-column screen, while hand-laid
     paragraphs (input formats, exit codes) and the ``examples:`` keep their columns.
     """
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = terminal_columns() - 2  # as argparse does, without its shutil import
+        super().__init__(prog, indent_increment, max_help_position, width)
 
     def add_argument(self, action: argparse.Action) -> None:
         super().add_argument(action)
@@ -65,28 +78,79 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         return "\n\n".join(paragraphs)
 
 
+def terminal_columns() -> int:
+    """The width ``shutil.get_terminal_size()`` gives: ``COLUMNS``, else the terminal of
+    stdout, else 80.
+
+    argparse asks shutil for it in every formatter it makes, and it makes one for
+    every option added; shutil and the compression modules it imports are a few
+    milliseconds of a small command's start-up, for one system call.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def fail(message: str, code: int = 2) -> int:
     """Print ``cp-queens: error: message`` on stderr and return ``code``."""
     print(f"cp-queens: error: {message}", file=sys.stderr)
     return code
 
 
+#: A whole number as people type one: ASCII digits, an optional sign, nothing else.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+#: A number of seconds: ``2``, ``0.5``, ``1e-3``; ``inf`` and ``nan`` to be refused by name.
+_DECIMAL = re.compile(
+    r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
+)
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as an int when it is a plain ASCII decimal integer, else ``None``.
+
+    ``int()`` takes more: ``1_000``, `` 8 `` and the digits of every script
+    (``int("\u0668")``, Arabic-Indic eight, is 8), so a stray character could
+    turn into a board size nobody typed.
+
+    Examples:
+        >>> whole_number("12"), whole_number("-3"), whole_number("1_000"), whole_number("\u0668")
+        (12, -3, None, None)
+    """
+    if _WHOLE.fullmatch(text) is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+        return None
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for an error line, cut short if long."""
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
 def board_size(text: str) -> int:
     """argparse type for N: a whole number >= 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"N must be a whole number, got {text!r}") from None
+    n = whole_number(text)
+    if n is None:
+        raise argparse.ArgumentTypeError(f"N must be a whole number, got {_shown(text)}")
     if n < 1:
         raise argparse.ArgumentTypeError(f"N must be at least 1, got {n}")
     return n
 
 
 def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    """argparse type for counts such as --workers and --limit: a whole number >= 0."""
+    value = whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_shown(text)}")
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
     return value
@@ -96,12 +160,13 @@ def seed_value(text: str) -> int:
     """argparse type for --seed: a whole number CP-SAT and Numba both take (0 .. 2**31 - 1)."""
     from cp_queens.engines.base import SEED_RANGE
 
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_shown(text)}")
     if value not in SEED_RANGE:
-        raise argparse.ArgumentTypeError(f"expected a seed from 0 to {SEED_RANGE[-1]}, got {text}")
+        raise argparse.ArgumentTypeError(
+            f"expected a seed from 0 to {SEED_RANGE[-1]}, got {_shown(text)}"
+        )
     return value
 
 
@@ -110,10 +175,14 @@ MAX_SECONDS = 365 * 86400.0
 
 
 def positive_seconds(text: str) -> float:
+    """argparse type for --time-limit: seconds > 0 as a plain decimal (``float()`` also
+    takes ``1_0``, spaces and other scripts' digits)."""
     try:
+        if _DECIMAL.fullmatch(text) is None:
+            raise ValueError(text)
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected seconds, got {_shown(text)}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a time > 0 seconds, got {text}")
     if value > MAX_SECONDS:  # inf, or beyond what the clocks and timers below can hold
@@ -151,9 +220,15 @@ def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, wh
 
 
 def _cpsat_choices(option: str) -> tuple[str, ...]:
-    """The values the cpsat engine takes for ``option``, as it declares them."""
-    cpsat = engines.engine_class("cpsat")
-    return cpsat.option_choices[option]  # type: ignore[attr-defined]  # a CpSatEngine's own
+    """The values the cpsat engine takes for ``option``, read without importing it."""
+    from cp_queens.engines import choices
+
+    return {
+        "method": choices.CPSAT_METHODS,
+        "strategy": choices.CPSAT_STRATEGIES,
+        "variable_order": choices.CPSAT_VARIABLE_ORDERS,
+        "value_order": choices.CPSAT_VALUE_ORDERS,
+    }[option]
 
 
 def add_method_argument(parser: argparse.ArgumentParser) -> None:
@@ -167,10 +242,14 @@ def add_method_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def _propagate_choices(option: str) -> tuple[str, ...]:
-    """The values the propagate engine takes for ``option`` (a light, pure-Python module)."""
-    from cp_queens.engines.propagate import PropagateEngine
+    """The values the propagate engine takes for ``option``, read without importing it."""
+    from cp_queens.engines import choices
 
-    return PropagateEngine.option_choices[option]
+    return {
+        "consistency": choices.PROPAGATE_CONSISTENCIES,
+        "variable_order": choices.PROPAGATE_VARIABLE_ORDERS,
+        "value_order": choices.PROPAGATE_VALUE_ORDERS,
+    }[option]
 
 
 def _union(*choices: tuple[str, ...]) -> tuple[str, ...]:
@@ -270,9 +349,7 @@ def make_engine(spec: str, **options: Any) -> Engine:
             users = OPTION_ENGINES.get(key)
             hint = f" (it is for: -e {users})" if users else ""
             raise CpQueensError(f"engine '{name}' has no option {flag}{hint}")
-    choices: dict[str, tuple[str, ...]] = getattr(
-        engines.engine_class(name), "option_choices", {}
-    )
+    choices: dict[str, tuple[str, ...]] = getattr(engines.engine_class(name), "option_choices", {})
     for key, value in chosen.items():
         if key in choices and value not in choices[key]:
             flag = "--" + key.replace("_", "-")
@@ -403,7 +480,6 @@ def open_output(path: str | None) -> Iterator[TextIO]:
 
 def _cut_to_last_line(target: TextIO | str | None) -> None:
     """Truncate a regular file after its last newline: a torn last line is worse than none."""
-    import os
     import stat
 
     try:

@@ -1,30 +1,30 @@
 """``cp-queens check``: are these ALL the solutions of one board, each exactly once?
 
 ``verify`` judges placements one by one; ``check`` compares the whole file
-with the reference engine's solutions (see :mod:`cp_queens.course.check`).
+with every solution of the board (see :func:`cp_queens.course.check.compare_file`).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 
 from cp_queens.cli._common import board_size, open_input
 from cp_queens.errors import CpQueensError
-from cp_queens.formats import read_placements
 
-#: The reference engine enumerates in Python; beyond this a check takes minutes.
-CHECK_UP_TO = 14
+#: Largest board checked (the solutions of n = 16 take 118 MB as keys); the same as
+#: :data:`cp_queens.course.check.FILE_UP_TO`, here so that parsing imports no NumPy.
+CHECK_UP_TO = 16
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="check that a file holds every solution of N exactly once",
         description="Read placements (jsonl: one JSON array of columns per line; csv and "
-        "boards are detected too) and compare them with the reference engine's solutions of "
-        "the N x N board: missing solutions, invalid placements (with the attacking pair) and "
-        "duplicates. Exit code 0 when the file is complete and exact, 1 otherwise (the first "
-        "difference of each kind is shown), 2 when the input cannot be read.",
+        "boards are detected too) and compare them with every solution of the N x N board: "
+        "missing solutions, invalid placements (with the attacking pair) and duplicates. "
+        "Exit code 0 when the file is complete and exact, 1 otherwise (the first difference "
+        "of each kind is shown), 2 when the input cannot be read.",
         epilog="examples:\n"
         "  python my_model.py | cp-queens check --n 8 -    your model's solutions of N=8\n"
         "  cp-queens check six.jsonl --n 6                  a file of solutions of N=6",
@@ -40,24 +40,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.n is not None:
+        _check_size(args.n)  # before reading a line
+    from cp_queens.course.check import compare_file  # NumPy: only when checking
+    from cp_queens.formats import read_blocks
+
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
-        placements = list(read_placements(source, name))
-    n = args.n
-    if n is None:
-        if not placements:
-            raise CpQueensError(f"{name}: no placements to check; give the board size with --n")
-        n = len(placements[0])
-        if n < 1:
-            raise CpQueensError(f"{name}:1: an empty placement; give the board size with --n")
-    if n > CHECK_UP_TO:
-        raise CpQueensError(
-            f"check compares with every solution, enumerated in Python: N = {n} is too large "
-            f"(at most {CHECK_UP_TO})"
-        )
-    from cp_queens.course.check import compare_solutions  # NumPy: only when checking
-
-    row = compare_solutions(n, placements)
+        items = read_blocks(source, name)
+        first = next(items, None)
+        n = args.n
+        if n is None:
+            if first is None:
+                raise CpQueensError(f"{name}: no placements to check; give the board size with --n")
+            n = len(first[0]) if getattr(first, "ndim", 1) == 2 else len(first)
+            if n < 1:
+                raise CpQueensError(f"{name}:1: an empty placement; give the board size with --n")
+            _check_size(n)
+        row = compare_file(n, itertools.chain([] if first is None else [first], items))
     if row.ok:
         print(f"OK: {name} holds all {row.expected} solutions of n={n}, each exactly once")
         return 0
@@ -74,3 +74,10 @@ def run(args: argparse.Namespace) -> int:
             # placements count from 1, as lines do in a jsonl file
             print(f"{label}: {finding.describe()}")
     return 1
+
+
+def _check_size(n: int) -> None:
+    if n > CHECK_UP_TO:
+        raise CpQueensError(
+            f"check compares with every solution: N = {n} is too large (at most {CHECK_UP_TO})"
+        )

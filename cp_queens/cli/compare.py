@@ -5,22 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from cp_queens.cli._common import fail, positive_seconds
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.compare import (
-    TASKS,
-    CompareError,
-    Run,
-    check_task,
-    compare,
-    machine,
-    parse_engines,
-    parse_range,
-)
+from cp_queens.engines.choices import TASKS
 from cp_queens.errors import CpQueensError
+
+if TYPE_CHECKING:
+    from cp_queens.compare import Run
 
 T = TypeVar("T")
 
@@ -35,7 +28,6 @@ EXAMPLE = (
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="run engines side by side over a range of N",
         description="Run each engine on each N for one task, every run in its own process with "
         "a time limit; record wall time, peak memory and the engine's own search figures. "
         "Prints a table and, with --out, writes results.csv, results.json and results.png.",
@@ -72,8 +64,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from rich.console import Console
 
+    from cp_queens.compare import check_task, compare, machine, parse_engines, parse_range
     from cp_queens.compare import report as compare_report
 
     sizes = _flagged("--n", parse_range, args.n)
@@ -132,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _flagged(flag: str, parse: Callable[[str], T], text: str) -> T:
     """``parse(text)``, its error message led by the flag the text came from."""
+    from cp_queens.compare import CompareError
+
     try:
         return parse(text)
     except CompareError as error:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from cp_queens import DEFAULT_MODEL_ENGINE, SMALL_RESIDUE, default_complete_engine
 from cp_queens.cli._common import (
@@ -17,17 +18,16 @@ from cp_queens.cli._common import (
     open_output,
     positive_seconds,
     report,
+    seed_value,
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.completion import completions, cross_check, first_completion
-from cp_queens.engines import Engine
 from cp_queens.errors import CpQueensError
-from cp_queens.formats import format_placement
-from cp_queens.partial import read_partial
-from cp_queens.problem import Placement, Problem
-from cp_queens.render import svg, unicode
 from cp_queens.stats import COMPLETE, TIME_LIMIT
+
+if TYPE_CHECKING:
+    from cp_queens.engines import Engine
+    from cp_queens.problem import Placement, Problem
 
 FORMATS = ("boards", "jsonl", "unicode", "svg")
 #: Exit code when the second engine disagrees: a bug in an engine, not an answer.
@@ -57,7 +57,6 @@ examples:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "complete",
-        help="complete a partial board (or prove it impossible)",
         description="Read a board with some queens already placed and add the missing ones, "
         "or prove that no completion exists. Every completion is checked by the independent "
         "verifier; --cross-check asks a second engine the same question.",
@@ -95,7 +94,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "unicode: a chess diagram, given queens as ♕; svg: a picture (one completion only)",
     )
     parser.add_argument(
-        "--seed", type=int, metavar="K", help="random seed (cpsat) for repeatable runs"
+        "--seed", type=seed_value, metavar="K", help="random seed (cpsat) for repeatable runs"
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     add_strategy_arguments(parser, solver_workers=True)
@@ -107,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
         raise CpQueensError("--format svg draws one completion; use it without --all/--count")
     if args.limit is not None and not args.all:
         raise CpQueensError("--limit only applies to --all")
+    from cp_queens.partial import read_partial
+
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
         problem = read_partial(source, name)
@@ -131,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+    from cp_queens.completion import first_completion
+
     placement = first_completion(problem, engine)
     _report(args, problem, engine)
     proven = engine.stats.status == COMPLETE
@@ -161,6 +164,8 @@ def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
 
 
 def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+    from cp_queens.completion import completions
+
     found: set[Placement] = set()
     written = 0
     with open_output(args.output) as out:
@@ -198,6 +203,8 @@ def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
 
 
 def _disagrees(args: argparse.Namespace, problem: Problem, **answer: object) -> bool:
+    from cp_queens.completion import cross_check
+
     difference = cross_check(
         problem,
         args.cross_check,
@@ -212,6 +219,9 @@ def _disagrees(args: argparse.Namespace, problem: Problem, **answer: object) -> 
 
 
 def _draw(placement: Placement, problem: Problem, fmt: str) -> str:
+    from cp_queens.formats import format_placement
+    from cp_queens.render import svg, unicode
+
     if fmt == "unicode":
         return unicode(placement, given=problem.fixed) + "\n"
     if fmt == "svg":

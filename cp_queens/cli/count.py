@@ -33,7 +33,6 @@ from cp_queens.stats import COMPLETE
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "count",
-        help="count all solutions",
         description="Count every placement of N non-attacking queens. On a terminal a live "
         "line shows the progress; the answer goes to stdout. With the fast engine (the "
         "default) the count uses every core, can run on a Dask cluster and can be resumed.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING
 
 from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem
 from cp_queens.cli._common import (
@@ -20,16 +21,16 @@ from cp_queens.cli._common import (
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.engines.base import Solutions
-from cp_queens.formats import WRITE_FORMATS, write_blocks, write_placements
+from cp_queens.formats import WRITE_FORMATS
 from cp_queens.stats import COMPLETE, TIME_LIMIT
-from cp_queens.symmetry import unique_only
+
+if TYPE_CHECKING:
+    from cp_queens.engines.base import Solutions
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "enumerate",
-        help="list every solution",
         description="Write every placement of N non-attacking queens, one after another, as "
         "the engine finds them (memory does not grow with the number of solutions). "
         "Ctrl-C stops cleanly: everything written so far stays intact.",
@@ -66,6 +67,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cp_queens.formats import write_blocks, write_placements
+    from cp_queens.symmetry import unique_only
+
     engine = make_engine(
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
     )

@@ -23,7 +23,6 @@ examples:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "completion",
-        help="print a shell completion script",
         description="Print a tab-completion script for SHELL on stdout. Load it in your shell\n"
         "(see the examples) and Tab completes commands, options and their choices.",
         epilog=EPILOG,

@@ -20,8 +20,6 @@ from cp_queens.cli._common import (
 )
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensError
-from cp_queens.formats import format_placement
-from cp_queens.render import TEXT_UP_TO, svg, unicode
 from cp_queens.stats import TIME_LIMIT
 
 FORMATS = ("boards", "jsonl", "unicode", "svg")
@@ -30,7 +28,6 @@ FORMATS = ("boards", "jsonl", "unicode", "svg")
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "solve",
-        help="find one solution",
         description="Find one placement of N non-attacking queens and print it on stdout. "
         "Statistics go to stderr, so stdout can be piped.",
         epilog="examples:\n"
@@ -67,6 +64,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cp_queens.formats import format_placement
+    from cp_queens.render import TEXT_UP_TO, svg, unicode
+
     if args.format in ("boards", "unicode") and args.n > TEXT_UP_TO:
         # Checked before solving: a million-line board would flood the terminal.
         raise CpQueensError(

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from cp_queens.cli._common import board_size, note, report
+from cp_queens.cli._common import board_size, note, positive_seconds, report
 from cp_queens.errors import CpQueensError
 
 EXAMPLES = """\
@@ -17,11 +16,14 @@ examples:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from cp_queens.engines.propagate import CONSISTENCIES, VALUE_ORDERS, VARIABLE_ORDERS
+    from cp_queens.engines.choices import (  # not the engine: parsing must stay light
+        PROPAGATE_CONSISTENCIES as CONSISTENCIES,
+    )
+    from cp_queens.engines.choices import PROPAGATE_VALUE_ORDERS as VALUE_ORDERS
+    from cp_queens.engines.choices import PROPAGATE_VARIABLE_ORDERS as VARIABLE_ORDERS
 
     parser = subparsers.add_parser(
         "trace",
-        help="draw the search tree, or animate the search on the board",
         description="Run a backtracking search on an N x N board and draw it: the search tree "
         "(one partial board per node; colours for solution, dead end and pruned by "
         "propagation), or with --animate the board step by step (queen placed, squares crossed "
@@ -56,7 +58,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--seconds",
-        type=float,
+        type=positive_seconds,
         default=0.6,
         metavar="S",
         help="seconds per step of the animation (default 0.6)",
@@ -68,14 +70,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from cp_queens.course.trace import record, tree_html
 
     output = Path(args.output)
     kind = output.suffix.lower()
     if kind not in (".svg", ".html", ".htm"):
         raise CpQueensError(f"--output: {output} must end in .svg or .html")
-    if not args.seconds > 0:
-        raise CpQueensError(f"--seconds must be positive, got {args.seconds}")
     options = {
         key: value
         for key, value in (

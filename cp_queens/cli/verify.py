@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from cp_queens.cli._common import board_size, open_input
+from cp_queens.cli._common import board_size, non_negative_int, open_input
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.formats import read_blocks
 from cp_queens.problem import Problem
 from cp_queens.verify import verify, verify_rows
 
@@ -14,7 +13,6 @@ from cp_queens.verify import verify, verify_rows
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "verify",
-        help="check placements from a file or stdin",
         description="Read placements (jsonl: one JSON array of columns per line; csv; or boards "
         "of '.' and 'Q' separated by blank lines; the format is detected) and check that no "
         "two queens attack each other. Prints a summary; exit code 0 when all are valid, "
@@ -35,11 +33,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also require that no placement repeats (keeps one hash per placement)",
     )
-    parser.add_argument("--expect", type=int, metavar="K", help="also require exactly K placements")
+    parser.add_argument(
+        "--expect", type=non_negative_int, metavar="K", help="also require exactly K placements"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from cp_queens.formats import read_blocks
+
     name = "<stdin>" if args.file == "-" else args.file
     checked = invalid = 0
     sizes: set[int] = set()

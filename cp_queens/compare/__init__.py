@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import select
 import signal
@@ -46,11 +47,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.engines import choices
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Problem
 from cp_queens.stats import COMPLETE
 
-TASKS = ("first", "count", "enumerate")
+TASKS = choices.TASKS
 
 #: Run outcomes.
 OK = "ok"
@@ -115,19 +117,26 @@ class Run:
 # -- parsing requests --------------------------------------------------------------------------
 
 
+#: One part of a ``--n`` list: ``8`` or ``4..12``, spaces allowed around the numbers.
+_SIZES = re.compile(r"(?P<low>[+-]?[0-9]+)(?:\s*\.\.\s*(?P<high>[+-]?[0-9]+))?")
+
+
 def parse_range(text: str) -> list[int]:
     """Board sizes from ``"4..12"``, ``"8"`` or ``"4,6,8"`` (ranges inclusive)."""
     sizes: list[int] = []
     for part in text.split(","):
         part = part.strip()
-        low_text, dots, high_text = part.partition("..")
-        try:
-            low = int(low_text)
-            high = int(high_text) if dots else low
-        except ValueError:
+        # ASCII digits only: int() would also read "1_000" and other scripts' digits.
+        match = _SIZES.fullmatch(part)
+        if match is None:
             raise CompareError(
                 f"board sizes: cannot read {part!r} in {text!r} (expected e.g. 4..12 or 4,6,8)"
-            ) from None
+            )
+        try:
+            low = int(match["low"])
+            high = low if match["high"] is None else int(match["high"])
+        except ValueError:  # more digits than int() converts
+            raise CompareError(f"board sizes: {part[:20]!r}... has too many digits") from None
         if low < 1:
             raise CompareError(f"board sizes start at 1, got {low} in {text!r}")
         if high > MAX_SIZE:

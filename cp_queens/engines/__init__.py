@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from typing import Any, TypeVar
 
 from cp_queens.engines.base import Call, Engine, ProgressCallback, Solutions, UniqueCount
@@ -35,6 +36,9 @@ __all__ = [
 ]
 
 _REGISTRY: dict[str, type[Engine]] = {}
+
+#: Modules of this package that hold no engine.
+NOT_ENGINES = frozenset({"base", "choices"})
 
 E = TypeVar("E", bound=type[Engine])
 
@@ -61,7 +65,7 @@ def names() -> list[str]:
     in_modules = {
         module.name.replace("_", "-")
         for module in pkgutil.iter_modules(__path__)
-        if module.name != "base" and not module.name.startswith("_")
+        if module.name not in NOT_ENGINES and not module.name.startswith("_")
     }
     return sorted(in_modules | _REGISTRY.keys())  # plus any registered from elsewhere
 
@@ -154,13 +158,20 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     return name, chosen
 
 
+#: What reads as a number in an option's value (``int()`` and ``float()`` alone would also
+#: take "1_000", " 5" or "١٢"; a thousands of digits long integer is text, not a number).
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(
+    r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
+)
+
+
 def _option_value(text: str) -> Any:
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            continue
+    if _INTEGER.fullmatch(text) and len(text) < 4000:  # int()'s digit limit is 4300
+        return int(text)
+    if _DECIMAL.fullmatch(text):
+        return float(text)
     return text

@@ -42,7 +42,7 @@ through the same contract as the real ones.
 
 from __future__ import annotations
 
-import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -55,7 +55,7 @@ from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
 
 #: Every finished call logs its statistics line here at level INFO (as the CLI prints it).
-log = logging.getLogger("cp_queens")
+LOGGER = "cp_queens"
 
 
 class UniqueCount(NamedTuple):
@@ -383,7 +383,12 @@ class Engine:
         if status is not None and call.stats.status == COMPLETE:
             call.stats.status = status
         self._latest.stats = call.stats
-        log.info("%s", call.stats.summary())
+        # Whoever wants these lines configured ``logging``, which imports it; when nobody
+        # did, an INFO record goes nowhere, and importing ``logging`` to drop it would cost
+        # a small command more than its search.
+        logging = sys.modules.get("logging")
+        if logging is not None:
+            logging.getLogger(LOGGER).info("%s", call.stats.summary())
 
     def _stream(self, problem: Problem, call: Call) -> Iterator[Placement]:
         emitted = 0

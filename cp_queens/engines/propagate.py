@@ -89,12 +89,17 @@ from typing import ClassVar
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, Tracer
+from cp_queens.engines.choices import (
+    PROPAGATE_CONSISTENCIES,
+    PROPAGATE_VALUE_ORDERS,
+    PROPAGATE_VARIABLE_ORDERS,
+)
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Placement, Problem
 
-CONSISTENCIES = ("none", "forward", "arc", "alldiff")
-VARIABLE_ORDERS = ("input", "first-fail", "first-fail-centre")
-VALUE_ORDERS = ("min", "centre")
+CONSISTENCIES = PROPAGATE_CONSISTENCIES
+VARIABLE_ORDERS = PROPAGATE_VARIABLE_ORDERS
+VALUE_ORDERS = PROPAGATE_VALUE_ORDERS
 
 #: Work (nodes times board size) between two looks at the clock and the progress callback.
 CHECK_EVERY = 1 << 13

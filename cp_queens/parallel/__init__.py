@@ -27,27 +27,23 @@ Examples:
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
 import signal
 import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    CancelledError,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    wait,
-)
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from cp_queens.errors import ClusterLostError, CpQueensError, CpQueensWarning
+
+if TYPE_CHECKING:
+    # Imported where a pool or an executor is used: a count in this process (every
+    # small board) needs neither, and they cost more than its whole search.
+    import multiprocessing.context
+    from concurrent.futures import Executor, Future, ProcessPoolExecutor
+    from pathlib import Path
 
 Item = TypeVar("Item")
 Record = TypeVar("Record")
@@ -325,12 +321,23 @@ def _run_here(
     deadline: float | None,
     ledger: _Ledger,
 ) -> bool:
-    """One worker: no pool at all, the same tasks in this process."""
+    """One worker: no pool at all, the same tasks in this process.
+
+    With a deadline the items of a task run one at a time, the clock read between
+    them: nothing can stop a compiled search once it runs, and a task of a large
+    board (8 subproblems of n = 20) can take many seconds. Without one, a task is
+    one call, as in a worker process.
+    """
     for chunk in tasks:
         _stop_if_interrupted()
-        if deadline is not None and time.perf_counter() > deadline:
-            return False
-        ledger.record(work(chunk))
+        if deadline is None:
+            ledger.record(work(chunk))
+            continue
+        for item in chunk:
+            if time.perf_counter() > deadline:
+                return False
+            ledger.record(work([item]))
+            _stop_if_interrupted()
     return True
 
 
@@ -363,6 +370,9 @@ def _run_on_executor(
 ) -> bool:
     """Submit the tasks, ``ahead`` at a time, and collect them; False if the deadline came
     first. Only ``ahead`` tasks are in flight, so a streamed split stays small."""
+    from concurrent.futures import FIRST_COMPLETED, CancelledError, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     own = executor is None
     if own:
         if pool.prepare is not None:
@@ -451,6 +461,8 @@ def start_method(preload: Sequence[str] = ()) -> multiprocessing.context.BaseCon
     alive we use ``forkserver``: a single-threaded server process that imports
     ``preload`` once and forks every worker from itself.
     """
+    import multiprocessing
+
     if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     return fork_server(preload)
@@ -458,6 +470,8 @@ def start_method(preload: Sequence[str] = ()) -> multiprocessing.context.BaseCon
 
 def fork_server(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
     """The ``forkserver`` context (``spawn`` where there is none), preloading ``preload``."""
+    import multiprocessing
+
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
@@ -484,6 +498,8 @@ def local_pool(
     Ctrl-C reaches the whole process group; only the parent should react, by
     saving what finished and stopping the workers itself (:func:`stop_now`).
     """
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(
         max_workers=resolve_workers(workers),
         mp_context=context or start_method(),

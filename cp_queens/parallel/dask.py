@@ -114,7 +114,8 @@ def parse_address(text: str) -> Address:
         ok = bool(colon) and bool(_HOST.fullmatch(host)) and len(host) <= 253
     if not ok:
         raise CpQueensError(f"not a Dask scheduler address: {text!r} (the form is {form})")
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+    # isdigit() alone passes '²' (int() then fails) and other scripts' digits.
+    if not (port_text.isascii() and port_text.isdigit()) or not 1 <= int(port_text) <= 65535:
         raise CpQueensError(
             f"the port of a Dask scheduler address is a number from 1 to 65535, got "
             f"{port_text!r} in {text!r}"
@@ -244,7 +245,7 @@ def parse_cluster(spec: str) -> int | None:
         raise CpQueensError(f"a local cluster is written 'local' or 'local:W', got {spec!r}")
     if not workers:
         return None
-    if not workers.isdigit() or int(workers) < 1:
+    if not (workers.isascii() and workers.isdigit()) or int(workers) < 1:
         raise CpQueensError(
             f"a local cluster 'local:W' needs a number of workers >= 1, got {workers!r}"
         )

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, UniqueCount
+from cp_queens.engines.choices import CPSAT_METHODS
 from cp_queens.engines.cpsat.search import (
     STRATEGIES,
     VALUE_ORDERS,
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     from cp_queens.engines.cpsat import runner
 
 #: Values of the ``method`` option.
-METHODS = ("auto", "plain", "fast")
+METHODS = CPSAT_METHODS
 #: More CP-SAT search threads than this gain nothing (its portfolio has fewer strategies).
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10

@@ -48,25 +48,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cp_queens.engines.choices import (
+    CPSAT_STRATEGIES,
+    CPSAT_VALUE_ORDERS,
+    CPSAT_VARIABLE_ORDERS,
+)
 from cp_queens.errors import CpQueensError
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
 #: Values of the ``strategy`` option.
-STRATEGIES = ("auto", "portfolio", "fixed", "greedy")
+STRATEGIES = CPSAT_STRATEGIES
 #: Variable orders of ``strategy="fixed"``, with CP-SAT's names.
-VARIABLE_ORDERS = {
-    "input": "CHOOSE_FIRST",
-    "min-domain": "CHOOSE_MIN_DOMAIN_SIZE",
-}
+VARIABLE_ORDERS = dict(
+    zip(CPSAT_VARIABLE_ORDERS, ("CHOOSE_FIRST", "CHOOSE_MIN_DOMAIN_SIZE"), strict=True)
+)
 #: Value orders of ``strategy="fixed"``; ``random`` is built in the model (see above).
-VALUE_ORDERS = {
-    "min": "SELECT_MIN_VALUE",
-    "max": "SELECT_MAX_VALUE",
-    "median": "SELECT_MEDIAN_VALUE",
-    "random": "SELECT_MIN_VALUE",
-}
+VALUE_ORDERS = dict(
+    zip(
+        CPSAT_VALUE_ORDERS,
+        ("SELECT_MIN_VALUE", "SELECT_MAX_VALUE", "SELECT_MEDIAN_VALUE", "SELECT_MIN_VALUE"),
+        strict=True,
+    )
+)
 
 #: Parameters of the fixed search. With more than one worker the others would
 #: run CP-SAT's own portfolio and the race would hide the strategy; SAT

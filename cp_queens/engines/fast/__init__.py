@@ -26,8 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import Executor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cp_queens import parallel
 from cp_queens.engines import register
@@ -38,6 +37,9 @@ from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
 from cp_queens.errors import EngineOptionError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
@@ -166,7 +168,7 @@ class FastEngine(Engine):
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 
         with contextlib.ExitStack() as stack:
-            executor, where = self._executor(stack, call.deadline)
+            executor, where = self._executor(stack, call.deadline, problem.n)
             checkpoint = None
             if self.checkpoint is not None:
                 from cp_queens.parallel.checkpoint import Checkpoint
@@ -189,7 +191,7 @@ class FastEngine(Engine):
                 checkpoint=checkpoint,
                 report=report,
                 deadline=call.deadline,
-                prepare=functools.partial(split_module.warm_up, self.force_python),
+                prepare=functools.partial(split_module.warm_up, self.force_python, problem.n),
             )
         parts = result.records.values()
         stats.extra["subproblems"] = len(result.records)
@@ -224,7 +226,7 @@ class FastEngine(Engine):
         return 1 if small else None  # a small count is over before a pool has started
 
     def _executor(
-        self, stack: contextlib.ExitStack, deadline: float | None
+        self, stack: contextlib.ExitStack, deadline: float | None, n: int
     ) -> tuple[Executor | None, str | None]:
         if self.executor is not None:
             return self.executor, "an executor"
@@ -235,7 +237,7 @@ class FastEngine(Engine):
         if self.cluster is not None:
             # The local cluster's workers are forked from this process: load the
             # kernels once here, and every worker starts with them.
-            split_module.warm_up(self.force_python)
+            split_module.warm_up(self.force_python, n)
         cluster = stack.enter_context(
             dask_cluster(scheduler=self.scheduler, cluster=self.cluster, deadline=deadline)
         )
@@ -295,7 +297,9 @@ class FastEngine(Engine):
         """The lexicographic search, ``sizes[i]`` solutions per kernel call (the last repeats)."""
         import numpy as np
 
-        code, compiled = split_module.backend(self.force_python)
+        # Small boards enumerate interpreted unless the compiled kernels are built: all of
+        # n = 12 takes half a second so, less than loading (or building) the compiled code.
+        code, compiled = split_module.backend(self.force_python, problem.n)
         n = problem.n
         allow_list, _ = split_module.allow_masks(
             split_module.Subproblem(

@@ -22,6 +22,7 @@ runs, compiled by Numba's JIT (``cache=True``) on first use.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -30,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -168,16 +170,47 @@ def load_or_build() -> ModuleType | None:
     failed = cache_dir() / f"{module_name()}.failed"
     if failed.exists():
         return None
-    try:
-        build(verbose=False)
-    except Exception as error:  # any failure: the JIT path still counts
+    with _one_builder():
+        # Another process may have built it (or failed to) while this one waited.
+        found = load()
+        if found is not None or failed.exists():
+            return found
         try:
-            failed.parent.mkdir(parents=True, exist_ok=True)
-            failed.write_text(f"{type(error).__name__}: {error}\n", encoding="utf-8")
-        except OSError:
-            pass
-        return None
+            build(verbose=False)
+        except Exception as error:  # any failure: the JIT path still counts
+            try:
+                failed.parent.mkdir(parents=True, exist_ok=True)
+                failed.write_text(f"{type(error).__name__}: {error}\n", encoding="utf-8")
+            except OSError:
+                pass
+            return None
     return load()
+
+
+@contextlib.contextmanager
+def _one_builder() -> Iterator[None]:
+    """Hold the build lock of these kernels (``<module>.lock`` in the cache directory).
+
+    Why: processes started together after an install (a process pool, ``pytest -n``,
+    two shells) would each spend half a minute building the same module; with the
+    lock the first builds and the others wait, then load its module. Where no lock
+    can be taken (no ``fcntl``, a read-only cache), each builds as before.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not on a POSIX system
+        yield
+        return
+    try:
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        handle = open(cache_dir() / f"{module_name()}.lock", "a")  # noqa: SIM115
+    except OSError:
+        yield
+        return
+    with handle:
+        with contextlib.suppress(OSError):  # no lock (some network file systems): build anyway
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file closes
+        yield
 
 
 def _last_used(path: Path) -> float:

@@ -272,6 +272,10 @@ _warned = False
 #: is already built (it loads in a millisecond): building it, or loading Numba's JIT (about
 #: 0.8 s of CPU), costs more than the interpreted count of n = 12 (about 0.2 s).
 INTERPRETED_UP_TO = 12
+#: Below this size not even the native library is looked for: finding and loading it
+#: (``ctypes``, the build module's hashing of the kernel source) takes some 15 ms of
+#: CPU, more than the interpreted count (n = 10: 10 ms, n = 8: 1 ms).
+NATIVE_PAYS_FROM = 11
 
 
 def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool]:
@@ -279,8 +283,9 @@ def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool
 
     Without Numba the interpreted kernels run, after one warning: the answer is
     the same, only some 50-100 times slower. Given the board size ``n``, small
-    boards (up to :data:`INTERPRETED_UP_TO`) run interpreted anyway: the count is
-    over before the compiled code would have loaded.
+    boards (up to :data:`INTERPRETED_UP_TO`) run interpreted anyway, unless the
+    compiled kernels are already built: the count (or the enumeration) is over
+    before the compiled code would have loaded, let alone been built.
     """
     global _warned
     if kernels.COMPILED is None:
@@ -294,6 +299,8 @@ def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool
             )
         return kernels.PYTHON, False
     if force_python:
+        return kernels.PYTHON, False
+    if n is not None and n < NATIVE_PAYS_FROM:
         return kernels.PYTHON, False
     if n is not None and n <= INTERPRETED_UP_TO and not kernels.COMPILED.native_built():
         return kernels.PYTHON, False
@@ -398,7 +405,8 @@ def _count_native(
     return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(m)]
 
 
-def warm_up(force_python: bool = False) -> None:
-    """Compile (or load from Numba's cache) the counting kernel now, not inside a timing."""
-    code, compiled = backend(force_python)
+def warm_up(force_python: bool = False, n: int | None = None) -> None:
+    """Compile (or load from Numba's cache) the counting kernel now, not inside a timing;
+    given the board size ``n``, only if a count of that board would use it."""
+    code, compiled = backend(force_python, n)
     count_with(code, compiled, [Subproblem(4, EDGE, (1,))])
