@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
-
 from cp_queens import Placement
 from cp_queens.course.display import in_notebook, show
 
@@ -15,6 +13,8 @@ def test_outside_jupyter_a_board_prints_as_text(capsys) -> None:
 
 
 def test_outside_jupyter_a_figure_is_named_and_closed(capsys) -> None:
+    import matplotlib.pyplot as plt  # here, not at collection: it takes most of a second
+
     figure, axes = plt.subplots()
     axes.set_title("nodes per level")
     show(figure)

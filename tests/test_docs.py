@@ -43,9 +43,11 @@ def test_python_examples_in_the_docs_run(
     assert result.failed == 0, f"{result.failed} example(s) failed in {page.name}"
 
 
+@pytest.mark.slow
 def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
-    """``mkdocs build --strict``: a broken link, anchor or API reference fails here, in the
-    default test run, not only in CI (new pages outside the nav are only reported)."""
+    """``mkdocs build --strict``: a broken link, anchor or API reference fails here (new
+    pages outside the nav are only reported). Five seconds of CPU: in the slow run, and
+    ``.ci/run`` builds the site in strict mode on its own too."""
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
         cwd=ROOT,
