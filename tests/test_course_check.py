@@ -334,3 +334,10 @@ def test_cli_check_names_a_placement_of_the_wrong_size(capsys, tmp_path) -> None
     code, out, _ = run(capsys, "check", write(tmp_path, rows))
     assert code == 1
     assert "first invalid placement: n=6, placement 5 [1, 3, 0, 2]: placement has 4 rows" in out
+
+
+def test_the_command_and_the_library_agree_on_the_largest_board() -> None:
+    from cp_queens.cli.check import CHECK_UP_TO
+    from cp_queens.course.check import FILE_UP_TO
+
+    assert CHECK_UP_TO == FILE_UP_TO

@@ -199,3 +199,31 @@ def test_a_swallowed_interrupt_still_stops_the_run(monkeypatch, workers: int) ->
     flag.set()
     with pytest.raises(parallel.Interrupted):
         parallel.run(list("abcdef"), parallel._demo_work, key=str, workers=workers)
+
+
+def _slow_work(items: list[int]) -> list[tuple[str, int]]:
+    """Each item takes 50 ms: a task of 8 takes 0.4 s, far past a 0.1 s deadline."""
+    import time
+
+    time.sleep(0.05 * len(items))
+    return [(str(item), len(items)) for item in items]
+
+
+def test_a_deadline_in_this_process_is_seen_between_items_not_only_tasks() -> None:
+    import time
+
+    started = time.perf_counter()
+    result = parallel.run(
+        iter(range(40)),  # streamed: tasks of parallel.BATCH items
+        _slow_work,
+        key=str,
+        workers=1,
+        deadline=started + 0.1,
+    )
+    assert not result.complete
+    assert set(result.records.values()) == {1}  # one item per call
+    assert 1 <= len(result.records) < parallel.BATCH
+    assert time.perf_counter() - started < 0.1 + 0.2  # one item past the deadline at most
+    # Without a deadline a task stays one call, as in a worker process.
+    whole = parallel.run(iter(range(16)), _slow_work, key=str, workers=1)
+    assert whole.complete and set(whole.records.values()) == {parallel.BATCH}
