@@ -240,17 +240,15 @@ def _maximum_matching(domains: list[int]) -> tuple[list[int], int, int] | None:
     """
     match = []
     taken = union = 0
-    hard = []
-    for x, domain in enumerate(domains):
+    for domain in domains:
         union |= domain
         free = domain & ~taken
-        match.append(free & -free)  # 0 when there is none
-        taken |= free & -free
-        if not free:
-            hard.append(x)
-    if hard:
+        value = free & -free  # the smallest, or 0 when there is none
+        taken |= value
+        match.append(value)
+    if 0 in match:
         owner = {bit: x for x, bit in enumerate(match) if bit}
-        for x in hard:
+        for x in [x for x, bit in enumerate(match) if not bit]:
             freed = _augment(x, domains, match, owner)
             if not freed:
                 return None
