@@ -193,11 +193,16 @@ def positive_seconds(text: str) -> float:
 
 
 def engine_name(text: str) -> str:
-    """argparse type: a registered engine name, with the known names in the error."""
+    """argparse type: a registered engine name, alone or with options (``NAME:KEY=VALUE...``).
+
+    The name is checked here, with the known names in the error; the options when
+    the engine is built (:func:`make_engine`).
+    """
     known = engines.names()
-    if text not in known:
+    name = text.split(":", 1)[0].strip()
+    if name not in known:
         raise argparse.ArgumentTypeError(
-            f"unknown engine {text!r} (choose from {', '.join(known)})"
+            f"unknown engine {name!r} (choose from {', '.join(known)})"
         )
     return text
 
@@ -209,7 +214,8 @@ def add_engine_argument(parser: argparse.ArgumentParser, default: str | None, wh
         type=engine_name,
         default=default,
         metavar="E",
-        help=f"solver to use ({', '.join(engines.names())}); default: {why}",
+        help=f"solver to use ({', '.join(engines.names())}), optionally with options as in "
+        f"compare, e.g. propagate:consistency=alldiff; default: {why}",
     )
 
 
@@ -235,58 +241,128 @@ def add_method_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _propagate_choices(option: str) -> tuple[str, ...]:
+    """The values the propagate engine takes for ``option``, read without importing it."""
+    from cp_queens.engines import choices
+
+    return {
+        "consistency": choices.PROPAGATE_CONSISTENCIES,
+        "variable_order": choices.PROPAGATE_VARIABLE_ORDERS,
+        "value_order": choices.PROPAGATE_VALUE_ORDERS,
+    }[option]
+
+
+def _union(*choices: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(value for group in choices for value in group))
+
+
 def add_strategy_arguments(
     parser: argparse.ArgumentParser, *, solver_workers: bool = False
 ) -> None:
-    """``--strategy`` and friends of the cpsat engine (see engines/cpsat/search.py)."""
-    group = parser.add_argument_group("how the cpsat engine searches")
+    """How the search chooses: ``--strategy`` and friends of the cpsat engine
+    (engines/cpsat/search.py), ``--consistency`` and the orders of the propagate engine.
+
+    ``--variable-order`` and ``--value-order`` take the values of either engine;
+    :func:`make_engine` checks them against the engine chosen.
+    """
+    cpsat_variables, cpsat_values = _cpsat_choices("variable_order"), _cpsat_choices("value_order")
+    ours_variables, ours_values = (
+        _propagate_choices("variable_order"),
+        _propagate_choices("value_order"),
+    )
+    group = parser.add_argument_group("how the search chooses (cpsat, propagate)")
     group.add_argument(
         "--strategy",
         choices=_cpsat_choices("strategy"),
-        help="portfolio: CP-SAT's own search; fixed: the orders below; greedy: random "
+        help="cpsat: portfolio: CP-SAT's own search; fixed: the orders below; greedy: random "
         "queen placements with clause learning on the 0/1 board (fast for large N); "
         "default auto: greedy for one solution, CP-SAT's own search otherwise",
     )
     group.add_argument(
+        "--consistency",
+        choices=_propagate_choices("consistency"),
+        help="propagate: how much to reason after each queen: none (generate and test), "
+        "forward (forward checking), arc (AC-3, the default) or alldiff (Régin's "
+        "filtering on each AllDifferent)",
+    )
+    group.add_argument(
         "--variable-order",
-        choices=_cpsat_choices("variable_order"),
-        help="with --strategy fixed: rows in order (input, default) or smallest domain first "
-        "(min-domain; CP-SAT measures a domain by its bounds)",
+        choices=_union(cpsat_variables, ours_variables),
+        metavar="ORDER",
+        help=f"which row next. cpsat (with --strategy fixed): {', '.join(cpsat_variables)} "
+        "(rows in order, the default; or smallest domain first, as CP-SAT measures it by "
+        f"its bounds); propagate: {', '.join(ours_variables)}",
     )
     group.add_argument(
         "--value-order",
-        choices=_cpsat_choices("value_order"),
-        help="with --strategy fixed: which column to try first (default: min); random uses --seed",
+        choices=_union(cpsat_values, ours_values),
+        metavar="ORDER",
+        help=f"which column first. cpsat (with --strategy fixed): {', '.join(cpsat_values)} "
+        f"(random uses --seed); propagate: {', '.join(ours_values)}; default: min",
     )
     if solver_workers:
         group.add_argument(
             "--solver-workers",
             type=non_negative_int,
             metavar="T",
-            help="CP-SAT's own search threads (default: 1 for fixed and greedy, every core for "
-            "portfolio)",
+            help="cpsat: CP-SAT's own search threads (default: 1 for fixed and greedy, every "
+            "core for portfolio)",
         )
 
 
 def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
     """The search options the user set, as keyword arguments for :func:`make_engine`."""
-    names = ("strategy", "variable_order", "value_order", "solver_workers")
+    names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers")
     return {name: getattr(args, name, None) for name in names}
 
 
-def make_engine(name: str, **options: Any) -> Engine:
-    """Build engine ``name`` with the options the user set (``None`` means not set).
+#: Options that only some engines take, for the hint when another engine is chosen.
+OPTION_ENGINES = {
+    "strategy": "cpsat",
+    "solver_workers": "cpsat",
+    "consistency": "propagate",
+    "variable_order": "cpsat, propagate",
+    "value_order": "cpsat, propagate",
+}
 
-    :func:`cp_queens.engines.get` checks the options for every caller; here an
-    option the engine does not take is named by its command-line flag.
+
+def make_engine(spec: str, **options: Any) -> Engine:
+    """Build engine ``spec`` with the options the user set (``None`` means not set).
+
+    ``spec`` is a name or ``name:key=value[:...]``, as ``compare --engines`` takes
+    it. :func:`cp_queens.engines.get` checks the options for every caller; here an
+    option the engine does not take, or a value it does not know, is named by its
+    command-line flag, and an option set twice (in ``spec`` and by a flag) is refused.
     """
+    try:
+        name, given = engines.parse_spec(spec)
+    except CpQueensError as error:
+        raise CpQueensError(f"--engine: {error}") from None
     chosen = {key: value for key, value in options.items() if value is not None}
+    for key in given.keys() & chosen.keys():
+        flag = "--" + key.replace("_", "-")
+        raise CpQueensError(f"{key} is set twice: in --engine {spec} and by {flag}")
     accepted = engines.options(name)
     for key in chosen:
         if key not in accepted:
             flag = "--" + key.replace("_", "-")
-            raise CpQueensError(f"engine '{name}' has no option {flag}")
-    return engines.get(name, **chosen)
+            users = OPTION_ENGINES.get(key)
+            hint = f" (it is for: -e {users})" if users else ""
+            raise CpQueensError(f"engine '{name}' has no option {flag}{hint}")
+    choices: dict[str, tuple[str, ...]] = getattr(engines.engine_class(name), "option_choices", {})
+    for key, value in chosen.items():
+        if key in choices and value not in choices[key]:
+            flag = "--" + key.replace("_", "-")
+            raise CpQueensError(
+                f"{flag} {value}: not an option of engine '{name}' "
+                f"(choose from {', '.join(choices[key])})"
+            )
+    try:
+        return engines.get(name, **given, **chosen)
+    except CpQueensError as error:
+        if given:
+            raise CpQueensError(f"--engine {spec}: {error}") from None
+        raise
 
 
 #: Set by ``--quiet``: the ``#`` lines and the live progress stay silent. One process runs

@@ -111,8 +111,10 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
         problem = read_partial(source, name)
-    if args.engine is None and any(strategy_options(args).values()):
-        args.engine = DEFAULT_MODEL_ENGINE  # the search options are the CP-SAT engine's
+    if args.engine is None and args.consistency is not None:
+        args.engine = "propagate"  # only our own solver takes a consistency level
+    elif args.engine is None and any(strategy_options(args).values()):
+        args.engine = DEFAULT_MODEL_ENGINE  # the other search options are the CP-SAT engine's
     elif args.engine is None:
         args.engine = default_complete_engine(problem)
         squares = problem.residue().open_squares()

@@ -88,9 +88,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cp_queens.parallel import Interrupted  # multiprocessing: not while parsing arguments
 
-    name = args.engine or default_count_engine()
     engine = make_engine(
-        name,
+        args.engine or default_count_engine(),
         time_limit=args.time_limit,
         method=args.method,
         workers=args.workers,
@@ -102,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     problem = Problem(args.n)
     _say_how_long(engine, args)
     # The fast engine finds the unique count in the same pass: always show it there.
-    unique_too = args.unique or name == "fast"
+    unique_too = args.unique or engine.name == "fast"
     try:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
             if unique_too:

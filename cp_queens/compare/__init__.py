@@ -119,11 +119,6 @@ class Run:
 
 #: One part of a ``--n`` list: ``8`` or ``4..12``, spaces allowed around the numbers.
 _SIZES = re.compile(r"(?P<low>[+-]?[0-9]+)(?:\s*\.\.\s*(?P<high>[+-]?[0-9]+))?")
-#: An engine option's number: ``2``, ``-1``, ``0.5``, ``1e-3`` (ASCII, no underscores).
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(
-    r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
-)
 
 
 def parse_range(text: str) -> list[int]:
@@ -177,16 +172,10 @@ def parse_engine_spec(text: str) -> EngineSpec:
         >>> parse_engine_spec("pyconstraint:solver=optimized:forwardcheck=false").options
         {'solver': 'optimized', 'forwardcheck': False}
     """
-    name, *pairs = (part.strip() for part in text.strip().split(":"))
-    known = engines.names()
-    if name not in known:
-        raise CompareError(f"unknown engine '{name}' (known engines: {', '.join(known)})")
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, equals, value = pair.partition("=")
-        if not equals or not key.strip():
-            raise CompareError(f"cannot read option {pair!r} in {text!r} (expected name:key=value)")
-        options[key.strip().replace("-", "_")] = _option_value(value.strip())
+    try:
+        name, options = engines.parse_spec(text)
+    except CpQueensError as error:
+        raise CompareError(str(error)) from None
     if "time_limit" in options:
         raise CompareError(f"{text.strip()}: the time limit is set for the whole comparison")
     spec = EngineSpec(text.strip(), name, options)
@@ -195,17 +184,6 @@ def parse_engine_spec(text: str) -> EngineSpec:
     except CpQueensError as error:
         raise CompareError(f"{text.strip()}: {error}") from None
     return spec
-
-
-def _option_value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if _INTEGER.fullmatch(text) and len(text) < 4000:  # int()'s digit limit is 4300
-        return int(text)
-    if _DECIMAL.fullmatch(text):
-        return float(text)
-    return text
 
 
 def parse_engines(text: str) -> list[EngineSpec]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from typing import Any, TypeVar
 
 from cp_queens.engines.base import Call, Engine, ProgressCallback, Solutions, UniqueCount
@@ -30,6 +31,7 @@ __all__ = [
     "get",
     "names",
     "options",
+    "parse_spec",
     "register",
 ]
 
@@ -125,3 +127,51 @@ def get(name: str, **chosen: Any) -> Engine:
                 f"engine '{name}' has no option '{option}' (its options: {', '.join(known)})"
             )
     return engine_class(name)(**chosen)
+
+
+def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """An engine named with options, ``name:key=value[:key=value...]``, split up.
+
+    The one syntax for an engine with options, wherever a user names one (the
+    command line's ``--engine``, ``compare --engines``). Values read as int,
+    float, ``true``/``false`` or text; ``-`` in a key reads as ``_``. The name is
+    checked here, the options when the engine is built (:func:`get`).
+
+    Examples:
+        >>> parse_spec("propagate:consistency=alldiff:value-order=centre")
+        ('propagate', {'consistency': 'alldiff', 'value_order': 'centre'})
+        >>> parse_spec("pyconstraint:forwardcheck=false")
+        ('pyconstraint', {'forwardcheck': False})
+    """
+    name, *pairs = (part.strip() for part in text.strip().split(":"))
+    known = names()
+    if name not in known:
+        raise UnknownEngineError(f"unknown engine '{name}' (known engines: {', '.join(known)})")
+    chosen: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise EngineOptionError(
+                f"cannot read option {pair!r} in {text.strip()!r} (expected name:key=value)"
+            )
+        chosen[key.strip().replace("-", "_")] = _option_value(value.strip())
+    return name, chosen
+
+
+#: What reads as a number in an option's value (``int()`` and ``float()`` alone would also
+#: take "1_000", " 5" or "١٢"; a thousands of digits long integer is text, not a number).
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(
+    r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
+)
+
+
+def _option_value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if _INTEGER.fullmatch(text) and len(text) < 4000:  # int()'s digit limit is 4300
+        return int(text)
+    if _DECIMAL.fullmatch(text):
+        return float(text)
+    return text

@@ -52,8 +52,12 @@ How the state is kept (the part a compiled solver does the same way, only faster
   copy of ``n`` small integers is cheaper in Python than a trail of every change.
 * **An explicit stack, not recursion**: one stack entry per row with a queen, so
   the depth of the tree (``n``) is not bounded by Python's recursion limit.
-* **Régin's filtering, incrementally**: each AllDifferent keeps its last maximum
-  matching, and the next call only repairs the rows whose matched value is gone.
+* **Régin's filtering, cheap when it finds nothing**: most calls prune nothing,
+  and each proves it early - on the diagonals every matched value can be set
+  free (step 2 of :func:`alldiff_prune`), on the columns (as many columns as
+  rows) all values form one cycle (step 3); both closures stop as soon as they
+  hold everything. The matching is built afresh each time: a queen takes away so
+  much of every domain that an earlier matching would mostly need repairing.
 
 Statistics (``engine.stats``): ``branches`` are the **nodes** of the search tree
 (queens placed), ``conflicts`` the **fails** (nodes that turned out to be dead
@@ -81,6 +85,7 @@ Examples:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, Tracer
@@ -122,27 +127,33 @@ def values_of(mask: int) -> list[int]:
     return found
 
 
-def alldiff_prune(domains: list[int], matching: list[int] | None = None) -> list[int] | None:
+def alldiff_prune(domains: list[int]) -> list[int] | None:
     """Régin's filtering for ``AllDifferent``: keep exactly the values some solution uses.
 
     ``domains[i]`` is a bit set of the values variable ``i`` may take. Returns the
-    pruned domains, or ``None`` when the variables cannot all take distinct values.
+    pruned domains (the very list passed in when nothing goes), or ``None`` when
+    the variables cannot all take distinct values.
 
     1. Find a maximum matching variable -> value. If some variable stays
        unmatched there is no solution.
     2. A value nobody uses is *free*. A variable may take a free value, and then
        its own value is free in turn: so a variable may take every value that a
-       chain of such moves can set free.
+       chain of such moves can set free. When every matched value can be set free
+       - the usual case when there are more values than variables, as on the
+       diagonals - every value of every variable is used by some solution: that
+       is the cheap proof that this constraint prunes nothing, and we stop.
     3. The other values can only rotate: ``x`` may take ``y``'s value if ``y`` can
        move on, ..., to ``x``'s value - a cycle of "may take the value of". So
-       ``x`` keeps the values of its strongly connected component in that graph.
+       ``x`` keeps the values of its strongly connected component in that graph:
+       the values it reaches ("ahead") that also reach it back ("behind"). When
+       the first component is every value - the usual case when there are as many
+       values as variables, as on the columns - nothing goes either.
     4. Every other value goes.
 
-    ``matching`` (changed in place) is the matching an earlier call found, one
-    value per variable, ``-1`` for none: the pairs still possible are kept and
-    only the rest is repaired, so a search calling this at every node seldom
-    matches from scratch. Any list of the right length will do; a stale one only
-    costs time.
+    The matching is built afresh at each call: in the search, a queen and its
+    propagation take away a good part of every domain, so an earlier matching
+    mostly needs repairing anyway, and keeping it (in and out of the call) costs
+    more than the greedy start it saves (measured: ``docs/course-propagation.md``).
 
     Examples:
         >>> [values_of(d) for d in alldiff_prune([0b011, 0b011, 0b111])]
@@ -150,105 +161,110 @@ def alldiff_prune(domains: list[int], matching: list[int] | None = None) -> list
         >>> alldiff_prune([0b01, 0b01]) is None
         True
     """
-    union = 0
-    for domain in domains:
-        union |= domain
-    if union.bit_count() < len(domains):
-        return None  # pigeonhole: fewer values than variables
-    match = _maximum_matching(domains, matching)
-    if match is None:
+    matched = _maximum_matching(domains)
+    if matched is None:
         return None
-    if matching is not None:
-        matching[:] = match
-    matched = 0
-    for value in match:
-        matched |= 1 << value
+    match, taken, union = matched
 
-    # Step 2: the values that can be set free, starting from the unused ones.
-    freeable = union & ~matched
-    stuck = list(range(len(domains)))  # variables whose own value cannot be set free (yet)
-    while stuck:
-        moving = [x for x in stuck if domains[x] & freeable]
-        if not moving:
-            break
-        for x in moving:
-            freeable |= 1 << match[x]
-        stuck = [x for x in stuck if not freeable >> match[x] & 1]
+    # Step 2: grow the values that can be set free from the free ones: a matched
+    # value joins once its owner may take one of them.
+    free = union & ~taken
+    freeable = _grow(free, match, domains, until=taken) if free else 0
+    stuck = taken & ~freeable  # the values that can only rotate
     if not stuck:
         return domains  # every variable may take every value it has
 
-    # Step 3: among the stuck variables, value u -> every value its owner may take
-    # (a stuck variable has no freeable value). The component of a value: the
-    # values it reaches that also reach it back.
-    kept = [domain & freeable for domain in domains]
-    owner = {match[x]: x for x in stuck}
-    rest = matched & ~freeable
+    # Step 3: a stuck variable's values are all stuck (it has no freeable one). Value
+    # u leads to every value its owner may take; take components one at a time.
+    if stuck == taken:
+        values, options = match, domains
+    else:
+        values = [value for value in match if value & stuck]
+        options = [domain for value, domain in zip(match, domains, strict=True) if value & stuck]
+    components = []
+    rest = stuck
     while rest:
         start = rest & -rest
-        ahead = frontier = start
-        while frontier:
-            value = frontier & -frontier
-            frontier ^= value
-            new = domains[owner[value.bit_length() - 1]] & ~ahead
-            ahead |= new
-            frontier |= new
-        behind = start
-        ahead_of_start = [x for x in stuck if ahead >> match[x] & 1]
-        grew = True
-        while grew:
-            grew = False
-            for x in ahead_of_start:
-                value = 1 << match[x]
-                if not behind & value and domains[x] & behind:
-                    behind |= value
-                    grew = True
-        component = ahead & behind
-        if component == matched and not freeable:
+        ahead = _grow(start, options, values, until=rest)  # gain a value's options
+        behind = _grow(start, values, options, until=ahead)  # gain a value whose owner may
+        component = ahead & behind  # take one behind
+        if component == taken:
             return domains  # one cycle through every value: each can rotate anywhere
-        for x in ahead_of_start:
-            if component >> match[x] & 1:
-                kept[x] = domains[x] & component
+        components.append(component)
         rest &= ~component
+
+    # Step 4: a free variable keeps its freeable values, a stuck one its component.
+    kept = []
+    for value, domain in zip(match, domains, strict=True):
+        if value & freeable:
+            kept.append(domain & freeable)
+        else:
+            component = next(c for c in components if c & value)
+            kept.append(domain & component)
     return kept
 
 
-def _maximum_matching(domains: list[int], start: list[int] | None = None) -> list[int] | None:
-    """One value per variable, all distinct, or ``None`` if there is no such choice.
+def _grow(reached: int, gains: list[int], triggers: list[int], *, until: int) -> int:
+    """The bit set ``reached``, grown by ``gains[i]`` for every ``triggers[i]`` it meets.
 
-    Starts from ``start`` (the pairs of it still possible), gives every other
-    variable a value nobody has taken if it can, and the rest an augmenting path.
+    Passes over the rules until one adds nothing, or until ``reached`` holds all of
+    ``until`` (the answer the caller hopes for: no need for a last pass to confirm
+    it). One helper serves the three closures of Régin's filtering: the freeable
+    values (gain a matched value when its owner may take a freeable one), "ahead"
+    (gain the values the owner of a reached value may take) and "behind" (gain a
+    value when its owner may take a reached one).
+
+    Examples:
+        >>> bin(_grow(0b001, [0b100, 0b010, 0b1000], [0b010, 0b001, 0b10000], until=0b1111))
+        '0b111'
     """
-    match = [-1] * len(domains) if start is None else list(start)
-    taken = 0
-    unmatched = []
-    for x, value in enumerate(match):  # keep the pairs still possible
-        if value >= 0 and domains[x] >> value & 1 and not taken >> value & 1:
-            taken |= 1 << value
-        else:
-            match[x] = -1
-            unmatched.append(x)
+    while True:
+        grown = reached
+        for gain, trigger in zip(gains, triggers, strict=True):
+            if trigger & grown:
+                grown |= gain
+                if not until & ~grown:
+                    return grown
+        if grown == reached:
+            return reached
+        reached = grown
+
+
+def _maximum_matching(domains: list[int]) -> tuple[list[int], int, int] | None:
+    """One value per variable, all different, or ``None`` if there is no such choice.
+
+    Returns the matching (``match[i]`` is the value of variable ``i`` as a one-bit
+    set), the bit set of the values taken and the union of the domains. Each
+    variable first takes the smallest value nobody has taken yet; the few that find
+    none get an augmenting path.
+    """
+    match = []
+    taken = union = 0
     hard = []
-    for x in unmatched:  # a value nobody has taken yet
-        free = domains[x] & ~taken
-        if free:
-            match[x] = (free & -free).bit_length() - 1
-            taken |= free & -free
-        else:
+    for x, domain in enumerate(domains):
+        union |= domain
+        free = domain & ~taken
+        match.append(free & -free)  # 0 when there is none
+        taken |= free & -free
+        if not free:
             hard.append(x)
     if hard:
-        owner = {value: x for x, value in enumerate(match) if value >= 0}
+        owner = {bit: x for x, bit in enumerate(match) if bit}
         for x in hard:
-            if not _augment(x, domains, match, owner):
+            freed = _augment(x, domains, match, owner)
+            if not freed:
                 return None
-    return match
+            taken |= freed
+    return match, taken, union
 
 
-def _augment(x: int, domains: list[int], match: list[int], owner: dict[int, int]) -> bool:
+def _augment(x: int, domains: list[int], match: list[int], owner: dict[int, int]) -> int:
     """Give ``x`` a value by an augmenting path (breadth first), shifting others along it.
 
     From ``x`` try every value it may take; a taken value leads on to its owner, who
     might move to another value, and so on until a free value turns up. Then each
-    variable on the path takes the value after it.
+    variable on the path takes the value after it. Returns the free value now taken
+    (as a one-bit set), ``0`` if there is no path.
     """
     reached_from: dict[int, int] = {}  # value -> the variable on the path that may take it
     seen = 0
@@ -256,20 +272,23 @@ def _augment(x: int, domains: list[int], match: list[int], owner: dict[int, int]
     for y in queue:  # the queue grows while we walk it
         new = domains[y] & ~seen
         seen |= new
-        for value in values_of(new):
+        while new:
+            value = new & -new
+            new ^= value
             reached_from[value] = y
             if value in owner:
                 queue.append(owner[value])
                 continue
+            freed = value
             while True:  # a free value: shift everybody along the path back to x
                 y = reached_from[value]
                 previous = match[y]
                 match[y] = value
                 owner[value] = y
                 if y == x:
-                    return True
+                    return freed
                 value = previous
-    return False
+    return 0
 
 
 class _Search:
@@ -301,10 +320,8 @@ class _Search:
         self.column_order = list(range(n))
         if value_order == "centre":
             self.column_order.sort(key=lambda col: (abs(col - middle), col))
-        # alldiff: how each AllDifferent shifts a row's domain (q, q + r, q - r + n - 1),
-        # and the matching it found last, kept to start the next call from.
+        # alldiff: how each AllDifferent shifts a row's domain (q, q + r, q - r + n - 1).
         self.shifts = ([0] * n, list(range(n)), [n - 1 - row for row in range(n)])
-        self.matchings = ([-1] * n, [-1] * n, [-1] * n)
         self.tracer = tracer
         self.call = call
         self.report = report  # progress reports for counts only
@@ -345,9 +362,14 @@ class _Search:
             self.domains[row] = after
             self.propagations += (before ^ after).bit_count()
             if self.tracer is not None:
-                for col in values_of(before ^ after):
-                    self.tracer("remove", row, col)
+                self.trace_removal(row, before ^ after)
         return after != 0
+
+    def trace_removal(self, row: int, lost: int) -> None:
+        """Tell the tracer about each square of ``row`` crossed out."""
+        assert self.tracer is not None
+        for col in values_of(lost):
+            self.tracer("remove", row, col)
 
     def place(self, row: int, col: int) -> None:
         """Put a queen on ``(row, col)``: its domain becomes that square, its lines taken."""
@@ -408,6 +430,9 @@ class _Search:
         than one square loses the squares on taken lines; the rows that this leaves
         with one square take their lines in turn (two that attack each other cannot:
         a dead end), and the next round crosses out what they attack.
+
+        This is the innermost loop of every level from ``arc`` up, so it crosses
+        squares out itself rather than through :meth:`remove` (same bookkeeping).
         """
         domains = self.domains
         last = self.n - 1
@@ -420,12 +445,16 @@ class _Search:
             for row, domain in enumerate(domains):
                 if not domain & (domain - 1):
                     continue  # one square left: its lines are taken already
-                attacked = columns | diagonals >> row | antidiagonals >> (last - row)
-                if domain & attacked:
-                    if not self.remove(row, attacked):
-                        return False
-                    domain = domains[row]
+                lost = domain & (columns | diagonals >> row | antidiagonals >> (last - row))
+                if lost:
+                    domain ^= lost
+                    domains[row] = domain
+                    self.propagations += lost.bit_count()
+                    if self.tracer is not None:
+                        self.trace_removal(row, lost)
                     if not domain & (domain - 1):
+                        if not domain:
+                            return False
                         singles.append(row)
             if not singles:
                 return True
@@ -438,22 +467,18 @@ class _Search:
         A constraint runs again only after another one pruned something.
         """
         domains = self.domains
-        rows = [row for row in range(self.n) if domains[row] & (domains[row] - 1)]
+        rows = [row for row, domain in enumerate(domains) if domain & (domain - 1)]
         narrowed: list[int] = []
         if len(rows) < 3:  # two rows with two squares each always find two different ones
             return narrowed
         quiet = 0  # constraints in a row that pruned nothing
         which = 0
-        while quiet < len(self.shifts):
+        while quiet < 3:
             shift = self.shifts[which]
-            matching = self.matchings[which]
             shifted = [domains[row] << shift[row] for row in rows]
-            start = [matching[row] for row in rows]
-            pruned = alldiff_prune(shifted, start)
+            pruned = alldiff_prune(shifted)
             if pruned is None:
                 return None
-            for row, value in zip(rows, start, strict=True):
-                matching[row] = value
             quiet += 1
             if pruned is not shifted:
                 for row, before, after in zip(rows, shifted, pruned, strict=True):
@@ -461,7 +486,7 @@ class _Search:
                         self.remove(row, (before ^ after) >> shift[row])
                         narrowed.append(row)
                         quiet = 1
-            which = (which + 1) % len(self.shifts)
+            which = (which + 1) % 3
         return narrowed
 
     # -- search ----------------------------------------------------------------------
@@ -588,6 +613,12 @@ class PropagateEngine(Engine):
     """
 
     name = "propagate"
+    #: The values each option takes (the command line offers them, and checks them).
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
+        "consistency": CONSISTENCIES,
+        "variable_order": VARIABLE_ORDERS,
+        "value_order": VALUE_ORDERS,
+    }
     description = (
         "our own small constraint solver in Python: consistency none/forward/arc/alldiff, "
         "first-fail and centre heuristics"
