@@ -59,6 +59,18 @@ def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subprobl
     assert pool.stats.extra["subproblems"] == len(split_module.split(n))
 
 
+def test_a_time_limit_stops_a_large_count_in_this_process_on_time() -> None:
+    import time
+
+    split_module.warm_up(False, 20)  # the compiled kernels, loaded before the clock starts
+    engine = engines.get("fast", workers=1, time_limit=0.3)
+    started = time.perf_counter()
+    found = engine.count(Problem(25))  # with the default split: one subproblem took 28 s
+    assert time.perf_counter() - started < 0.3 + 1.5
+    assert engine.stats.status == TIME_LIMIT and found % 2 == 0
+    assert split_module.deadline_depth(25) > split_module.default_depth(25)
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3, 5, 20])
 def test_the_split_depth_does_not_change_the_answer(depth: int) -> None:
     assert engines.get("fast", depth=depth).count_unique(Problem(11)) == (total(11), unique(11))

@@ -211,12 +211,17 @@ class FastEngine(Engine):
         (:func:`~cp_queens.engines.fast.kernels.count_dynamic`) chooses its rows
         best from as high up as it may: with :data:`HERE_DEPTH` rows preset it visits
         about 3 % fewer nodes at n = 16 and the split costs nothing. A time limit
-        keeps the default split, whose small subproblems let the clock be read often.
+        needs small subproblems, for the clock is read only between them: workers are
+        stopped at the deadline, but a search in this process cannot be, so there the
+        split goes as deep as :func:`~cp_queens.engines.fast.subproblems.deadline_depth`.
         """
         plain = not problem.fixed and not problem.blocked
         elsewhere = self.executor or self.scheduler or self.cluster
-        if self.depth is None and plain and not elsewhere and call.deadline is None:
-            return HERE_DEPTH if self._workers(problem) == 1 else None
+        here = not elsewhere and self._workers(problem) == 1
+        if self.depth is None and plain and here and call.deadline is None:
+            return HERE_DEPTH
+        if self.depth is None and here and call.deadline is not None:
+            return split_module.deadline_depth(problem.n)
         return self.depth
 
     def _workers(self, problem: Problem) -> int | None:

@@ -112,6 +112,26 @@ def default_depth(n: int) -> int:
     return 5
 
 
+def deadline_depth(n: int) -> int:
+    """Rows preset per subproblem for a count under a time limit in one process.
+
+    Nothing stops a compiled search once it runs, so the clock is read between
+    subproblems, and they must be small: with the default rows the first
+    subproblem of n = 25 took 28 s of CPU (a 2 s limit ended after 75 s). One row
+    more divides a subproblem by about the number of its free squares; measured
+    on the first subproblems (compiled kernels): n = 22 with 5 rows 0.1-0.6 s each,
+    with 6 rows 10-40 ms; n = 25 with 8 rows 10-20 ms; n = 27 with 10 rows 1-7 ms.
+    So about two rows for every three queens past 12, and never fewer than
+    :func:`default_depth`: some 10-50 ms a subproblem, against about 0.1 ms of
+    overhead each. The split is streamed, so only the subproblems reached are made.
+
+    Examples:
+        >>> [deadline_depth(n) for n in (8, 16, 19, 20, 22, 25, 27)]
+        [2, 3, 4, 5, 6, 8, 9]
+    """
+    return max(default_depth(n), (2 * n - 25) // 3)
+
+
 KIND_NUMBERS = {PLAIN: kernels.PLAIN, CORNER: kernels.CORNER, EDGE: kernels.EDGE}
 
 
