@@ -59,6 +59,9 @@ def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subprobl
     assert pool.stats.extra["subproblems"] == len(split_module.split(n))
 
 
+#: Needs the compiled kernels, whose first use builds them (half a minute): slow run. The
+#: default run keeps deadline_depth's doctest and the engine contract's time limit.
+@pytest.mark.slow
 def test_a_time_limit_stops_a_large_count_in_this_process_on_time() -> None:
     import time
 
