@@ -434,6 +434,8 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
         places.append(np.flatnonzero(ok) + first)
     all_keys = np.concatenate(keys) if keys else np.zeros(0, np.uint64)
     all_places = np.concatenate(places) if places else np.zeros(0, np.int64)
+    keys.clear()  # the blocks: not to be held next to their copy while sorting
+    places.clear()
     unique, hits = _duplicates(row, all_keys, all_places)
     found = np.zeros(len(unique), dtype=bool)
     for solutions in reference_blocks(n):
