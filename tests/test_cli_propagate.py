@@ -114,3 +114,39 @@ def test_bad_choices_are_one_line_errors(capsys, argv: list[str], message: str) 
     assert code == 2 and out == ""
     assert message in err
     assert len(err.strip().splitlines()) == 1, err
+
+
+def test_trace_takes_the_same_spec(capsys, tmp_path) -> None:
+    with_spec = tmp_path / "spec.svg"
+    with_flags = tmp_path / "flags.svg"
+    code, _, err = run_cli(
+        capsys, "trace", "6", "-e", "propagate:consistency=alldiff", "-o", str(with_spec)
+    )
+    assert code == 0 and figures(err)["consistency"] == "alldiff"
+    code, _, _ = run_cli(
+        capsys,
+        "trace",
+        "6",
+        "--engine",
+        "propagate",
+        "--consistency",
+        "alldiff",
+        "-o",
+        str(with_flags),
+    )
+    assert code == 0
+    assert with_spec.read_text() == with_flags.read_text()
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("cpsat", "trace draws reference or propagate, not 'cpsat'"),
+        ("reference:consistency=arc", "engine 'reference' has no option 'consistency'"),
+        ("propagate:consistency=full", "unknown consistency 'full'"),
+    ],
+)
+def test_trace_refuses_a_bad_spec_in_one_line(capsys, tmp_path, spec: str, message: str) -> None:
+    code, _, err = run_cli(capsys, "trace", "6", "-e", spec, "-o", str(tmp_path / "t.svg"))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "t.svg").exists()

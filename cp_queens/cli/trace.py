@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from cp_queens import engines
 from cp_queens.cli._common import board_size, note, positive_seconds, report
 from cp_queens.errors import CpQueensError
 
@@ -35,9 +36,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("n", type=board_size, metavar="N", help="board size (small: up to 10)")
     parser.add_argument(
         "--engine",
+        "-e",
         default="reference",
-        choices=("reference", "propagate"),
-        help="the plain backtracker (default) or our constraint solver with propagation",
+        metavar="E",
+        help="reference (the plain backtracker, default) or propagate (our constraint solver "
+        "with propagation), optionally with options as in compare, e.g. "
+        "propagate:consistency=alldiff",
     )
     parser.add_argument(
         "--consistency",
@@ -87,10 +91,24 @@ def run(args: argparse.Namespace) -> int:
         )
         if value is not None
     }
-    if options and args.engine != "propagate":
+    try:
+        engine, given = engines.parse_spec(args.engine)
+    except CpQueensError as error:
+        raise CpQueensError(f"--engine: {error}") from None
+    if engine not in ("reference", "propagate"):
+        raise CpQueensError(f"--engine: trace draws reference or propagate, not '{engine}'")
+    for key in given.keys() & options.keys():
+        flag = "--" + key.replace("_", "-")
+        raise CpQueensError(f"{key} is set twice: in --engine {args.engine} and by {flag}")
+    if options and engine != "propagate":
         flags = ", ".join("--" + key.replace("_", "-") for key in options)
         raise CpQueensError(f"{flags}: only for --engine propagate")
-    trace = record(args.n, engine=args.engine, first=args.first, **options)
+    try:
+        trace = record(args.n, engine=engine, first=args.first, **given, **options)
+    except CpQueensError as error:
+        if given:
+            raise CpQueensError(f"--engine {args.engine}: {error}") from None
+        raise
     if args.animate:
         if kind == ".svg":
             document = trace.animation_svg(seconds_per_step=args.seconds)

@@ -75,9 +75,10 @@ def exercise_23(n: int = 8, given: dict[int, int] | None = None) -> tuple[int, i
 # Exercise 24: microseconds per node, from a fresh count (the lesson's table gives the same
 # picture). If a node cost the same everywhere, alldiff would win by its node ratio (about
 # 30 % of none's nodes at n = 11-12). It does not: a node of plain testing costs three bit
-# tests, arc nearly three times that, alldiff about three times arc. Measured at n = 12
-# (CPU, benchmarks/propagate.py): none 3.1 s, arc 3.0 s, forward 3.4 s, alldiff 8.0 s - in
-# pure Python arc and plain testing are about even at counting, alldiff is far behind.
+# tests, arc two and a half times that, alldiff about three times arc. Measured at n = 12
+# (CPU, benchmarks/propagate.py, 23 Nov 2026): none 2.9 s, arc 2.6 s, forward 3.2 s,
+# alldiff 6.5 s - in pure Python arc and plain testing are about even at counting, alldiff
+# is far behind.
 def exercise_24(n: int = 10) -> dict[str, float]:
     per_node = {}
     for level in LEVELS:
@@ -90,9 +91,10 @@ def exercise_24(n: int = 10) -> dict[str, float]:
 
 # Exercise 25: with first-fail and centre values the search hardly backtracks (about n
 # nodes), so the time is (nodes) x (cost per node), and the cost per node is what differs:
-# forward checking touches each row once per queen, alldiff runs three matchings over all
-# rows left. Measured (benchmarks/propagate.py --largest, 10 s of CPU): forward n = 1984,
-# arc 2368, alldiff 1408. For a first solution the cheapest propagation that keeps the
+# forward checking touches each row once per queen, alldiff runs Régin's algorithm on three
+# AllDifferents over all rows left. Measured (benchmarks/propagate.py --largest, 10 s of
+# CPU, 23 Nov 2026): forward n = 2560, arc 2496, alldiff 1600 (forward and arc swap places
+# from run to run). For a first solution the cheapest propagation that keeps the
 # search backtrack-free wins - the opposite of the all-solutions count, where nodes
 # dominate.
 def exercise_25(n: int = 150) -> dict[str, float]:
