@@ -416,11 +416,12 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
         if isinstance(item, np.ndarray) and item.ndim == 2:
             block = item
         else:
-            block = _one_row(item, n)
-            if block is None:
+            one_row = _one_row(item, n)
+            if one_row is None:
                 row.returned += 1
                 invalid(first, 1, item)
                 continue
+            block = one_row
         row.returned += len(block)
         if block.shape[1] != n:
             invalid(first, len(block), block[0].tolist())
