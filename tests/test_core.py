@@ -6,7 +6,7 @@ import io
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cp_queens import Placement, Problem, verify
@@ -72,6 +72,7 @@ def test_verify_names_first_attacking_pair() -> None:
     assert not verify([1, 3, 0, 2], Problem(4, {0: 2}))
 
 
+@settings(deadline=None)  # the first example imports NumPy: 0.45 s on a loaded machine
 @given(st.lists(st.integers(0, 299), min_size=1, max_size=300))
 def test_vectorised_and_plain_checkers_agree(cols: list[int]) -> None:
     n = max(max(cols) + 1, len(cols))

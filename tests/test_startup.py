@@ -168,7 +168,7 @@ def test_a_small_count_imports_its_command_and_engine_only(n: str) -> None:
 
 
 def test_a_count_in_this_process_starts_no_pool() -> None:
-    # n = 13 counts with the compiled kernels when they are built: still no pool.
+    # n = 11 looks for the native library (ctypes), and still starts no pool.
     code, modules = loaded("count", "11", "--workers", "1", "-q")
     assert code == 0
     assert present(modules, ("multiprocessing", "concurrent.futures")) == []

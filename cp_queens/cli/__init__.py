@@ -22,7 +22,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from cp_queens import __version__
 from cp_queens.cli._common import (
@@ -100,7 +100,9 @@ def build_parser(*, lazy: bool = False) -> OneLineErrorParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
+    subparsers = cast(
+        "_Commands", parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
+    )
     subparsers.required = True
     for command in COMMANDS:
         subparsers.add_parser(command.name, help=command.help, formatter_class=HelpFormatter)

@@ -416,11 +416,12 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
         if isinstance(item, np.ndarray) and item.ndim == 2:
             block = item
         else:
-            block = _one_row(item, n)
-            if block is None:
+            one_row = _one_row(item, n)
+            if one_row is None:
                 row.returned += 1
                 invalid(first, 1, item)
                 continue
+            block = one_row
         row.returned += len(block)
         if block.shape[1] != n:
             invalid(first, len(block), block[0].tolist())
@@ -434,6 +435,8 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
         places.append(np.flatnonzero(ok) + first)
     all_keys = np.concatenate(keys) if keys else np.zeros(0, np.uint64)
     all_places = np.concatenate(places) if places else np.zeros(0, np.int64)
+    keys.clear()  # the blocks: not to be held next to their copy while sorting
+    places.clear()
     unique, hits = _duplicates(row, all_keys, all_places)
     found = np.zeros(len(unique), dtype=bool)
     for solutions in reference_blocks(n):
