@@ -6,13 +6,12 @@ import argparse
 import contextlib
 import io
 import os
-import re
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from cp_queens import engines
-from cp_queens.engines import Engine, ProgressCallback
+from cp_queens.engines import DECIMAL_NUMBER, WHOLE_NUMBER, Engine, ProgressCallback
 from cp_queens.errors import CpQueensError, ParseError
 from cp_queens.stats import Progress as ProgressRecord
 from cp_queens.stats import Stats
@@ -104,14 +103,6 @@ def fail(message: str, code: int = 2) -> int:
     return code
 
 
-#: A whole number as people type one: ASCII digits, an optional sign, nothing else.
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-#: A number of seconds: ``2``, ``0.5``, ``1e-3``; ``inf`` and ``nan`` to be refused by name.
-_DECIMAL = re.compile(
-    r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
-)
-
-
 def whole_number(text: str) -> int | None:
     """``text`` as an int when it is a plain ASCII decimal integer, else ``None``.
 
@@ -123,7 +114,7 @@ def whole_number(text: str) -> int | None:
         >>> whole_number("12"), whole_number("-3"), whole_number("1_000"), whole_number("\u0668")
         (12, -3, None, None)
     """
-    if _WHOLE.fullmatch(text) is None:
+    if WHOLE_NUMBER.fullmatch(text) is None:
         return None
     try:
         return int(text)
@@ -178,7 +169,7 @@ def positive_seconds(text: str) -> float:
     """argparse type for --time-limit: seconds > 0 as a plain decimal (``float()`` also
     takes ``1_0``, spaces and other scripts' digits)."""
     try:
-        if _DECIMAL.fullmatch(text) is None:
+        if DECIMAL_NUMBER.fullmatch(text) is None:
             raise ValueError(text)
         value = float(text)
     except ValueError:

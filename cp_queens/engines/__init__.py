@@ -158,10 +158,12 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     return name, chosen
 
 
-#: What reads as a number in an option's value (``int()`` and ``float()`` alone would also
-#: take "1_000", " 5" or "١٢"; a thousands of digits long integer is text, not a number).
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(
+#: What reads as a number, here in an option's value and on the command line
+#: (``cp_queens.cli``): ASCII digits and an optional sign. ``int()`` and ``float()`` alone
+#: would also take "1_000", " 5" or "١٢"; ``inf`` and ``nan`` match so that a caller can
+#: refuse them by name.
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+DECIMAL_NUMBER = re.compile(
     r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
 )
 
@@ -170,8 +172,8 @@ def _option_value(text: str) -> Any:
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
-    if _INTEGER.fullmatch(text) and len(text) < 4000:  # int()'s digit limit is 4300
+    if WHOLE_NUMBER.fullmatch(text) and len(text) < 4000:  # int()'s digit limit is 4300
         return int(text)
-    if _DECIMAL.fullmatch(text):
+    if DECIMAL_NUMBER.fullmatch(text):
         return float(text)
     return text
