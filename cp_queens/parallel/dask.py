@@ -381,7 +381,7 @@ def _connect(
         if not client.scheduler_info().get("workers"):
             wait = workers_timeout
             if deadline is not None:
-                wait = max(0.1, min(wait, deadline - time.perf_counter()))
+                wait = max(0.1, min(wait, deadline - time.monotonic()))
             try:
                 client.wait_for_workers(1, timeout=wait)
             except TimeoutError:

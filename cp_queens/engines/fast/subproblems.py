@@ -200,7 +200,7 @@ def split(
     found: list[Subproblem] = []
     for index, sub in enumerate(iter_split(n, depth=depth, fixed=fixed, blocked=blocked)):
         found.append(sub)
-        if deadline is not None and index % 4096 == 0 and time.perf_counter() > deadline:
+        if deadline is not None and index % 4096 == 0 and time.monotonic() > deadline:
             raise SplitExpired
     return found
 
