@@ -104,7 +104,7 @@ def _budget_keywords(cls: type[Engine]) -> list[str]:
     """The budget keys an engine honours, with ``where`` in the spellings users type."""
     spelled: list[str] = []
     for key in cls.budget_keys:
-        spelled += ["scheduler", "cluster", "executor"] if key == "where" else [key]
+        spelled += ["scheduler", "cluster", "executor", "where"] if key == "where" else [key]
     return spelled
 
 

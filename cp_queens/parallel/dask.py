@@ -409,7 +409,7 @@ def dask_cluster(
 
     ``timeout`` bounds the connection and the scheduler's greeting (each);
     ``workers_timeout`` the wait for a first worker, also cut at ``deadline``
-    (a ``time.perf_counter()`` instant: the caller's time limit).
+    (a ``time.monotonic()`` instant: the caller's time limit).
 
     A local cluster's workers are threads of this process unless ``processes``:
     the counting kernels release the GIL (the native library through ``ctypes``,

@@ -193,7 +193,7 @@ def split(
     """The subproblems of a count of ``n``, as a list (see :func:`iter_split`).
 
     A huge split (millions of subproblems) takes a while: past ``deadline``
-    (a ``time.perf_counter()`` instant) it raises :class:`SplitExpired`, so a
+    (a ``time.monotonic()`` instant) it raises :class:`SplitExpired`, so a
     time limit covers the split too. A count runs :func:`iter_split` instead and
     never holds the whole list; a checkpoint needs it (its header names the split).
     """
