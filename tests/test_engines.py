@@ -95,6 +95,8 @@ def test_budget_is_checked_once_for_every_door() -> None:
     with pytest.raises(CpQueensError, match="workers is for local processes"):
         Budget.of(cluster="local:2", workers=2)
     assert Budget.of(cluster="local:2").where == "local:2"
+    with pytest.raises(CpQueensError, match="'reference' does not take workers"):
+        engines.get("reference").count(Problem(6), budget=Budget.of(workers=1))
     budget_keys = {"time_limit", "workers", "where", "scheduler", "cluster", "checkpoint"}
     assert budget_keys <= set(engines.options("fast"))
     assert "workers" in engines.options("cpsat") and "workers" not in engines.options("mip")

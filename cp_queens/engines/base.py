@@ -67,7 +67,12 @@ from typing import ClassVar, NamedTuple
 
 from cp_queens import limits
 from cp_queens.budget import Budget, check_time_limit
-from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
+from cp_queens.errors import (
+    CpQueensError,
+    EngineOptionError,
+    TimeLimitError,
+    UnsupportedTaskError,
+)
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
 
@@ -401,6 +406,8 @@ class Engine:
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
         limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
+        if budget is not None:
+            self._check_budget(budget)
         budget = budget or self.budget
         if task == "count" and not problem.fixed:
             limits.check_count_reach(
@@ -408,6 +415,15 @@ class Engine:
             )
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self.name, problem.n, budget.time_limit)
+
+    def _check_budget(self, budget: Budget) -> None:
+        """A run setting this engine would ignore is refused, as ``engines.get`` does."""
+        for key in ("time_limit", "workers", "where", "checkpoint"):
+            if getattr(budget, key) is not None and key not in self.budget_keys:
+                raise EngineOptionError(
+                    f"engine '{self.name}' does not take {key} (its run settings: "
+                    f"{', '.join(self.budget_keys)})"
+                )
 
     def count_cores(self, budget: Budget | None = None) -> int:
         """Cores a count of this engine may use under ``budget`` (a cluster: as many as it
