@@ -55,8 +55,8 @@ Solvers (the ``solver`` option):
   placement, moving conflicted queens to their least-attacked column. It
   finds **one** solution quickly on large boards but **cannot enumerate,
   count, or prove that no solution exists**: when it gives up after
-  ``steps`` sweeps, ``first()`` returns ``None`` with ``stats.status ==
-  "time_limit"`` and ``stats.extra["gave_up_after_steps"]`` - not a proof.
+  ``steps`` sweeps, ``first()`` raises :class:`~cp_queens.errors.TimeLimitError`
+  ("gave up"; ``stats.extra["gave_up_after_steps"]``) - no answer, and not a proof.
 
 Value order (the ``values`` option): python-constraint tries a row's columns
 in the order of its domain list, and the plain ``0..n-1`` makes every row try
