@@ -166,10 +166,6 @@ class CpSatEngine(Engine):
 
         return super()._call(task, problem, **kwargs)
 
-    def _settings(self, call: Call) -> SolverSettings:
-        """The solver settings with what is left of the call's time (model building counts)."""
-        return self.settings.within(call.remaining())
-
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         from cp_queens.engines.cpsat import orbits, runner
 
@@ -229,12 +225,17 @@ class CpSatEngine(Engine):
         if call.expired():
             call.stop_for_time()
             return None
-        return runner.first(model, decode, settings.within(call.remaining()), call.stats)
+        return runner.first(model, decode, settings, call.stats)
 
     def _searched_model(
         self, problem: Problem, call: Call
     ) -> tuple[cp_model.CpModel, runner.Decoder, SolverSettings]:
-        """The model, its decoder and the solver settings for the call under the strategy."""
+        """The model, its decoder and the solver settings for the call under the strategy.
+
+        The settings carry what is left of the call's time once the model is built
+        (building a large model counts against the limit): the one conversion of the
+        call's deadline into CP-SAT's ``max_time_in_seconds``.
+        """
         from cp_queens.engines.cpsat import greedy
         from cp_queens.engines.cpsat.model import build_model
         from cp_queens.engines.cpsat.search import add_fixed_search, fixed_parameters
@@ -247,11 +248,11 @@ class CpSatEngine(Engine):
         call.stats.extra["strategy"] = (
             self.search.describe(task) if strategy == self.search.resolve(task) else strategy
         )
-        settings = self._settings(call)
+        settings = self.settings
         if strategy == "greedy":
             settings = settings.with_defaults(greedy.GREEDY_PARAMETERS)
             model, decode = greedy.model_and_decoder(problem)
-            return model, decode, settings
+            return model, decode, settings.within(call.remaining())
         if self.symmetry == "none":
             model, q = build_model(problem)
             residue = problem.residue()
@@ -269,8 +270,8 @@ class CpSatEngine(Engine):
         decode = _columns_of(residue, q)
         if strategy == "fixed":
             add_fixed_search(model, q, self.search, self.settings.seed, n=problem.n)
-            return model, decode, settings.with_defaults(fixed_parameters(self.search))
-        return model, decode, settings
+            settings = settings.with_defaults(fixed_parameters(self.search))
+        return model, decode, settings.within(call.remaining())
 
 
 def _columns_of(residue: Residue, q: list[cp_model.IntVar]) -> runner.Decoder:
