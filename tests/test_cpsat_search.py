@@ -10,7 +10,7 @@ import pytest
 
 from cp_queens import Problem, engines, verify
 from cp_queens.engines.cpsat.greedy import build_model
-from cp_queens.engines.cpsat.runner import SolverSettings
+from cp_queens.engines._cpsat.runner import SolverSettings
 from cp_queens.engines.cpsat.search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
 from cp_queens.errors import CpQueensError, TimeLimitError
 from cp_queens.stats import COMPLETE, TIME_LIMIT

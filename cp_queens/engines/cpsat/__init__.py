@@ -10,7 +10,7 @@ write it on a board::
 
 Pre-placed queens (the completion problem) are just fixed domains.
 How the model is *run* (parameters for exact enumeration, the solution
-callback, streaming) lives in :mod:`cp_queens.engines.cpsat.runner`.
+callback, streaming) lives in :mod:`cp_queens.engines._cpsat.runner`.
 
 Options a course can compare:
 
@@ -56,7 +56,7 @@ from cp_queens.engines.cpsat.search import (
     VARIABLE_ORDERS,
     SearchStrategy,
 )
-from cp_queens.engines.cpsat.settings import SolverSettings
+from cp_queens.engines._cpsat.settings import SolverSettings
 from cp_queens.engines.cpsat.symmetry import LEVELS, check_level
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem, Residue
@@ -64,7 +64,7 @@ from cp_queens.problem import Placement, Problem, Residue
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-    from cp_queens.engines.cpsat import runner
+    from cp_queens.engines._cpsat import runner
 
 #: Values of the ``method`` option.
 METHODS = CPSAT_METHODS
@@ -162,12 +162,13 @@ class CpSatEngine(Engine):
     def _call(self, task: str, problem: Problem, **kwargs: Any) -> Call:
         # OR-Tools loads on the first call; its start-up (about half a second) is not
         # the search's, so it happens before the clock of the time limit starts.
-        from cp_queens.engines.cpsat import runner  # noqa: F401
+        from cp_queens.engines._cpsat import runner  # noqa: F401
 
         return super()._call(task, problem, **kwargs)
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        from cp_queens.engines.cpsat import orbits, runner
+        from cp_queens.engines.cpsat import orbits
+        from cp_queens.engines._cpsat import runner
 
         if self._use_fast(problem, call):
             return orbits.stream(problem, self.settings, call, self._workers(call))
@@ -175,7 +176,7 @@ class CpSatEngine(Engine):
         return runner.stream(model, decode, settings, call.stats)
 
     def _count(self, problem: Problem, call: Call) -> int:
-        from cp_queens.engines.cpsat import runner
+        from cp_queens.engines._cpsat import runner
 
         if self._use_fast(problem, call):
             return self._fast_count(problem, call).total
@@ -218,7 +219,7 @@ class CpSatEngine(Engine):
         )
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
-        from cp_queens.engines.cpsat import runner
+        from cp_queens.engines._cpsat import runner
 
         model, decode, settings = self._searched_model(problem, call)
         # The limit covers the whole call: building a large model takes time too.
