@@ -24,13 +24,19 @@ a time limit cut short raises :class:`TimeLimitError`, which carries what was fo
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from cp_queens import engines
 from cp_queens.budget import Budget
 from cp_queens.engines.base import Solutions, UniqueCount
-from cp_queens.errors import CpQueensError, IncompleteError, InvalidProblemError, TimeLimitError
+from cp_queens.errors import (
+    CpQueensError,
+    IncompleteError,
+    InvalidProblemError,
+    TimeLimitError,
+    UnknownEngineError,
+)
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
@@ -103,18 +109,33 @@ def default_solve_engine(n: int, *, fixed: bool = False) -> str:
 SMALL_RESIDUE = 64
 
 
-def default_complete_engine(problem: Problem) -> str:
-    """The engine ``cp-queens complete`` uses when none is named, by the size of the residue.
+def default_complete_engine(problem: Problem, options: Collection[str] = ()) -> str:
+    """The engine ``cp-queens complete`` uses when none is named: by the size of the
+    residue, or, when ``options`` are chosen, the first engine that takes them all.
 
     Examples:
         >>> default_complete_engine(Problem(8, {0: 0, 1: 2, 2: 4, 3: 6}))
         'pyconstraint'
         >>> default_complete_engine(Problem(12))
         'cpsat'
+        >>> default_complete_engine(Problem(12), ["consistency"])
+        'propagate'
     """
-    if problem.residue().open_squares() <= SMALL_RESIDUE:
-        return "pyconstraint"
-    return DEFAULT_MODEL_ENGINE
+    by_size = (
+        "pyconstraint"
+        if problem.residue().open_squares() <= SMALL_RESIDUE
+        else DEFAULT_MODEL_ENGINE
+    )
+    if not options:
+        return by_size
+    candidates = dict.fromkeys((by_size, DEFAULT_MODEL_ENGINE, "pyconstraint", "propagate"))
+    for name in candidates:
+        try:
+            if set(options) <= set(engines.options(name)):
+                return name
+        except UnknownEngineError:  # its optional package is not installed
+            continue
+    return by_size  # no engine takes them all: building it names the option it lacks
 
 
 #: Squares where no queen may stand, as ``(row, column)`` pairs.

@@ -18,44 +18,35 @@ from __future__ import annotations
 
 import math
 import os
+from typing import ClassVar, Protocol
 
 from cp_queens.errors import UnsupportedTaskError
 
-#: Bytes per square of the board a model needs (peak RSS over n^2, measured:
-#: cpsat 807 MB at n = 1000, cpsat-board 170 MB at n = 200, mip 70 MB at n = 60,
-#: pyconstraint 66 MB at n = 400), and bytes per queen of engines linear in n
-#: (construct 70 MB at n = 10^6, the placement itself ~40 bytes a queen).
-BYTES_PER_SQUARE = {
-    "cpsat": 800,
-    "cpsat-board": 4_000,
-    "mip": 20_000,
-    "pyconstraint": 400,
-}
+#: Bytes of the placement itself, per queen (~40), with the lists around it: what an
+#: engine linear in n needs (construct 70 MB at n = 10^6), and what any engine adds.
 BYTES_PER_QUEEN = 100
 
-#: CPU seconds per solution found when counting (one core): fast 10.5 s for the
-#: 95.8 million solutions of n = 17; the others measured at n = 10..11.
-SECONDS_PER_SOLUTION = {
-    "fast": 1.1e-7,
-    "reference": 1e-4,
-    "cpsat": 1e-4,
-    "cpsat-board": 5e-4,
-    "pyconstraint": 4e-4,
-    "propagate": 1e-4,
-}
-#: Engines whose count uses every core.
-COUNTS_ON_EVERY_CORE = frozenset({"fast"})
 #: A count expected to take longer than this is refused unless a time limit is given.
 BEYOND_REACH = 365 * 86400.0
 
-#: Engines that look for a first solution by plain backtracking in row order, and the
-#: largest empty board on which they are expected to find one in minutes. Measured (the
-#: lexicographic first solution, counted by the fast engine's kernel in the same order):
-#: 58.7 million nodes at n = 30, 88 million at n = 32, more than 260 million at n = 36 and
-#: beyond; ``reference`` visits about 10^5 nodes a second, so n = 30 takes some 10 minutes
-#: (n = 32 ran for more than 14 under load), larger boards hours or more (the growth is
-#: exponential, if irregular). Up to n = 29 it answers within about a minute.
-FIRST_REACH = {"reference": 29}
+
+class Costed(Protocol):
+    """What these checks read off an engine (its class or an instance): the figures
+    live on the engine's class (see :class:`cp_queens.engines.base.Engine`), so an
+    engine written in one file brings its own costs."""
+
+    name: ClassVar[str]
+    #: Peak bytes per square of the board its model needs, or ``None``.
+    bytes_per_square: ClassVar[float | None]
+    #: Bytes per queen when it is linear in n, or ``None``.
+    bytes_per_queen: ClassVar[float | None]
+    #: CPU seconds per solution when counting on one core, or ``None``: unknown.
+    seconds_per_solution: ClassVar[float | None]
+    #: Its count spreads over every core it is given.
+    counts_on_every_core: ClassVar[bool]
+    #: The largest empty board it is expected to solve within minutes, or ``None``.
+    first_reach: ClassVar[int | None]
+
 
 #: Number of solutions, OEIS A000170; n = 27 is the largest ever counted (2016).
 KNOWN_TOTALS = (
@@ -95,32 +86,30 @@ def available_memory() -> int:
         return 1 << 34
 
 
-def memory_needed(engine: str, n: int, free: int | None = None) -> float | None:
+def memory_needed(engine: Costed, n: int, free: int | None = None) -> float | None:
     """Rough peak bytes for one call of ``engine`` on an n x n board (``None``: unknown).
 
     ``free``: rows without a given queen; models are built on those rows only (the
     residue of a completion problem), so a huge board with few open rows is cheap.
     """
-    per_square = BYTES_PER_SQUARE.get(engine)
-    if per_square is not None:
+    if engine.bytes_per_square is not None:
         side = n if free is None else free
-        return float(per_square) * side * side + float(BYTES_PER_QUEEN) * n
-    if engine in ("construct", "minconflicts", "reference", "propagate"):
-        return float(BYTES_PER_QUEEN) * n
+        return float(engine.bytes_per_square) * side * side + float(BYTES_PER_QUEEN) * n
+    if engine.bytes_per_queen is not None:
+        return float(engine.bytes_per_queen) * n
     return None
 
 
-def count_seconds(engine: str, n: int, cores: int = 1) -> float | None:
+def count_seconds(engine: Costed, n: int, cores: int = 1) -> float | None:
     """Rough wall seconds to count every solution of n queens (``None``: unknown)."""
-    per_solution = SECONDS_PER_SOLUTION.get(engine)
-    if per_solution is None:
+    if engine.seconds_per_solution is None:
         return None
-    if engine not in COUNTS_ON_EVERY_CORE:
+    if not engine.counts_on_every_core:
         cores = 1
-    return known_or_estimated_total(n) * per_solution / max(1, cores)
+    return known_or_estimated_total(n) * engine.seconds_per_solution / max(1, cores)
 
 
-def check_memory(engine: str, n: int, free: int | None = None) -> None:
+def check_memory(engine: Costed, n: int, free: int | None = None) -> None:
     """Refuse, before building anything, a call that cannot fit in this machine's memory."""
     need = memory_needed(engine, n, free)
     if need is None:
@@ -128,48 +117,54 @@ def check_memory(engine: str, n: int, free: int | None = None) -> None:
     have = available_memory()
     if need <= have:
         return
-    per = "square" if engine in BYTES_PER_SQUARE else "queen"
+    if engine.bytes_per_square is not None:
+        per = f"{engine.bytes_per_square:g} bytes per square"
+    else:
+        per = f"{engine.bytes_per_queen:g} bytes per queen"
     instead = (
         "use engine 'construct' (one solution for any n >= 4, O(n)) or 'minconflicts'"
-        if engine != "construct"
+        if engine.name != "construct"
         else "no engine can hold a placement this large here"
     )
     raise UnsupportedTaskError(
-        f"engine '{engine}' would need about {format_bytes(need)} of memory for n={n} "
-        f"(roughly {BYTES_PER_SQUARE.get(engine, BYTES_PER_QUEEN)} bytes per {per}); this "
-        f"machine has {format_bytes(have)} available: {instead}"
+        f"engine '{engine.name}' would need about {format_bytes(need)} of memory for n={n} "
+        f"(roughly {per}); this machine has {format_bytes(have)} available: {instead}"
     )
 
 
-def check_count_reach(engine: str, n: int, cores: int, time_limit: float | None) -> None:
+def check_count_reach(engine: Costed, n: int, cores: int, time_limit: float | None) -> float | None:
     """Refuse a count that would run for more than a year, saying how long it would take.
 
     With a time limit the caller accepts a partial count, so the count may start.
+
+    Returns:
+        The estimated wall seconds (``None``: unknown, or a time limit was given), so
+        that a caller can say up front that a count will be long without estimating again.
     """
     if time_limit is not None:
-        return
+        return None
     seconds = count_seconds(engine, n, cores)
     if seconds is None or seconds <= BEYOND_REACH:
-        return
+        return seconds
     record = len(KNOWN_TOTALS)
     raise UnsupportedTaskError(
-        f"counting n={n} with engine '{engine}' would take {format_duration(seconds)} "
+        f"counting n={n} with engine '{engine.name}' would take {format_duration(seconds)} "
         f"on this machine ({cores} core{'s' * (cores != 1)}); the largest n ever counted is "
         f"{record}. Give a time limit of S seconds to count for that long anyway"
     )
 
 
-def check_first_reach(engine: str, n: int, time_limit: float | None) -> None:
+def check_first_reach(engine: Costed, n: int, time_limit: float | None) -> None:
     """Refuse a first solution that plain backtracking will not find in reasonable time.
 
     ``solve 3000 -e reference`` would otherwise run for ever without a word. With a time
     limit the caller accepts "none found in time", so the search may start.
     """
-    reach = FIRST_REACH.get(engine)
+    reach = engine.first_reach
     if time_limit is not None or reach is None or n <= reach:
         return
     raise UnsupportedTaskError(
-        f"engine '{engine}' (plain backtracking in row order) is not expected to find a "
+        f"engine '{engine.name}' (plain backtracking in row order) is not expected to find a "
         f"solution for n={n} in reasonable time: its search grows exponentially with n "
         f"(from n={reach + 1} on, ten minutes to years). Use engine 'construct' (one "
         "solution for any n >= 4, at once) or 'minconflicts', or give a time limit to search "

@@ -137,11 +137,7 @@ class Problem:
     blocked: frozenset[tuple[int, int]] = frozenset()
 
     def __post_init__(self) -> None:
-        n = self.n
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise InvalidProblemError(f"board size n must be an integer, got {n!r}")
-        if n < 1:
-            raise InvalidProblemError(f"board size n must be at least 1, got {n}")
+        n = check_size(self.n)
         fixed = dict(self.fixed)
         for row, col in fixed.items():
             _check_square(n, row, col, "given queen")
@@ -325,6 +321,25 @@ def _check_square(n: int, row: object, col: object, what: str) -> None:
             raise InvalidProblemError(
                 f"{what} at (row {row}, col {col}): {name} {value} is outside the board 0..{n - 1}"
             )
+
+
+def check_size(n: object) -> int:
+    """A board size: a whole number >= 1. The one check of ``n``: :class:`Problem` calls
+    it, and so does the command line's ``N`` (before it builds anything).
+
+    Examples:
+        >>> check_size(8)
+        8
+        >>> check_size(0)
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.InvalidProblemError: board size n must be at least 1, got 0
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise InvalidProblemError(f"board size n must be an integer, got {n!r}")
+    if n < 1:
+        raise InvalidProblemError(f"board size n must be at least 1, got {n}")
+    return n
 
 
 #: Files are the letters a..z, so squares have algebraic names on boards up to 26 x 26.

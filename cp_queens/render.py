@@ -27,7 +27,6 @@ from collections.abc import Mapping, Sequence
 from html import escape as _html_escape
 from typing import Literal
 
-
 Format = Literal["text", "unicode", "svg"]
 FORMATS: tuple[Format, ...] = ("text", "unicode", "svg")
 

@@ -83,9 +83,9 @@ def test_verify_reports_invalid_and_duplicates(capsys, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["solve", "0"], "N must be at least 1, got 0"),
-        (["solve", "-3"], "N must be at least 1"),
-        (["count", "eight"], "N must be a whole number, got 'eight'"),
+        (["solve", "0"], "board size n must be at least 1, got 0"),
+        (["solve", "-3"], "board size n must be at least 1"),
+        (["count", "eight"], "argument N: expected a whole number, got 'eight'"),
         (["solve", "8", "--engine", "nope"], "unknown engine 'nope'"),
         (["enumerate", "8", "--limit", "-1"], "expected a number >= 0"),
         (["solve", "8", "--time-limit", "0"], "expected a time > 0"),

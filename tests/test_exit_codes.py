@@ -289,7 +289,7 @@ def test_unwritable_results_csv_is_code_74(capsys, tmp_path: Path) -> None:
 
 
 def test_a_torn_line_is_cut_from_an_output_file(tmp_path: Path) -> None:
-    from cp_queens.cli._common import _cut_to_last_line
+    from cp_queens.cli._output import _cut_to_last_line
 
     target = tmp_path / "out.jsonl"
     target.write_text("[1, 3, 0, 2]\n[2, 0, 3, 1]\n[1, 3")

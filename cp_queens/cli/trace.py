@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cp_queens import engines
-from cp_queens.cli._common import board_size, note, positive_seconds, report
+from cp_queens.cli._common import EngineChoices, board_size, note, positive_seconds, report
 from cp_queens.errors import CpQueensError
 
 EXAMPLES = """\
@@ -17,11 +17,10 @@ examples:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from cp_queens.engines.choices import (  # not the engine: parsing must stay light
-        PROPAGATE_CONSISTENCIES as CONSISTENCIES,
-    )
-    from cp_queens.engines.choices import PROPAGATE_VALUE_ORDERS as VALUE_ORDERS
-    from cp_queens.engines.choices import PROPAGATE_VARIABLE_ORDERS as VARIABLE_ORDERS
+    # The propagate engine's own choices, read only when needed: parsing stays light.
+    consistencies = EngineChoices("consistency", "propagate")
+    variable_orders = EngineChoices("variable_order", "propagate")
+    value_orders = EngineChoices("value_order", "propagate")
 
     parser = subparsers.add_parser(
         "trace",
@@ -45,14 +44,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--consistency",
-        choices=CONSISTENCIES,
-        help="propagate only: how much to propagate after each queen (default arc)",
+        choices=consistencies,
+        metavar="LEVEL",
+        help="propagate only: how much to propagate after each queen, one of %(choices)s "
+        "(default arc)",
     )
     parser.add_argument(
-        "--variable-order", choices=VARIABLE_ORDERS, help="propagate only: which row next"
+        "--variable-order",
+        choices=variable_orders,
+        metavar="ORDER",
+        help="propagate only: which row next, one of %(choices)s",
     )
     parser.add_argument(
-        "--value-order", choices=VALUE_ORDERS, help="propagate only: which column first"
+        "--value-order",
+        choices=value_orders,
+        metavar="ORDER",
+        help="propagate only: which column first, one of %(choices)s",
     )
     parser.add_argument("--first", action="store_true", help="stop at the first solution")
     parser.add_argument(

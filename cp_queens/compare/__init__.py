@@ -47,11 +47,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cp_queens import engines
-from cp_queens.engines import choices
 from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Problem
 
-TASKS = choices.TASKS
+TASKS = engines.TASKS
 
 #: Run outcomes.
 OK = "ok"
@@ -250,9 +249,9 @@ def unsupported_reason(engine: str | EngineSpec, n: int, task: str) -> str | Non
     Asked of an instance: options can take abilities away (min-conflicts cannot count).
     """
     instance = _spec(engine).build()
-    if task == "count" and not instance.can_count:
+    if task == "count" and not instance.able_to("count"):
         return "cannot count"
-    if task == "enumerate" and not instance.can_enumerate:
+    if task == "enumerate" and not instance.able_to("enumerate"):
         return "cannot enumerate"
     if instance.max_n is not None and n > instance.max_n:
         return f"handles n <= {instance.max_n} only"

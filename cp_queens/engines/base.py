@@ -42,7 +42,10 @@ How to add an engine
    :class:`~cp_queens.errors.CpQueensError` naming the choices. Run settings
    (time limit, workers, where, checkpoint) are not constructor options: they
    arrive in ``call.budget``; list the ones you honour in ``budget_keys``.
-   ``engines.get`` rejects options the engine lacks.
+   ``engines.get`` rejects options the engine lacks. List each option's values in
+   ``option_choices`` and check them with :meth:`Engine.check_options`; say what a
+   call costs (``bytes_per_square``, ``seconds_per_solution``, ... below), so that
+   :mod:`cp_queens.limits` can refuse a hopeless request before any work.
 4. Override :meth:`Engine._solutions` (and, where you have a faster way,
    :meth:`Engine._count`, :meth:`Engine._count_unique`, :meth:`Engine._first`).
    Each gets the problem and its :class:`Call`: look at ``call.expired()`` now
@@ -63,7 +66,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from cp_queens import limits
 from cp_queens.budget import Budget, check_time_limit
@@ -170,6 +173,11 @@ class Call:
             elapsed = time.monotonic() - self.started
             self.progress(Progress(solutions, elapsed, done, total, resumed))
 
+    def expect(self, seconds: float | None) -> None:
+        """Tell the progress callback, before any work, how long the call should take."""
+        if self.progress is not None and seconds is not None:
+            self.progress(Progress(0, 0.0, expected=seconds))
+
     def stop_for_time(self) -> None:
         """Mark the call as cut short by its time limit: its answer is incomplete."""
         self.stats.status = TIME_LIMIT
@@ -238,11 +246,56 @@ class Engine:
     #: keywords of ``engines.get`` beyond the constructor's (``where`` is spelt
     #: ``scheduler``, ``cluster`` or ``executor`` there).
     budget_keys: ClassVar[tuple[str, ...]] = ("time_limit",)
+    #: The values each option of the method takes, for :meth:`check_options` and the
+    #: command line's choices (an option missing here takes any value its type allows).
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    # What a call costs, read by :mod:`cp_queens.limits` before any work starts, so a
+    # request off by factors of a million is refused at once. Rough figures, measured
+    # on the development machine; ``None``: not known, not checked.
+    #: Peak bytes per square of the board the model needs (n^2 of them).
+    bytes_per_square: ClassVar[float | None] = None
+    #: Bytes per queen, for an engine whose memory grows with n alone.
+    bytes_per_queen: ClassVar[float | None] = None
+    #: CPU seconds per solution found when counting on one core.
+    seconds_per_solution: ClassVar[float | None] = None
+    #: The count spreads over every core of the budget (else: one core).
+    counts_on_every_core: ClassVar[bool] = False
+    #: The largest empty board on which a first solution is expected within minutes;
+    #: beyond it the call is refused unless a time limit is given.
+    first_reach: ClassVar[int | None] = None
+    #: A count also gives the count up to symmetry at no extra cost, so callers may
+    #: always ask :meth:`count_unique`.
+    unique_for_free: ClassVar[bool] = False
+
+    @classmethod
+    def check_options(cls, **chosen: object) -> None:
+        """The one check of option values against :attr:`option_choices`, for every
+        engine's constructor and the command line alike.
+
+        Raises:
+            EngineOptionError: a value not among the choices, naming them.
+        """
+        for option, value in chosen.items():
+            choices = cls.option_choices.get(option)
+            if choices is not None and value not in choices:
+                raise EngineOptionError(
+                    f"{cls.name}: unknown {option} '{value}' (choose from {', '.join(choices)})"
+                )
 
     def __init__(self) -> None:
         #: Used by a call that brings no budget of its own (``engines.get`` sets it).
         self.budget = Budget()
         self._latest = threading.local()
+
+    def able_to(self, task: str) -> bool:
+        """Whether this engine, with the options it was built with, can ``task``
+        (``"enumerate"`` or ``"count"``; any engine can look for a first solution).
+
+        The ``can_*`` flags say what the engine's class can do with *some* options; an
+        engine whose options take a task away (a local-search solver) overrides this.
+        """
+        return {"enumerate": self.can_enumerate, "count": self.can_count}.get(task, True)
 
     @property
     def stats(self) -> Stats:
@@ -270,7 +323,7 @@ class Engine:
         Raises:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
-        self._check(problem, "enumerate", self.can_enumerate, budget)
+        self._check(problem, "enumerate", self.able_to("enumerate"), budget)
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
 
@@ -295,8 +348,9 @@ class Engine:
             TimeLimitError: the time limit cut the count short; ``partial`` is the
                 count so far (a lower bound), ``stats`` the call's statistics.
         """
-        self._check(problem, "count", self.can_count, budget)
+        expected = self._check(problem, "count", self.able_to("count"), budget)
         call = self._call("count", problem, progress=progress, budget=budget)
+        call.expect(expected)
         total = self._count(problem, call)
         self._finish(call, total)
         self._raise_if_incomplete(call, total, f"at least {total:,} solutions (a lower bound)")
@@ -315,13 +369,14 @@ class Engine:
         :class:`~cp_queens.errors.TimeLimitError` like :meth:`count`, its ``partial``
         a :class:`UniqueCount` of lower bounds.
         """
-        self._check(problem, "count", self.can_count, budget)
+        expected = self._check(problem, "count", self.able_to("count"), budget)
         if not problem.is_empty_board:
             raise UnsupportedTaskError(
                 "unique counts (up to symmetry) are only defined without pre-placed queens "
                 "or blocked squares"
             )
         call = self._call("count", problem, progress=progress, budget=budget)
+        call.expect(expected)
         result = self._count_unique(problem, call)
         call.stats.extra["unique"] = result.unique
         self._finish(call, result.total)
@@ -383,7 +438,13 @@ class Engine:
 
     def _check(
         self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
-    ) -> None:
+    ) -> float | None:
+        """Refuse what this engine cannot do, before any work.
+
+        Returns:
+            For a count of a whole board, the wall seconds it is expected to take
+            (``None``: unknown or under a time limit), estimated here once.
+        """
         if not supported:
             raise UnsupportedTaskError(f"engine '{self.name}' cannot {task}: {self.description}")
         if not problem.is_empty_board and not self.supports_fixed:
@@ -405,16 +466,17 @@ class Engine:
             )
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
-        limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
+        limits.check_memory(self, problem.n, problem.n - len(problem.fixed))
         if budget is not None:
             self._check_budget(budget)
         budget = budget or self.budget
         if task == "count" and not problem.fixed:
-            limits.check_count_reach(
-                self.name, problem.n, self.count_cores(budget), budget.time_limit
+            return limits.check_count_reach(
+                self, problem.n, self.count_cores(budget), budget.time_limit
             )
         if task != "count" and problem.is_empty_board:
-            limits.check_first_reach(self.name, problem.n, budget.time_limit)
+            limits.check_first_reach(self, problem.n, budget.time_limit)
+        return None
 
     def _check_budget(self, budget: Budget) -> None:
         """A run setting this engine would ignore is refused, as ``engines.get`` does."""
@@ -470,26 +532,42 @@ class Engine:
         if logging is not None:
             logging.getLogger(LOGGER).info("%s", call.stats.summary())
 
-    def _stream(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        emitted = 0
-        status = COMPLETE
-        if call.limit == 0:
+    def _stream(
+        self, problem: Problem, call: Call, blocks: Iterator[Any] | None = None
+    ) -> Iterator[Any]:
+        """The stream behind :meth:`solutions`: the limit, the status and the statistics.
+
+        ``blocks``: solutions in blocks (anything with ``len()`` and slicing, such as the
+        rows of an array) to stream as they come, the last one cut to the limit; by
+        default the engine's :meth:`_solutions`, one placement at a time.
+        """
+        one_by_one = blocks is None
+        if call.limit == 0:  # nothing wanted: not even a model built
+            if blocks is not None:
+                blocks.close()  # type: ignore[attr-defined]
             self._finish(call, 0, STOPPED)
             return
-        generator = self._solutions(problem, call)
+        source = self._solutions(problem, call) if blocks is None else blocks
+        emitted = 0
+        status = COMPLETE
         try:
-            for placement in generator:
-                emitted += 1
-                call.stats.solutions = emitted
-                yield placement
-                if call.limit is not None and emitted >= call.limit:
+            for item in source:
+                size = 1 if one_by_one else len(item)
+                if call.limit is not None and emitted + size >= call.limit:
+                    if not one_by_one:
+                        item = item[: call.limit - emitted]
+                    size = call.limit - emitted
                     status = STOPPED
+                emitted += size
+                call.stats.solutions = emitted
+                yield item
+                if status == STOPPED:
                     break
         except BaseException:  # closed early, Ctrl-C, or an error: not complete
             status = STOPPED
             raise
         finally:
-            close = getattr(generator, "close", None)
+            close = getattr(source, "close", None)
             if close is not None:
                 close()
             self._finish(call, emitted, status)

@@ -24,9 +24,9 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine
 from cp_queens.engines._cpsat import runner
 from cp_queens.engines._cpsat.settings import SolverSettings
+from cp_queens.engines.base import Call, Engine
 from cp_queens.problem import Placement, Problem, diagonals
 
 Board = list[list[cp_model.IntVar]]
@@ -66,6 +66,9 @@ class CpSatBoardEngine(Engine):
 
     name = "cpsat-board"
     description = "OR-Tools CP-SAT on 0/1 squares x[r][c]: one per row/column, <= 1 per diagonal"
+    #: Peak RSS 170 MB at n = 200; about 5 * 10^-4 s a solution counting n = 10..11.
+    bytes_per_square = 4_000
+    seconds_per_solution = 5e-4
 
     def __init__(
         self,

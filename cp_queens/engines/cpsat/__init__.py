@@ -48,16 +48,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cp_queens.budget import available_cores
 from cp_queens.engines import register
+from cp_queens.engines._cpsat.settings import SolverSettings
 from cp_queens.engines.base import Call, Engine, UniqueCount
-from cp_queens.engines.choices import CPSAT_METHODS
 from cp_queens.engines.cpsat.search import (
     STRATEGIES,
     VALUE_ORDERS,
     VARIABLE_ORDERS,
     SearchStrategy,
 )
-from cp_queens.engines._cpsat.settings import SolverSettings
-from cp_queens.engines.cpsat.symmetry import LEVELS, check_level
+from cp_queens.engines.cpsat.symmetry import LEVELS
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem, Residue
 
@@ -67,7 +66,7 @@ if TYPE_CHECKING:
     from cp_queens.engines._cpsat import runner
 
 #: Values of the ``method`` option.
-METHODS = CPSAT_METHODS
+METHODS = ("auto", "plain", "fast")
 #: More CP-SAT search threads than this gain nothing (its portfolio has fewer strategies).
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10
@@ -88,6 +87,9 @@ class CpSatEngine(Engine):
     name = "cpsat"
     description = "OR-Tools CP-SAT on q[r] with AllDifferent on q, q+r, q-r"
     budget_keys = ("time_limit", "workers")
+    #: Peak RSS 807 MB at n = 1000; about 10^-4 s a solution counting n = 10..11.
+    bytes_per_square = 800
+    seconds_per_solution = 1e-4
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
         "method": METHODS,
         "symmetry": LEVELS,
@@ -130,11 +132,14 @@ class CpSatEngine(Engine):
             4
         """
         super().__init__()
-        if method not in METHODS:
-            raise CpQueensError(
-                f"unknown enumeration method '{method}' (choose one of: {', '.join(METHODS)})"
-            )
-        self.symmetry = check_level(symmetry)
+        self.check_options(
+            method=method,
+            symmetry=symmetry,
+            strategy=strategy,
+            variable_order=variable_order,
+            value_order=value_order,
+        )
+        self.symmetry = symmetry
         if method == "fast" and symmetry != "none":
             raise CpQueensError(
                 f"method 'fast' yields every solution; it cannot be combined with "
@@ -167,8 +172,8 @@ class CpSatEngine(Engine):
         return super()._call(task, problem, **kwargs)
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        from cp_queens.engines.cpsat import orbits
         from cp_queens.engines._cpsat import runner
+        from cp_queens.engines.cpsat import orbits
 
         if self._use_fast(problem, call):
             return orbits.stream(problem, self.settings, call, self._workers(call))

@@ -48,8 +48,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens import parallel
-from cp_queens.engines.base import Call, UniqueCount
 from cp_queens.engines._cpsat import runner
+from cp_queens.engines.base import Call, UniqueCount
 from cp_queens.engines.cpsat.model import build_model
 from cp_queens.problem import Placement, Problem, attack_reason
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
