@@ -13,17 +13,9 @@ import psutil
 import pytest
 
 from cp_queens import verify
-from cp_queens.cli import main
-from tests.helpers import total
+from tests.helpers import run_cli, total
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:  # argparse errors and --help
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # cp-queens in this process: exit code, stdout, stderr
 
 
 def test_solve_prints_a_board_and_stats_on_stderr(capsys) -> None:

@@ -209,6 +209,7 @@ def test_parsing_loads_only_the_command_given(argv: list[str], command: str | No
 #: The engine modules whose option choices ``--help`` shows (no solver library among them).
 SHOWN_IN_HELP = {
     "cp_queens.engines.base",
+    "cp_queens.engines._alldiff",
     "cp_queens.engines._cpsat",
     "cp_queens.engines._cpsat.settings",
     "cp_queens.engines.cpsat",

@@ -127,23 +127,22 @@ def run(args: argparse.Namespace) -> int:
         plural = "" if squares == 1 else "s"
         note(f"engine: {spec} (default for a residue of {squares} open square{plural})")
     engine = make_engine(spec, time_limit=args.time_limit, **options)
-    _report_input(name, problem)
     if args.count:
-        return _count(args, problem, engine)
+        return _count(args, name, problem, engine)
     if args.all:
-        return _all(args, problem, engine)
-    return _first(args, problem, engine)
+        return _all(args, name, problem, engine)
+    return _first(args, name, problem, engine)
 
 
-def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+def _first(args: argparse.Namespace, name: str, problem: Problem, engine: Engine) -> int:
     from cp_queens.completion import first_completion
 
     try:
         placement = first_completion(problem, engine)
     except TimeLimitError:
-        report(engine.stats)
+        _report(name, problem, engine)
         return _stopped(args, "no completion found")
-    report(engine.stats)
+    _report(name, problem, engine)
     if args.cross_check and _disagrees(args, problem, engine, exists=placement is not None):
         return DISAGREEMENT
     if placement is None:
@@ -154,13 +153,13 @@ def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     return ExitCode.OK
 
 
-def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+def _count(args: argparse.Namespace, name: str, problem: Problem, engine: Engine) -> int:
     complete = True
     try:
         total = engine.count(problem)
     except TimeLimitError as cut:
         complete, total = False, cut.partial  # type: ignore[assignment]
-    report(engine.stats)
+    _report(name, problem, engine)
     agrees = None
     if complete and args.cross_check:
         agrees = not _disagrees(args, problem, engine, count=total)
@@ -182,7 +181,7 @@ def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     return ExitCode.OK
 
 
-def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+def _all(args: argparse.Namespace, name: str, problem: Problem, engine: Engine) -> int:
     from cp_queens.completion import completions
 
     found: set[Placement] = set()
@@ -195,7 +194,7 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
             written += 1
             if args.cross_check:
                 found.add(placement)
-    report(engine.stats)
+    _report(name, problem, engine)
     complete = engine.stats.status == COMPLETE
     plural = "s" * (written != 1)
     note(f"{written} completion{plural}{'' if complete else ' (stopped early)'}")
@@ -215,10 +214,11 @@ def _stopped(args: argparse.Namespace, what: str) -> int:
     return ExitCode.TIME_LIMIT
 
 
-def _report_input(name: str, problem: Problem) -> None:
+def _report(name: str, problem: Problem, engine: Engine) -> None:
     given, blocked = len(problem.fixed), len(problem.blocked)
     squares = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
     note(f"{name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares}")
+    report(engine.stats)
 
 
 def _disagrees(

@@ -274,7 +274,8 @@ infeasibility
     def able_to(self, task: str) -> bool:
         """Local search (``min-conflicts``) finds one solution at most: it cannot
         enumerate, count or prove that none exists."""
-        return self.solver != "min-conflicts" and super().able_to(task)
+        local_search = self.solver == "min-conflicts"
+        return not (local_search and task in ("enumerate", "count")) and super().able_to(task)
 
     def _check(
         self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
