@@ -104,7 +104,7 @@ def test_cli_writes_the_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     [
         (["trace", "8", "-o", "x.svg"], "more than 400 nodes"),
         (["trace", "20", "-o", "x.svg"], "n=20 is too large"),
-        (["trace", "6", "-o", "x.png"], "must end in .svg or .html"),
+        (["trace", "6", "-o", "x.txt"], "must end in .svg, .html or .png"),
         (["trace", "6", "--consistency", "arc", "-o", "x.svg"], "only for --engine propagate"),
     ],
 )
