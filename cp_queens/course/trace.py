@@ -166,13 +166,16 @@ class Trace:
         return self.tree_svg()
 
     def to_text(self) -> str:
-        """One line for a terminal (a notebook draws the tree)."""
+        """A few lines within 80 columns for a terminal (a notebook draws the tree)."""
+        import textwrap
+
         fails = sum(node.outcome in ("dead-end", "pruned") for node in self.nodes)
-        return (
+        words = (
             f"search tree, n = {self.n} ({self.label}): {len(self.nodes)} nodes, "
-            f"{self.stats.solutions} solutions, {fails} fails - drawn in the notebook, or "
-            "with cp-queens trace"
+            f"{self.stats.solutions} solutions, {fails} fails - drawn in the notebook, or by "
+            "cp-queens trace"
         )
+        return "\n".join(textwrap.wrap(words, 78, subsequent_indent="  "))
 
 
 @dataclass
