@@ -15,11 +15,9 @@ if TYPE_CHECKING:
 
 EXAMPLES = """\
 examples:
-  cp-queens trace 6 --output tree.svg             the backtracker's whole tree
   cp-queens trace 6 --engine propagate --consistency forward --output tree.svg
-  cp-queens trace 6 --compare none,forward,arc,alldiff -o slide.svg   side by side
-  cp-queens trace 6 --compare none,alldiff -o slide.png          (PNG: needs Chromium)
-  cp-queens trace 6 --animate --output search.html   step by step, to the first solution
+  cp-queens trace 6 --compare none,forward,arc,alldiff -o slide.png  (one slide)
+  cp-queens trace 6 --animate --output search.html    to the first solution
 """
 
 

@@ -18,6 +18,20 @@ from pathlib import Path
 from cp_queens.errors import CpQueensError
 
 BROWSERS = ("chromium", "chromium-browser")
+#: Chromium's switches for one screenshot, named without their two leading dashes (the
+#: library names no command-line flags; these belong to another program). No sandbox:
+#: it fails as root and in containers; ``virtual-time-budget`` lets the page settle.
+SWITCHES = (
+    "headless",
+    "no-sandbox",
+    "disable-gpu",
+    "disable-background-networking",
+    "disable-component-update",
+    "disable-sync",
+    "no-first-run",
+    "hide-scrollbars",
+    "virtual-time-budget=100",
+)
 
 
 def find_chromium() -> str | None:
@@ -57,23 +71,17 @@ def svg_to_png(svg: str, png: Path, *, timeout: float = 120) -> None:
             encoding="utf-8",
         )
         shot = Path(folder) / "picture.png"
+        settings = {
+            "user-data-dir": Path(folder) / "profile",  # a fresh profile: nothing shared
+            "window-size": f"{width},{height}",
+            "screenshot": shot,
+        }
         try:
             result = subprocess.run(
                 [
                     browser,
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                    "--no-first-run",
-                    f"--user-data-dir={Path(folder) / 'profile'}",
-                    "--hide-scrollbars",
-                    f"--window-size={width},{height}",
-                    # the first frame of an animation, not a moment chosen by the clock
-                    "--virtual-time-budget=100",
-                    f"--screenshot={shot}",
+                    *(f"--{switch}" for switch in SWITCHES),
+                    *(f"--{switch}={value}" for switch, value in settings.items()),
                     page.as_uri(),
                 ],
                 capture_output=True,
