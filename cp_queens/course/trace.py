@@ -36,6 +36,7 @@ Examples:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from cp_queens import engines
@@ -137,6 +138,7 @@ class Trace:
     nodes: list[Node]
     steps: list[Step]
     stats: Stats
+    root_emptied: tuple[int, ...] = ()  # when the given queens alone leave a row empty
 
     def tree_svg(self) -> str:
         """The search tree as SVG, root at the top, one partial board per node."""
@@ -234,6 +236,7 @@ def record(
         nodes=recorder.nodes,
         steps=recorder.steps,
         stats=solver.stats,
+        root_emptied=recorder.root_emptied,
     )
 
 
@@ -381,8 +384,6 @@ def emptied_rows(
         ("diagonals", lambda r, c: r + c),
         ("diagonals", lambda r, c: c - r),
     )
-    from itertools import combinations
-
     for size in range(2, len(left) + 1):
         for rows in combinations(sorted(left), size):
             for name, line in lines:
@@ -564,7 +565,16 @@ def _tree_svg(trace: Trace) -> str:
         f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{size + 6:.1f}" height="{size + 6:.1f}" '
         f'fill="{COLOURS[trace.root_outcome]}"/>'
     )
-    parts += _board(n, x, y, cell, trace.given, trace.root_crossed, given=trace.given)
+    parts += _board(
+        n,
+        x,
+        y,
+        cell,
+        trace.given,
+        trace.root_crossed,
+        given=trace.given,
+        emptied=trace.root_emptied,
+    )
     parts.append("</g>")
     for node in trace.nodes:
         x, y = at(node.index)
