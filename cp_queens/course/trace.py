@@ -523,14 +523,15 @@ def _tree_svg(trace: Trace) -> str:
     left = 20 + axis
     top = 150
     label_size = 16
-    width = max(left + shape.leaves * spacing + 20, 960)
+    width = max(left + shape.leaves * spacing + 20, 1000)
+    start = left + (width - 20 - left - shape.leaves * spacing) / 2  # a narrow tree centred
     height = top + shape.depth * level_height + size + 20 + (label_size + 6)
 
     def at(index: int | None) -> tuple[float, float]:
         """The top-left corner of a node's board."""
         x = shape.root_x if index is None else shape.x[index]
         depth = 0 if index is None else shape.level[index]
-        return left + x * spacing - size / 2, top + depth * level_height
+        return start + x * spacing - size / 2, top + depth * level_height
 
     solutions = trace.stats.solutions
     fails = sum(node.outcome in ("dead-end", "pruned") for node in trace.nodes)
@@ -618,8 +619,8 @@ def _legend(x: float, y: float) -> list[str]:
     x, y = 20, y + 26
     parts.append(f'<rect x="{x}" y="{y - 14:.0f}" width="16" height="16" fill="{EMPTIED}"/>')
     parts.append(
-        f'<text x="{x + 22}" y="{y:.0f}">red row: the row that ended the branch (no square '
-        "left, or its last square attacked by another row's)</text>"
+        f'<text x="{x + 22}" y="{y:.0f}">red rows: what ended the branch - a row with no '
+        "square left, or rows whose squares cannot all take a queen</text>"
     )
     return parts
 
