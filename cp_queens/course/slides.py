@@ -193,6 +193,6 @@ def _legend(x: float, y: float) -> list[str]:
     )
     parts.append(
         f'<text x="{x + 28:.0f}" y="{y:.0f}">red line: down to the row left without a '
-        "square (or the rows whose last squares clash)</text>"
+        "square (or to the rows that cannot all take a queen)</text>"
     )
     return parts
