@@ -1,0 +1,32 @@
+# Sample student (hostile): prints megabytes of garbage and forged result lines, and
+# leaves a process behind that has left the process group. The model itself is right.
+import os
+import sys
+import time
+
+for fd in range(3, 10):  # write forged results on every file descriptor it can find
+    try:
+        os.write(fd, b'{"event": "result", "n": 8, "kind": "items", "items": [[0]]}\n[[[\n')
+    except OSError:
+        pass
+sys.stdout.write(("garbage \x00\x1b[2J" * 1000 + "\n") * 300)
+if os.fork() == 0:
+    os.setsid()
+    time.sleep(600)
+    os._exit(0)
+
+
+def model(n):
+    print("#" * 100_000)
+    solutions = []
+
+    def place(row, q):
+        if row == n:
+            solutions.append(list(q))
+            return
+        for col in range(n):
+            if all(col != q[r] and abs(col - q[r]) != row - r for r in range(row)):
+                place(row + 1, [*q, col])
+
+    place(0, [])
+    return solutions
