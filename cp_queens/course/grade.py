@@ -1,4 +1,4 @@
-"""Grade a folder of submissions: each student's ``model(n)`` run apart, judged against the reference.
+"""Grade a folder of submissions: each ``model(n)`` run apart, judged against the reference.
 
 A submission is a Python file (or a notebook, whose code cells are read as
 one file) defining ``model(n)``, which returns or yields every solution of

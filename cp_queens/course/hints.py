@@ -46,9 +46,9 @@ class Tally:
 
     def note_invalid(self, raw: Any, cols: Any, n: int, truth: set[tuple[int, ...]]) -> None:
         """An item that is not a solution: is it one in disguise?"""
-        if isinstance(cols, tuple) and len(cols) == n and all(type(c) is int for c in cols):
-            if tuple(c - 1 for c in cols) in truth:
-                self.shifted += 1
+        integers = isinstance(cols, tuple) and all(type(c) is int for c in cols)
+        if integers and len(cols) == n and tuple(c - 1 for c in cols) in truth:
+            self.shifted += 1
         pairs = _as_pairs(raw, n)
         if pairs is not None:
             self.pairs += 1
@@ -106,14 +106,19 @@ def explain(
     missing = [cols for cols in expected if cols not in found]
     if missing and found:
         mirror = [tuple(n - 1 - c for c in cols) for cols in missing]
-        if all(image in found for image in mirror):
+        # The signature of symmetry breaking: one board of each pair (or orbit) returned,
+        # never two; a model that merely misses a few keeps both boards of other pairs.
+        # (No solution of n > 1 is its own left-right mirror: its queens would share a column.)
+        one_of_each_pair = all(tuple(n - 1 - c for c in cols) not in found for cols in found)
+        one_of_each_orbit = all(len(orbit_columns(cols) & found) == 1 for cols in found)
+        if one_of_each_pair and all(image in found for image in mirror):
             hints.append(
                 f"every missing solution ({len(missing)}) is the mirror image (left-right) of "
                 "one you returned: a symmetry-breaking constraint such as q[0] < n/2 keeps "
                 "one board of each mirror pair - add the mirror images, or drop it, "
                 "to list all solutions"
             )
-        elif all(orbit_columns(cols) & found for cols in missing):
+        elif one_of_each_orbit and all(orbit_columns(cols) & found for cols in missing):
             hints.append(
                 f"every missing solution ({len(missing)}) is a rotation or reflection of one "
                 "you returned: symmetry breaking removed solutions - expand each board "

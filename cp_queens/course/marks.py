@@ -30,8 +30,12 @@ def write_marks(results: Sequence[StudentResult], path: str | Path) -> None:
         writer.writerow(["student", "points", "max", *(f"n={n}" for n in sizes)])
         for result in results:
             writer.writerow(
-                [result.student, _number(result.points), _number(result.max_points)]
-                + result.statuses()
+                [
+                    result.student,
+                    _number(result.points),
+                    _number(result.max_points),
+                    *result.statuses(),
+                ]
             )
 
 

@@ -32,7 +32,7 @@ class Rubric:
     points: dict[int, float] = field(default_factory=dict)
     invalid_penalty: float = 0.5
     duplicate_penalty: float = 0.5
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
     source: str = "default rubric"
 
     def points_for(self, n: int) -> float:
@@ -89,7 +89,8 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
             points[int(key)] = amount
         else:
             raise RubricError(
-                f"{source}: points.{key}: a key of [points] is 'default' or a board size, e.g. \"9\""
+                f"{source}: points.{key}: a key of [points] is 'default' or a board size "
+                '(e.g. "9")'
             )
     penalties = settings.get("penalties", {})
     for key in penalties:

@@ -1,4 +1,4 @@
-"""Run one submission's ``model(n)`` in a process of its own, limited, and take back what it returned.
+"""Run one submission's ``model(n)`` in a limited process of its own; take back what it returned.
 
 What it protects the grader (and the other submissions) from: runaway CPU
 (``RLIMIT_CPU``), memory (``RLIMIT_AS``), big files (``RLIMIT_FSIZE``), too
@@ -208,7 +208,7 @@ def _exited(child: subprocess.Popen[bytes]) -> bool:
         return True
 
 
-def _take(line: bytes, outcome: Outcome) -> None:
+def _take(line: bytes | bytearray, outcome: Outcome) -> None:
     try:
         message = json.loads(line)
     except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes

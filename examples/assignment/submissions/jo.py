@@ -1,14 +1,13 @@
 # Sample student (hostile): prints megabytes of garbage and forged result lines, and
 # leaves a process behind that has left the process group. The model itself is right.
+import contextlib
 import os
 import sys
 import time
 
 for fd in range(3, 10):  # write forged results on every file descriptor it can find
-    try:
+    with contextlib.suppress(OSError):
         os.write(fd, b'{"event": "result", "n": 8, "kind": "items", "items": [[0]]}\n[[[\n')
-    except OSError:
-        pass
 sys.stdout.write(("garbage \x00\x1b[2J" * 1000 + "\n") * 300)
 if os.fork() == 0:
     os.setsid()
