@@ -173,6 +173,7 @@ TINY = {
         "    found = []",
     ),
     "nothing.py": "x = 1\n",
+    "bombs.py": "import os\ndef model(n):\n    while True:\n        os.fork()\n",
 }
 
 
@@ -183,7 +184,8 @@ def test_a_tiny_class_costs_each_only_its_own_points(tmp_path: Path) -> None:
         (folder / name).write_text(source, encoding="utf-8")
     results = {r.student: r for r in grade(folder, [1, 4, 5])}
     assert {name: r.statuses() for name, r in results.items()} == {
-        "lingers": ["ok", "ok", "ok"],
+        "bombs": ["error", "error", "error"],
+        "lingers": ["not run", "not run", "not run"],  # its fork fails: no new processes
         "nothing": ["not run", "not run", "not run"],
         "quits": ["1 missing", "2 missing", "exit"],
         "right": ["ok", "ok", "ok"],
@@ -193,12 +195,25 @@ def test_a_tiny_class_costs_each_only_its_own_points(tmp_path: Path) -> None:
     assert results["quits"].points == 0
     assert "exit code 3" in (results["quits"].sizes[2].problem or "")
     assert "defines no function model(n)" in feedback(results["nothing"])
-    assert graders_processes() == []  # the lingering process was found and killed
+    assert "BlockingIOError" in feedback(results["bombs"])
+    assert graders_processes() == []
     write_marks(list(results.values()), tmp_path / "marks.csv")
     rows = list(csv.reader((tmp_path / "marks.csv").open(encoding="utf-8")))
     assert rows[0] == ["student", "points", "max", "n=1", "n=4", "n=5"]
     assert ["right", "5", "5", "ok", "ok", "ok"] in rows
-    assert len(write_feedback(list(results.values()), tmp_path / "fb")) == 5
+    assert len(write_feedback(list(results.values()), tmp_path / "fb")) == 6
+
+
+def test_a_process_left_behind_outside_the_group_is_killed(tmp_path: Path) -> None:
+    # With processes allowed, the final sweep finds the one that left the process group.
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "lingers.py").write_text(TINY["lingers.py"], encoding="utf-8")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text("[limits]\nallow_processes = true\n", encoding="utf-8")
+    [result] = grade(folder, [4], rubric=rubric)
+    assert result.statuses() == ["ok"]
+    assert graders_processes() == []
 
 
 # -- the sample class of examples/assignment ------------------------------------------------
@@ -216,6 +231,7 @@ SAMPLE_MARKS = {
     "ivo": "13",  # sys.exit for n = 2 and 3
     "jo": "15",  # garbage printed, forged lines, a stray process: the model is right
     "kim": "2",  # notebook, (column, row) pairs
+    "kai": "0",  # a fork bomb: its first fork fails
 }
 
 

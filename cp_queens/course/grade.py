@@ -206,7 +206,7 @@ def judge_outcome(
     )
     limits = rubric.limits
     events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
-    load_error = events.get(("load_error", None))
+    load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
     ended = _ending(outcome, rubric)
     if outcome.garbled:
         result.notes.append(
@@ -218,7 +218,9 @@ def judge_outcome(
             f"printed {_size(outcome.output_bytes)}; the feedback keeps the first "
             f"{limits.output_kb} KB (printing does not cost points, but slows a model down)"
         )
-    if load_error is not None:
+    if load_error is not None and load_error.get("event") == "setup_error":
+        result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
+    elif load_error is not None:
         result.notes.append(f"the file could not be loaded: {load_error.get('error')}")
     elif ("loaded", None) not in events:
         result.notes.append(f"the file could not be loaded: {ended[1]}")

@@ -45,6 +45,7 @@ _LIMIT_KEYS = {
     "wall_seconds": float,
     "file_mb": int,
     "output_kb": int,
+    "allow_processes": bool,
 }
 
 
@@ -103,6 +104,11 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
             raise RubricError(
                 f"{source}: limits.{key}: unknown (expected {', '.join(_LIMIT_KEYS)})"
             )
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise RubricError(f"{source}: limits.{key}: true or false, got {value!r}")
+            limits[key] = value
+            continue
         number = _number(source, f"limits.{key}", value, low=1.0)
         if kind is int and number != int(number):
             raise RubricError(f"{source}: limits.{key}: a whole number, got {value!r}")

@@ -1,8 +1,10 @@
 """Run one submission's ``model(n)`` in a limited process of its own; take back what it returned.
 
 What it protects the grader (and the other submissions) from: runaway CPU
-(``RLIMIT_CPU``), memory (``RLIMIT_AS``), big files (``RLIMIT_FSIZE``), too
-many processes (``RLIMIT_NPROC``, which Linux does not apply to root), an
+(``RLIMIT_CPU``), memory (``RLIMIT_AS``), big files (``RLIMIT_FSIZE``), new
+processes (a seccomp filter on Linux x86_64 lets the submission start threads
+but not processes; elsewhere ``RLIMIT_NPROC``, which Linux does not apply to
+root), an
 endless wait (a wall-clock timeout), output in megabytes (a capped pipe:
 the rest is counted, not kept), stray processes (the child leads its own
 session; at the end its process group, and any process that carries this
@@ -50,6 +52,7 @@ class Limits:
     file_mb: int | None = 16
     output_kb: int = 64  # printed output kept for the feedback; the rest is counted
     result_mb: int = 64  # what model(n) returned, all sizes together
+    allow_processes: bool = False  # False: fork and subprocess fail (Linux x86_64, seccomp)
 
 
 @dataclass(slots=True)
@@ -95,6 +98,7 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
         "file_bytes": None if limits.file_mb is None else limits.file_mb << 20,
         "processes": _process_limit(),
         "result_bytes": limits.result_mb << 20,
+        "allow_processes": limits.allow_processes,
     }
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith("CP_QUEENS")

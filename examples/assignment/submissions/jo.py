@@ -1,5 +1,5 @@
 # Sample student (hostile): prints megabytes of garbage and forged result lines, and
-# leaves a process behind that has left the process group. The model itself is right.
+# tries to leave a process behind outside its process group. The model itself is right.
 import contextlib
 import os
 import sys
@@ -9,7 +9,11 @@ for fd in range(3, 10):  # write forged results on every file descriptor it can 
     with contextlib.suppress(OSError):
         os.write(fd, b'{"event": "result", "n": 8, "kind": "items", "items": [[0]]}\n[[[\n')
 sys.stdout.write(("garbage \x00\x1b[2J" * 1000 + "\n") * 300)
-if os.fork() == 0:
+try:
+    pid = os.fork()
+except OSError:  # the grader lets no submission start a process
+    pid = None
+if pid == 0:
     os.setsid()
     time.sleep(600)
     os._exit(0)
