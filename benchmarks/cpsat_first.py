@@ -32,7 +32,7 @@ import sys
 import time
 from importlib import metadata
 
-from cp_queens import Problem, engines, verify
+from cp_queens import Problem, TimeLimitError, engines, verify
 
 
 def machine() -> str:
@@ -50,7 +50,10 @@ def machine() -> str:
 def run_engine(n: int, options: dict) -> tuple[float, dict]:
     engine = engines.get("cpsat", **options)
     started = time.perf_counter()
-    placement = engine.first(Problem(n))
+    try:
+        placement = engine.first(Problem(n))
+    except TimeLimitError:  # out of time: no placement, and ``status`` says so
+        placement = None
     seconds = time.perf_counter() - started
     stats = engine.stats
     if placement is not None and not verify(placement).ok:

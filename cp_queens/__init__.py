@@ -9,6 +9,16 @@ Examples:
     Placement([1, 3, 5, 0, 2, 4])
     >>> cp_queens.verify([1, 3, 0, 2]).ok
     True
+
+Every answer is complete or the call raises: a count, first solution or stream that
+a time limit cut short raises :class:`TimeLimitError`, which carries what was found
+(``partial``) and the statistics (``stats``):
+
+    >>> try:
+    ...     cp_queens.count(14, engine="reference", time_limit=0.01)
+    ... except cp_queens.TimeLimitError as cut:
+    ...     print("at least", cut.partial < 365596, cut.stats.status)
+    at least True time_limit
 """
 
 from __future__ import annotations
@@ -18,8 +28,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.budget import Budget
 from cp_queens.engines.base import Solutions, UniqueCount
-from cp_queens.errors import CpQueensError, InvalidProblemError
+from cp_queens.errors import CpQueensError, IncompleteError, InvalidProblemError, TimeLimitError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
@@ -28,10 +39,13 @@ from cp_queens.verify import Verdict, verify
 __version__ = "0.1.0"
 
 __all__ = [
+    "Budget",
     "CpQueensError",
+    "IncompleteError",
     "Placement",
     "Problem",
     "Stats",
+    "TimeLimitError",
     "Verdict",
     "__version__",
     "count",
@@ -151,11 +165,13 @@ def first(
         **options: engine options, e.g. ``time_limit=5`` (see ``engines.options(name)``).
 
     Returns:
-        A :class:`Placement`, or ``None`` when there is none (or the time limit ran out).
+        A :class:`Placement`, or ``None`` when it is proven that there is none.
 
     Raises:
         CpQueensError: a bad board, an unknown engine or option, or a task the
             engine cannot do.
+        TimeLimitError: the time limit ran out before a solution or a proof that
+            none exists.
 
     Examples:
         >>> first(4, engine="reference")
@@ -178,9 +194,10 @@ def count(
 
     ``cp-queens count`` takes this same door: ``count(17)`` uses every core,
     ``workers=1`` one process, ``checkpoint="f.jsonl"`` makes it resumable and
-    ``cluster="local:2"`` / ``scheduler="tcp://..."`` runs it on Dask (options of
-    the ``fast`` engine). With ``logging`` at level INFO the statistics line of
-    every call is logged to the ``cp_queens`` logger, as the CLI prints it.
+    ``cluster="local:2"`` / ``scheduler="tcp://..."`` runs it on Dask (the run
+    settings of a :class:`Budget`, which the ``fast`` engine honours in full). With
+    ``logging`` at level INFO the statistics line of every call is logged to the
+    ``cp_queens`` logger, as the CLI prints it.
 
     Args:
         n: the board size, or a whole :class:`Problem`.
@@ -190,10 +207,12 @@ def count(
         **options: engine options (``time_limit``, ``workers``, ``checkpoint``, ...).
 
     Returns:
-        The number of solutions (a lower bound if a time limit stopped the count).
+        The number of solutions, complete.
 
     Raises:
         CpQueensError: a bad board, an unknown engine or option.
+        TimeLimitError: the time limit cut the count short; its ``partial`` is the
+            count so far, a lower bound.
 
     Examples:
         >>> count(8)
@@ -225,7 +244,9 @@ def count_unique(
         **options: engine options, as for :func:`count`.
 
     Returns:
-        ``UniqueCount(total, unique)``.
+        ``UniqueCount(total, unique)``; like :func:`count` it raises
+        :class:`TimeLimitError` (``partial``: a ``UniqueCount`` of lower bounds)
+        when the time limit cuts it short.
 
     Examples:
         >>> count_unique(8)
@@ -256,7 +277,10 @@ def solutions(
 
     Returns:
         A stream of :class:`Placement` (close it, or use it in ``with``, to stop
-        the search early); its ``stats`` describe the call so far.
+        the search early); its ``stats`` describe the call so far. If the time
+        limit cuts it short, it yields what it found and then raises
+        :class:`TimeLimitError` (``partial``: how many it yielded); reaching
+        ``limit`` or closing it is not an error.
 
     Examples:
         >>> with solutions(6, engine="reference", limit=2) as stream:

@@ -27,8 +27,8 @@ from typing import Any
 
 from cp_queens import engines
 from cp_queens.engines import Engine
+from cp_queens.errors import IncompleteError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import COMPLETE
 from cp_queens.verify import verify
 
 
@@ -45,7 +45,11 @@ def checked(problem: Problem, placement: Placement, engine: str) -> Placement:
 
 
 def first_completion(problem: Problem, engine: str | Engine, **options: Any) -> Placement | None:
-    """One verified completion, or ``None`` (see the engine's ``stats.status`` for why)."""
+    """One verified completion, or ``None`` when it is proven that there is none.
+
+    Raises:
+        TimeLimitError: the time limit ran out first (see :meth:`Engine.first`).
+    """
     solver = _engine(engine, options)
     found = solver.first(problem)
     return None if found is None else checked(problem, found, solver.name)
@@ -54,7 +58,8 @@ def first_completion(problem: Problem, engine: str | Engine, **options: Any) -> 
 def completions(
     problem: Problem, engine: str | Engine, *, limit: int | None = None, **options: Any
 ) -> Iterator[Placement]:
-    """Stream every completion, each verified on its way out."""
+    """Stream every completion, each verified on its way out (a stream cut short by the
+    time limit raises :class:`~cp_queens.errors.TimeLimitError` after its last one)."""
     solver = _engine(engine, options)
     for placement in solver.solutions(problem, limit=limit):
         yield checked(problem, placement, solver.name)
@@ -77,10 +82,22 @@ def cross_check(
     """
     solver = _engine(engine, options)
     name = solver.name
+    try:
+        return _differs(problem, solver, exists, count, found)
+    except IncompleteError:
+        return f"{name} stopped early ({solver.stats.status})"
+
+
+def _differs(
+    problem: Problem,
+    solver: Engine,
+    exists: bool | None,
+    count: int | None,
+    found: set[Placement] | None,
+) -> str | None:
+    name = solver.name
     if found is not None:
         theirs = set(completions(problem, solver))
-        if solver.stats.status != COMPLETE:
-            return f"{name} stopped early ({solver.stats.status})"
         if theirs != found:
             return (
                 f"{name} finds {len(theirs)} completions, {len(found & theirs)} of them in common "
@@ -89,16 +106,12 @@ def cross_check(
         return None
     if count is not None:
         theirs_count = solver.count(problem)
-        if solver.stats.status != COMPLETE:
-            return f"{name} stopped early ({solver.stats.status})"
         if theirs_count != count:
             return f"{name} counts {theirs_count} completions, not {count}"
         return None
     if exists is None:
         raise ValueError("cross_check needs one of exists, count or found")
     theirs_first = first_completion(problem, solver)
-    if theirs_first is None and solver.stats.status != COMPLETE:
-        return f"{name} stopped early ({solver.stats.status})"
     if (theirs_first is not None) != exists:
         said = "finds a completion" if theirs_first is not None else "finds no completion"
         return f"{name} {said}"

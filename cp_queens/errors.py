@@ -49,3 +49,23 @@ class ClusterLostError(CpQueensError):
 class CpQueensWarning(UserWarning):
     """Something was adjusted to what helps (e.g. workers capped at the cores); the CLI
     prints it as one ``cp-queens: warning:`` line."""
+
+
+class IncompleteError(RuntimeError):
+    """A call stopped before its answer was whole; nothing was wrong with the request.
+
+    Not a :class:`CpQueensError` (the CLI's exit code 2 is for bad input): the answer is
+    simply not all there. ``partial`` is what was found so far - a count found so far
+    (a lower bound), a ``UniqueCount`` of lower bounds, the number of solutions a stream
+    yielded, or ``None`` when a search for one solution found none in time - and
+    ``stats`` the call's :class:`~cp_queens.stats.Stats`.
+    """
+
+    def __init__(self, message: str, *, partial: object = None, stats: object = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+        self.stats = stats
+
+
+class TimeLimitError(IncompleteError):
+    """The time limit ran out before the answer was complete (see :class:`IncompleteError`)."""

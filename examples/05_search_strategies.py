@@ -20,7 +20,7 @@ Things to notice:
 Run: python examples/05_search_strategies.py
 """
 
-from cp_queens import Problem, engines, verify
+from cp_queens import Problem, TimeLimitError, engines, verify
 
 N = 28
 STRATEGIES = [
@@ -36,7 +36,10 @@ STRATEGIES = [
 
 def show(n: int, options: dict) -> None:
     engine = engines.get("cpsat", time_limit=1.0, seed=1, **options)
-    placement = engine.first(Problem(n))
+    try:
+        placement = engine.first(Problem(n))
+    except TimeLimitError:  # out of time: no answer (``None`` would mean "none exists")
+        placement = None
     stats = engine.stats
     seconds = "-" if placement is None else f"{stats.wall_time:.2f}"
     assert placement is None or verify(placement).ok

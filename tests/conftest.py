@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cp_queens import engines
+from cp_queens import budget, engines
 from cp_queens.engines.base import Engine, TemplateEngine
 from tests.helpers import ALL_ENGINES, TEMPLATE, run_example_once
 
@@ -45,7 +45,10 @@ def make_engine(engine_name: str) -> Callable[..., Engine]:
 
     def build(**options: Any) -> Engine:
         if engine_name == TEMPLATE:
-            return TemplateEngine(**options)
+            run = {key: options.pop(key) for key in list(options) if key in budget.KEYWORDS}
+            engine = TemplateEngine(**options)
+            engine.budget = budget.Budget.of(**run)
+            return engine
         return engines.get(engine_name, **options)
 
     return build

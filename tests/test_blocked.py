@@ -20,7 +20,7 @@ import cp_queens
 from cp_queens import Problem, engines, verify
 from cp_queens.cli import main
 from cp_queens.completion import completions, first_completion, generate
-from cp_queens.errors import InvalidProblemError, UnsupportedTaskError
+from cp_queens.errors import InvalidProblemError, TimeLimitError, UnsupportedTaskError
 from cp_queens.partial import format_partial
 from cp_queens.problem import attack_reason
 from tests.helpers import run_cli
@@ -274,6 +274,7 @@ def test_the_reference_keeps_its_time_limit_on_a_large_board() -> None:
     # At n = 3000 thousands of squares are rejected per queen placed: the clock must be
     # read between rejections too, not only between placements.
     engine = engines.get("reference", time_limit=0.3)
-    assert engine.first(Problem(3000)) is None
+    with pytest.raises(TimeLimitError):
+        engine.first(Problem(3000))
     assert engine.stats.status == "time_limit"
     assert engine.stats.wall_time < 2

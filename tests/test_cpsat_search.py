@@ -12,7 +12,7 @@ from cp_queens import Problem, engines, verify
 from cp_queens.engines.cpsat.greedy import build_model
 from cp_queens.engines.cpsat.runner import SolverSettings
 from cp_queens.engines.cpsat.search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, TimeLimitError
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 from tests.helpers import total
 
@@ -95,7 +95,9 @@ def test_random_value_order_really_depends_on_the_seed() -> None:
 
 def test_time_limit_covers_the_whole_call() -> None:
     engine = engines.get("cpsat", time_limit=1e-9)
-    assert engine.first(Problem(300)) is None
+    with pytest.raises(TimeLimitError, match="none is not proven") as cut:
+        engine.first(Problem(300))
+    assert cut.value.partial is None
     assert engine.stats.status == TIME_LIMIT
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from cp_queens import engines
 from cp_queens.engines.cpsat import orbits as fast
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 from cp_queens.symmetry import is_canonical
@@ -96,7 +96,8 @@ def test_fast_stream_stops_early_and_cleanly() -> None:
 
 def test_fast_count_honours_the_time_limit() -> None:
     engine = engines.get("cpsat", method="fast", time_limit=0.01)
-    engine.count(Problem(14))
+    with pytest.raises(TimeLimitError):
+        engine.count(Problem(14))
     assert engine.stats.status == TIME_LIMIT
 
 

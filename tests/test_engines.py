@@ -9,7 +9,9 @@ import time
 
 import pytest
 
-from cp_queens import Problem, engines, verify
+import cp_queens
+from cp_queens import Budget, Problem, engines, verify
+from cp_queens.errors import CpQueensError, CpQueensWarning, TimeLimitError
 from tests.helpers import total
 
 
@@ -45,15 +47,59 @@ def test_cpsat_stream_memory_is_bounded_by_its_queue() -> None:
 
 def test_cpsat_time_limit_is_reported() -> None:
     engine = engines.get("cpsat", time_limit=0.05, method="plain")
-    engine.count(Problem(13))
+    with pytest.raises(TimeLimitError):
+        engine.count(Problem(13))
     assert engine.stats.status == "time_limit"
 
 
 def test_reference_time_limit_is_reported() -> None:
     engine = engines.get("reference", time_limit=0.01)
-    count = engine.count(Problem(14))
-    assert engine.stats.status == "time_limit"
-    assert count < total(14)
+    with pytest.raises(TimeLimitError, match="a lower bound") as cut:
+        engine.count(Problem(14))
+    assert engine.stats.status == "time_limit" and cut.value.stats is engine.stats
+    assert isinstance(cut.value.partial, int) and cut.value.partial < total(14)
+
+
+def test_the_library_never_returns_a_partial_count_as_a_count() -> None:
+    """Issue 19's reproducer: ``count(14, engine='reference', time_limit=0.5)`` printed 1269."""
+    with pytest.raises(TimeLimitError, match=r"at least [0-9,]+ solutions") as cut:
+        cp_queens.count(14, engine="reference", time_limit=0.05)
+    assert not isinstance(cut.value, CpQueensError)  # not bad input: the CLI's exit 4
+    assert isinstance(cut.value, cp_queens.IncompleteError)
+    with pytest.raises(TimeLimitError):
+        cp_queens.count_unique(14, engine="reference", time_limit=0.05)
+    with pytest.raises(TimeLimitError):
+        list(cp_queens.solutions(14, engine="reference", time_limit=0.05))
+
+
+def test_too_many_workers_warn_once(monkeypatch) -> None:
+    """Capped in one place (Budget.of), so ``count(10, workers=64)`` warns once, not twice."""
+    import warnings
+
+    from cp_queens import budget
+
+    monkeypatch.setattr(budget, "available_cores", lambda: 2)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert cp_queens.count(10, engine="fast", workers=64) == total(10)
+    capped = [w for w in seen if "workers capped" in str(w.message)]
+    assert len(capped) == 1 and issubclass(capped[0].category, CpQueensWarning)
+
+
+def test_budget_is_checked_once_for_every_door() -> None:
+    assert Budget.of(time_limit=2, workers=1) == Budget(2.0, 1, None, None)
+    with pytest.raises(CpQueensError, match="time_limit"):
+        engines.get("reference", time_limit=-1)
+    with pytest.raises(CpQueensError, match="give one of scheduler and cluster"):
+        Budget.of(scheduler="tcp://127.0.0.1:8786", cluster="local:2")
+    with pytest.raises(CpQueensError, match="workers is for local processes"):
+        Budget.of(cluster="local:2", workers=2)
+    assert Budget.of(cluster="local:2").where == "local:2"
+    with pytest.raises(CpQueensError, match="'reference' does not take workers"):
+        engines.get("reference").count(Problem(6), budget=Budget.of(workers=1))
+    budget_keys = {"time_limit", "workers", "where", "scheduler", "cluster", "checkpoint"}
+    assert budget_keys <= set(engines.options("fast"))
+    assert "workers" in engines.options("cpsat") and "workers" not in engines.options("mip")
 
 
 def test_cpsat_reports_solver_statistics() -> None:

@@ -9,7 +9,7 @@ from cp_queens.engines.base import UniqueCount
 from cp_queens.engines.construct import construct_columns
 from cp_queens.engines.fast import BATCH_SIZES, kernels
 from cp_queens.engines.fast import subproblems as split_module
-from cp_queens.errors import UnsupportedTaskError
+from cp_queens.errors import TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT, Progress
 from cp_queens.verify import verify
@@ -68,9 +68,10 @@ def test_a_time_limit_stops_a_large_count_in_this_process_on_time() -> None:
     split_module.warm_up(False, 20)  # the compiled kernels, loaded before the clock starts
     engine = engines.get("fast", workers=1, time_limit=0.3)
     started = time.perf_counter()
-    found = engine.count(Problem(25))  # with the default split: one subproblem took 28 s
+    with pytest.raises(TimeLimitError) as cut:
+        engine.count(Problem(25))  # with the default split: one subproblem took 28 s
     assert time.perf_counter() - started < 0.3 + 1.5
-    assert engine.stats.status == TIME_LIMIT and found % 2 == 0
+    assert engine.stats.status == TIME_LIMIT and cut.value.partial % 2 == 0
     assert split_module.deadline_depth(25) > split_module.default_depth(25)
 
 
@@ -135,7 +136,9 @@ def test_boards_beyond_the_masks_are_refused_clearly(force_python: bool) -> None
 
 def test_an_expired_time_limit_reports_a_partial_count() -> None:
     engine = engines.get("fast", time_limit=1e-9)
-    assert engine.count(Problem(12)) <= total(12)
+    with pytest.raises(TimeLimitError) as cut:
+        engine.count(Problem(12))
+    assert cut.value.partial < total(12)
     assert engine.stats.status == TIME_LIMIT
 
 

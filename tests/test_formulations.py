@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cp_queens import Problem, engines, verify
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import diagonals
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT
 from tests.helpers import total
@@ -82,7 +82,8 @@ def test_pyconstraint_stream_stops_early() -> None:
 
 def test_pyconstraint_time_limit_is_reported() -> None:
     engine = engines.get("pyconstraint", solver="optimized", time_limit=0.2)
-    assert engine.first(Problem(60)) is None
+    with pytest.raises(TimeLimitError):
+        engine.first(Problem(60))
     assert engine.stats.status == TIME_LIMIT
 
 
@@ -94,7 +95,8 @@ def test_min_conflicts_finds_one_solution_with_given_queens() -> None:
 
 def test_min_conflicts_giving_up_is_not_a_proof() -> None:
     engine = engines.get("pyconstraint", solver="min-conflicts", seed=1, steps=20)
-    assert engine.first(Problem(3)) is None
+    with pytest.raises(TimeLimitError, match="gave up"):
+        engine.first(Problem(3))
     assert engine.stats.status == TIME_LIMIT
 
 
@@ -193,7 +195,8 @@ def test_mip_refuses_to_enumerate_or_count(task: str) -> None:
 
 def test_mip_time_limit_is_reported_not_taken_for_infeasibility() -> None:
     engine = engines.get("mip", time_limit=0.01)  # far too short for 14 400 binaries
-    assert engine.first(Problem(120)) is None
+    with pytest.raises(TimeLimitError):
+        engine.first(Problem(120))
     assert engine.stats.status == TIME_LIMIT
     assert engine.stats.extra["solver_status"] == "NOT_SOLVED"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cp_queens import Problem, engines, verify
-from cp_queens.errors import UnsupportedTaskError
+from cp_queens.errors import TimeLimitError, UnsupportedTaskError
 from cp_queens.stats import TIME_LIMIT
 
 
@@ -64,5 +64,6 @@ def test_limits_are_clear_errors() -> None:
 def test_time_limit_gives_none_and_says_why() -> None:
     # One move per kernel call (restart_after=1), so the clock is read after every move.
     engine = engines.get("minconflicts", seed=0, restart_after=1, time_limit=1e-6)
-    assert engine.first(Problem(200)) is None
+    with pytest.raises(TimeLimitError):
+        engine.first(Problem(200))
     assert engine.stats.status == TIME_LIMIT

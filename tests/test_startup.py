@@ -114,6 +114,7 @@ def test_complete_by_default_loads_python_constraint_and_no_more(
 #: Our modules a small count needs: the command, the engine, the in-process runner.
 SMALL_COUNT = {
     "cp_queens",
+    "cp_queens.budget",
     "cp_queens.cli",
     "cp_queens.cli._common",
     "cp_queens.cli.count",

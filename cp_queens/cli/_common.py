@@ -7,8 +7,8 @@ import contextlib
 import io
 import os
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 from cp_queens import engines
 from cp_queens.engines import DECIMAL_NUMBER, WHOLE_NUMBER, Engine, ProgressCallback
@@ -161,26 +161,28 @@ def seed_value(text: str) -> int:
     return value
 
 
-#: The longest --time-limit: a year (``inf`` overflows the timers of process pools).
-MAX_SECONDS = 365 * 86400.0
-
-
 def positive_seconds(text: str) -> float:
-    """argparse type for --time-limit: seconds > 0 as a plain decimal (``float()`` also
-    takes ``1_0``, spaces and other scripts' digits)."""
+    """argparse type for --time-limit: seconds as a plain decimal (``float()`` also
+    takes ``1_0``, spaces and other scripts' digits), checked by the library's one
+    checker, :func:`cp_queens.budget.check_time_limit`."""
+    from cp_queens.budget import MAX_SECONDS, check_time_limit
+
     try:
         if DECIMAL_NUMBER.fullmatch(text) is None:
             raise ValueError(text)
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, got {_shown(text)}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a time > 0 seconds, got {text}")
-    if value > MAX_SECONDS:  # inf, or beyond what the clocks and timers below can hold
+    try:
+        checked = check_time_limit(value)
+    except CpQueensError:
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"expected a time > 0 seconds, got {text}") from None
         raise argparse.ArgumentTypeError(
             f"expected a time of at most {MAX_SECONDS:g} seconds (a year), got {text}"
-        )
-    return value
+        ) from None
+    assert checked is not None
+    return checked
 
 
 def engine_name(text: str) -> str:
@@ -609,3 +611,26 @@ def progress_display(
                 bar.update(task, total=info.total, completed=info.done, detail=detail)
 
         yield update
+
+
+T = TypeVar("T")
+
+
+class TimeCut:
+    """Passes a stream through, ending it quietly where the time limit cut it short.
+
+    A library stream raises :class:`~cp_queens.errors.TimeLimitError` after its last
+    solution; a command writes what came, then reads ``stopped`` to choose its exit
+    code (4), so the writers need not know about time limits.
+    """
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def __call__(self, stream: Iterable[T]) -> Iterator[T]:
+        from cp_queens.errors import TimeLimitError
+
+        try:
+            yield from stream
+        except TimeLimitError:
+            self.stopped = True

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from cp_queens import DEFAULT_MODEL_ENGINE, SMALL_RESIDUE, default_complete_engine
 from cp_queens.cli._common import (
+    TimeCut,
     add_engine_argument,
     add_strategy_arguments,
     engine_name,
@@ -22,8 +23,8 @@ from cp_queens.cli._common import (
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.errors import CpQueensError
-from cp_queens.stats import COMPLETE, TIME_LIMIT
+from cp_queens.errors import CpQueensError, TimeLimitError
+from cp_queens.stats import COMPLETE
 
 if TYPE_CHECKING:
     from cp_queens.engines import Engine
@@ -134,11 +135,12 @@ def run(args: argparse.Namespace) -> int:
 def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     from cp_queens.completion import first_completion
 
-    placement = first_completion(problem, engine)
-    _report(args, problem, engine)
-    proven = engine.stats.status == COMPLETE
-    if placement is None and not proven:
+    try:
+        placement = first_completion(problem, engine)
+    except TimeLimitError:
+        _report(args, problem, engine)
         return _stopped(args, "no completion found")
+    _report(args, problem, engine)
     if args.cross_check and _disagrees(args, problem, exists=placement is not None):
         return DISAGREEMENT
     if placement is None:
@@ -150,10 +152,12 @@ def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
 
 
 def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
-    total = engine.count(problem)
+    try:
+        total = engine.count(problem)
+    except TimeLimitError as cut:
+        _report(args, problem, engine)
+        return _stopped(args, f"at least {cut.partial} completions, the count is incomplete")
     _report(args, problem, engine)
-    if engine.stats.status != COMPLETE:
-        return _stopped(args, f"at least {total} completions, the count is incomplete")
     if args.cross_check and _disagrees(args, problem, count=total):
         return DISAGREEMENT
     if total == 0:
@@ -168,8 +172,9 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
 
     found: set[Placement] = set()
     written = 0
+    cut = TimeCut()
     with open_output(args.output) as out:
-        for placement in completions(problem, engine, limit=args.limit):
+        for placement in cut(completions(problem, engine, limit=args.limit)):
             text = _draw(placement, problem, args.format)
             out.write(text if written == 0 or args.format == "jsonl" else "\n" + text)
             written += 1
@@ -181,7 +186,7 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     note(f"{written} completion{plural}{'' if complete else ' (stopped early)'}")
     if args.cross_check and complete and _disagrees(args, problem, found=found):
         return DISAGREEMENT
-    if engine.stats.status == TIME_LIMIT:
+    if cut.stopped:
         return _stopped(args, f"{written} completions written, the list is incomplete")
     if written == 0:
         print("no completion exists", file=sys.stderr)

@@ -27,7 +27,7 @@ from cp_queens.cli._common import (
 )
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.engines import Engine
-from cp_queens.stats import COMPLETE
+from cp_queens.errors import TimeLimitError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -102,12 +102,19 @@ def run(args: argparse.Namespace) -> int:
     _say_how_long(engine, args)
     # The fast engine finds the unique count in the same pass: always show it there.
     unique_too = args.unique or engine.name == "fast"
+    complete = True
     try:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
             if unique_too:
                 total, unique = engine.count_unique(problem, progress=progress)
             else:
                 total = engine.count(problem, progress=progress)
+    except TimeLimitError as cut:
+        complete = False
+        if unique_too:
+            total, unique = cut.partial  # type: ignore[misc]
+        else:
+            total = cut.partial  # type: ignore[assignment]
     except Interrupted as stopped:
         print(f"cp-queens: {stopped}", file=sys.stderr)
         if stopped.checkpoint is not None:
@@ -124,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.INTERRUPTED
     report(engine.stats)
     answer = f"{total} solutions, {unique} unique" if unique_too else f"{total} solutions"
-    if engine.stats.status != COMPLETE:
+    if not complete:
         # A count cut short is no answer: it goes to stderr, with its own exit code.
         print(
             f"cp-queens: stopped by the time limit of {args.time_limit:g} s: n={args.n} has at "

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem
 from cp_queens.cli._common import (
+    TimeCut,
     add_engine_argument,
     add_method_argument,
     add_strategy_arguments,
@@ -22,7 +23,7 @@ from cp_queens.cli._common import (
 )
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.formats import WRITE_FORMATS
-from cp_queens.stats import COMPLETE, TIME_LIMIT
+from cp_queens.stats import COMPLETE
 
 if TYPE_CHECKING:
     from cp_queens.engines.base import Solutions
@@ -76,20 +77,23 @@ def run(args: argparse.Namespace) -> int:
     stream: Solutions | Generator[Placement, None, None]
     solution_arrays: Callable[..., Solutions] | None = getattr(engine, "solution_arrays", None)
     blocks = not args.unique and args.format != "boards"
+    cut = TimeCut()
     if solution_arrays is not None and blocks:
         # Whole blocks of solutions formatted with NumPy: millions of lines at disk speed.
         stream = solution_arrays(Problem(args.n), limit=args.limit)
     elif args.unique:
-        stream = unique_only(engine.solutions(Problem(args.n)), args.limit)
+        stream = unique_only(cut(engine.solutions(Problem(args.n))), args.limit)
     else:
         stream = engine.solutions(Problem(args.n), limit=args.limit)
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     try:
         with open_output(args.output) as out:
             if solution_arrays is not None and blocks:
-                written = write_blocks(stream, out, args.format)
-            else:
+                written = write_blocks(cut(stream), out, args.format)
+            elif args.unique:
                 written = write_placements(stream, out, args.format)
+            else:
+                written = write_placements(cut(stream), out, args.format)
     except KeyboardInterrupt:
         stream.close()
         report(engine.stats)
@@ -102,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         stream.close()  # every exit ends the solver, also a failed write
     report(engine.stats)
-    if engine.stats.status == TIME_LIMIT:
+    if cut.stopped:
         print(
             f"cp-queens: stopped by the time limit of {args.time_limit:g} s after {written} "
             f"solutions; those written{where} are complete, the list is not",

@@ -19,8 +19,7 @@ from cp_queens.cli._common import (
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.errors import CpQueensError
-from cp_queens.stats import TIME_LIMIT
+from cp_queens.errors import CpQueensError, TimeLimitError
 
 FORMATS = ("boards", "jsonl", "unicode", "svg")
 
@@ -78,16 +77,18 @@ def run(args: argparse.Namespace) -> int:
         name = default_solve_engine(args.n)
         note(f"engine: {name} (default for N={args.n})")
     engine = make_engine(name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args))
-    placement = engine.first(Problem(args.n))
+    try:
+        placement = engine.first(Problem(args.n))
+    except TimeLimitError:
+        report(engine.stats)
+        print(
+            f"cp-queens: no solution found within the time limit of {args.time_limit:g} s "
+            "(none is not proven)",
+            file=sys.stderr,
+        )
+        return ExitCode.TIME_LIMIT
     report(engine.stats)
     if placement is None:
-        if engine.stats.status == TIME_LIMIT:
-            print(
-                f"cp-queens: no solution found within the time limit of {args.time_limit:g} s "
-                "(none is not proven)",
-                file=sys.stderr,
-            )
-            return ExitCode.TIME_LIMIT
         print(f"no solution exists for N={args.n}")
         return ExitCode.NEGATIVE
     with open_output(args.output) as out:

@@ -48,9 +48,8 @@ from typing import Any
 
 from cp_queens import engines
 from cp_queens.engines import choices
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Problem
-from cp_queens.stats import COMPLETE
 
 TASKS = choices.TASKS
 
@@ -337,19 +336,23 @@ def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[s
         engine = spec.build(time_limit=time_limit)
         problem = Problem(n)
         started = time.perf_counter()
-        if task == "first":
-            solutions = int(engine.first(problem) is not None)
-        elif task == "count":
-            solutions = engine.count(problem)
-        else:
-            solutions = sum(1 for _ in engine.solutions(problem))
+        finished = True
+        try:
+            if task == "first":
+                solutions = int(engine.first(problem) is not None)
+            elif task == "count":
+                solutions = engine.count(problem)
+            else:
+                solutions = sum(1 for _ in engine.solutions(problem))
+        except TimeLimitError as cut:  # the partial figure is kept, marked as such
+            finished = False
+            solutions = cut.partial if isinstance(cut.partial, int) else 0
         fields["wall_time"] = round(time.perf_counter() - started, 6)
     except UnsupportedTaskError as error:
         return {**fields, "status": UNSUPPORTED, "message": str(error)}
     except Exception as error:
         return {**fields, "status": ERROR, "message": f"{type(error).__name__}: {error}"}
     stats = engine.stats
-    finished = stats.status == COMPLETE
     return {
         **fields,
         "status": OK if finished else TIMEOUT,

@@ -18,10 +18,12 @@ import pkgutil
 import re
 from typing import Any, TypeVar
 
+from cp_queens.budget import KEYWORDS, Budget
 from cp_queens.engines.base import Call, Engine, ProgressCallback, Solutions, UniqueCount
 from cp_queens.errors import EngineOptionError, UnknownEngineError
 
 __all__ = [
+    "Budget",
     "Call",
     "Engine",
     "ProgressCallback",
@@ -86,13 +88,28 @@ def engine_class(name: str) -> type[Engine]:
 
 
 def options(name: str) -> list[str]:
-    """The options engine ``name`` takes (its constructor's keyword arguments).
+    """What a user may pass for engine ``name``: the run settings it honours (its
+    ``budget_keys``, see :class:`~cp_queens.budget.Budget`), then the options of its
+    method (its constructor's keyword arguments).
 
     Examples:
         >>> options("reference")
         ['time_limit', 'tracer']
     """
-    init = engine_class(name).__init__
+    cls = engine_class(name)
+    return [*_budget_keywords(cls), *_method_options(cls)]
+
+
+def _budget_keywords(cls: type[Engine]) -> list[str]:
+    """The budget keys an engine honours, with ``where`` in the spellings users type."""
+    spelled: list[str] = []
+    for key in cls.budget_keys:
+        spelled += ["scheduler", "cluster", "executor", "where"] if key == "where" else [key]
+    return spelled
+
+
+def _method_options(cls: type[Engine]) -> list[str]:
+    init = cls.__init__
     code = getattr(init, "__code__", None)
     if code is not None and not hasattr(init, "__wrapped__"):
         # Read off the code object: every command calls this, and importing ``inspect``
@@ -106,27 +123,35 @@ def options(name: str) -> list[str]:
 
 
 def get(name: str, **chosen: Any) -> Engine:
-    """A fresh engine instance; ``chosen`` options go to its constructor (e.g. ``time_limit``).
+    """A fresh engine instance, with ``chosen`` options (e.g. ``time_limit``, ``strategy``).
 
     The one place options are checked, for the library, the CLI and ``compare``
     alike: an option the engine does not take is an :class:`EngineOptionError`
-    naming the ones it does; the constructor checks the values.
+    naming the ones it does. Run settings (``time_limit``, ``workers``,
+    ``scheduler``/``cluster``/``executor``, ``checkpoint``) become the engine's
+    default :class:`~cp_queens.budget.Budget`, checked by :meth:`Budget.of`; the
+    rest go to its constructor, which checks their values.
 
     Examples:
-        >>> get("reference", time_limit=5).time_limit
+        >>> get("reference", time_limit=5).budget.time_limit
         5.0
         >>> get("reference", workers=2)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
         cp_queens.errors.EngineOptionError: engine 'reference' has no option 'workers' (its ...)
     """
+    cls = engine_class(name)
     known = options(name)
     for option in chosen:
         if option not in known:
             raise EngineOptionError(
                 f"engine '{name}' has no option '{option}' (its options: {', '.join(known)})"
             )
-    return engine_class(name)(**chosen)
+    run = {key: chosen.pop(key) for key in list(chosen) if key in KEYWORDS}
+    budget = Budget.of(**run)
+    engine = cls(**chosen)
+    engine.budget = budget
+    return engine
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:

@@ -5,11 +5,21 @@ An engine answers three questions about a :class:`~cp_queens.problem.Problem`:
 * ``solutions(problem, limit=None)`` - a stream of placements, so a caller can
   read millions of them at flat memory and stop whenever it likes;
 * ``count(problem)`` (and ``count_unique``) - how many solutions, without keeping them;
-* ``first(problem)`` - one solution, or ``None`` when none exists (or the time
-  limit ran out: ``stats.status`` says which).
+* ``first(problem)`` - one solution, or ``None`` when it is proven that none exists.
 
-Every call gets its own :class:`Call`: the problem, the deadline, the solution
-limit, the progress callback and the :class:`~cp_queens.stats.Stats` it fills.
+Every public method also takes ``budget=`` (a :class:`~cp_queens.budget.Budget`: time
+limit, workers, where, checkpoint); without one the engine's own default budget
+(what ``engines.get(name, time_limit=...)`` gave it) applies.
+
+An answer is complete or the call raises: a count, a first solution or a stream
+that the time limit cut short raises :class:`~cp_queens.errors.TimeLimitError`
+carrying the partial figure (``.partial``) and the statistics (``.stats``). A
+stream first yields what it found, then raises from ``next()``. A solution
+``limit`` reached, or the caller closing a stream, is not an error.
+
+Every call gets its own :class:`Call`: the problem, the budget and its one
+deadline, the solution limit, the progress callback and the
+:class:`~cp_queens.stats.Stats` it fills.
 Nothing about a call lives on the engine object, so one engine can serve several
 calls at once (threads, or two open streams). ``engine.stats`` is a convenience:
 the statistics of the latest call made *in this thread*; a stream carries its own
@@ -27,13 +37,19 @@ How to add an engine
 2. Subclass :class:`Engine`, set ``name``, ``description`` and the ``can_*`` /
    ``supports_fixed`` / ``max_n`` flags, decorate it with
    :func:`cp_queens.engines.register`.
-3. Take options as keyword-only constructor arguments (``time_limit`` at least)
-   and check them there: a bad value is a :class:`~cp_queens.errors.CpQueensError`
-   naming the choices. ``engines.get`` rejects options the constructor lacks.
+3. Take the options of your *method* (strategy, consistency, ...) as keyword-only
+   constructor arguments and check them there: a bad value is a
+   :class:`~cp_queens.errors.CpQueensError` naming the choices. Run settings
+   (time limit, workers, where, checkpoint) are not constructor options: they
+   arrive in ``call.budget``; list the ones you honour in ``budget_keys``.
+   ``engines.get`` rejects options the engine lacks.
 4. Override :meth:`Engine._solutions` (and, where you have a faster way,
    :meth:`Engine._count`, :meth:`Engine._count_unique`, :meth:`Engine._first`).
    Each gets the problem and its :class:`Call`: look at ``call.expired()`` now
-   and then, report with ``call.report(solutions)``, fill ``call.stats``.
+   and then and, once it is true, call ``call.stop_for_time()`` and return what
+   you have (the public method raises :class:`~cp_queens.errors.TimeLimitError`);
+   report with ``call.report(solutions)``, fill ``call.stats``. Read time only
+   through the call, never with a clock of your own.
 5. Run the contract tests on it: ``pytest --engine my-engine``.
 
 :class:`TemplateEngine` below is the smallest complete engine; the tests run it
@@ -50,7 +66,13 @@ from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
 
 from cp_queens import limits
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.budget import Budget, check_time_limit
+from cp_queens.errors import (
+    CpQueensError,
+    EngineOptionError,
+    TimeLimitError,
+    UnsupportedTaskError,
+)
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
 
@@ -100,15 +122,7 @@ def check_seed(seed: object) -> int | None:
     return int(seed)
 
 
-def check_time_limit(seconds: object) -> float | None:
-    """A time limit in seconds: a finite number > 0, or ``None`` for none."""
-    if seconds is None:
-        return None
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-        raise CpQueensError(f"time_limit must be a number of seconds, got {seconds!r}")
-    if not 0 < seconds < float("inf"):
-        raise CpQueensError(f"time_limit must be a finite number of seconds > 0, got {seconds}")
-    return float(seconds)
+__all__ = ["Budget", "Call", "Engine", "Solutions", "UniqueCount", "check_time_limit"]
 
 
 @dataclass
@@ -122,30 +136,38 @@ class Call:
     task: str
     problem: Problem
     stats: Stats
-    #: ``time.perf_counter()`` when the call started.
-    started: float
-    #: ``time.perf_counter()`` instant at which the search must stop, or ``None``.
-    deadline: float | None = None
+    #: How the call may run: time limit, workers, where, checkpoint.
+    budget: Budget = field(default_factory=Budget)
+    #: ``time.monotonic()`` when the call started.
+    started: float = field(default_factory=time.monotonic)
     #: At most this many solutions (streams only).
     limit: int | None = None
     progress: ProgressCallback | None = field(default=None, repr=False)
+    #: ``time.monotonic()`` instant at which the call must stop, or ``None``: the one
+    #: deadline of the call, from ``budget.time_limit``. The monotonic clock is shared by
+    #: the processes of this machine, so local workers may compare against it too.
+    deadline: float | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        limit = self.budget.time_limit
+        self.deadline = None if limit is None else self.started + limit
 
     def expired(self) -> bool:
         """True once the time limit has passed (cheap: call it every few thousand nodes)."""
-        return self.deadline is not None and time.perf_counter() > self.deadline
+        return self.deadline is not None and time.monotonic() > self.deadline
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (at least 0), or ``None`` without a limit."""
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - time.perf_counter())
+        return max(0.0, self.deadline - time.monotonic())
 
     def report(
         self, solutions: int, *, done: int | None = None, total: int | None = None, resumed: int = 0
     ) -> None:
         """Tell the progress callback, if any, how far the call is."""
         if self.progress is not None:
-            elapsed = time.perf_counter() - self.started
+            elapsed = time.monotonic() - self.started
             self.progress(Progress(solutions, elapsed, done, total, resumed))
 
     def stop_for_time(self) -> None:
@@ -212,16 +234,14 @@ class Engine:
     supports_fixed: ClassVar[bool] = True
     #: Largest board the engine accepts, or ``None`` for no limit.
     max_n: ClassVar[int | None] = None
+    #: The fields of a :class:`~cp_queens.budget.Budget` this engine honours; the
+    #: keywords of ``engines.get`` beyond the constructor's (``where`` is spelt
+    #: ``scheduler``, ``cluster`` or ``executor`` there).
+    budget_keys: ClassVar[tuple[str, ...]] = ("time_limit",)
 
-    def __init__(self, *, time_limit: float | None = None) -> None:
-        """
-        Args:
-            time_limit: seconds a call may take (model building included), or ``None``.
-
-        Raises:
-            CpQueensError: ``time_limit`` is not a finite number > 0.
-        """
-        self.time_limit = check_time_limit(time_limit)
+    def __init__(self) -> None:
+        #: Used by a call that brings no budget of its own (``engines.get`` sets it).
+        self.budget = Budget()
         self._latest = threading.local()
 
     @property
@@ -231,65 +251,100 @@ class Engine:
 
     # -- public interface -------------------------------------------------
 
-    def solutions(self, problem: Problem, *, limit: int | None = None) -> Solutions:
+    def solutions(
+        self, problem: Problem, *, limit: int | None = None, budget: Budget | None = None
+    ) -> Solutions:
         """Stream solutions one at a time; stop after ``limit`` of them if given.
 
         Args:
             problem: the board and any pre-placed queens.
             limit: at most this many solutions (a whole number >= 0), or ``None`` for all.
+            budget: how the call may run (default: the engine's own budget).
 
         Returns:
-            A :class:`Solutions` stream; its ``stats`` describe the call so far.
+            A :class:`Solutions` stream; its ``stats`` describe the call so far. When the
+            time limit cuts the stream short, ``next()`` raises
+            :class:`~cp_queens.errors.TimeLimitError` after the last solution found
+            (``partial``: how many were yielded).
 
         Raises:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
-        self._check(problem, "enumerate", self.can_enumerate)
-        call = self._call("solutions", problem, limit=check_limit(limit))
+        self._check(problem, "enumerate", self.can_enumerate, budget)
+        call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
 
-    def count(self, problem: Problem, *, progress: ProgressCallback | None = None) -> int:
+    def count(
+        self,
+        problem: Problem,
+        *,
+        progress: ProgressCallback | None = None,
+        budget: Budget | None = None,
+    ) -> int:
         """Count all solutions without storing them.
 
         Args:
             problem: the board and any pre-placed queens.
             progress: called now and then with a :class:`~cp_queens.stats.Progress`.
+            budget: how the call may run (default: the engine's own budget).
 
         Returns:
-            The number of solutions; a lower bound if the time limit cut the count
-            short (``stats.status`` is then ``"time_limit"``).
+            The number of solutions, complete.
+
+        Raises:
+            TimeLimitError: the time limit cut the count short; ``partial`` is the
+                count so far (a lower bound), ``stats`` the call's statistics.
         """
-        self._check(problem, "count", self.can_count)
-        call = self._call("count", problem, progress=progress)
+        self._check(problem, "count", self.can_count, budget)
+        call = self._call("count", problem, progress=progress, budget=budget)
         total = self._count(problem, call)
         self._finish(call, total)
+        self._raise_if_incomplete(call, total, f"at least {total:,} solutions (a lower bound)")
         return total
 
     def count_unique(
-        self, problem: Problem, *, progress: ProgressCallback | None = None
+        self,
+        problem: Problem,
+        *,
+        progress: ProgressCallback | None = None,
+        budget: Budget | None = None,
     ) -> UniqueCount:
         """Count all solutions and those distinct up to the 8 symmetries of the square.
 
-        Only defined without pre-placed queens (they break the symmetry).
+        Only defined without pre-placed queens (they break the symmetry). Raises
+        :class:`~cp_queens.errors.TimeLimitError` like :meth:`count`, its ``partial``
+        a :class:`UniqueCount` of lower bounds.
         """
-        self._check(problem, "count", self.can_count)
+        self._check(problem, "count", self.can_count, budget)
         if not problem.is_empty_board:
             raise UnsupportedTaskError(
                 "unique counts (up to symmetry) are only defined without pre-placed queens "
                 "or blocked squares"
             )
-        call = self._call("count", problem, progress=progress)
+        call = self._call("count", problem, progress=progress, budget=budget)
         result = self._count_unique(problem, call)
         call.stats.extra["unique"] = result.unique
         self._finish(call, result.total)
+        self._raise_if_incomplete(
+            call,
+            result,
+            f"at least {result.total:,} solutions, {result.unique:,} unique (lower bounds)",
+        )
         return result
 
-    def first(self, problem: Problem) -> Placement | None:
-        """One solution, or ``None`` (no solution exists, or the time limit ran out)."""
-        self._check(problem, "find a solution", True)
-        call = self._call("first", problem)
+    def first(self, problem: Problem, *, budget: Budget | None = None) -> Placement | None:
+        """One solution, or ``None`` when it is proven that none exists.
+
+        Raises:
+            TimeLimitError: the time limit ran out before a solution or a proof that
+                there is none (``partial`` is ``None``).
+        """
+        self._check(problem, "find a solution", True, budget)
+        call = self._call("first", problem, budget=budget)
         found = self._first(problem, call)
         self._finish(call, 0 if found is None else 1)
+        if found is None:
+            self._raise_if_incomplete(call, None, "no solution found (none is not proven)")
         return found
 
     # -- to override --------------------------------------------------------
@@ -326,7 +381,9 @@ class Engine:
 
     # -- shared bookkeeping -----------------------------------------------
 
-    def _check(self, problem: Problem, task: str, supported: bool) -> None:
+    def _check(
+        self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
+    ) -> None:
         if not supported:
             raise UnsupportedTaskError(f"engine '{self.name}' cannot {task}: {self.description}")
         if not problem.is_empty_board and not self.supports_fixed:
@@ -349,19 +406,29 @@ class Engine:
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
         limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
+        if budget is not None:
+            self._check_budget(budget)
+        budget = budget or self.budget
         if task == "count" and not problem.fixed:
-            limits.check_count_reach(self.name, problem.n, self.count_cores(), self.time_limit)
+            limits.check_count_reach(
+                self.name, problem.n, self.count_cores(budget), budget.time_limit
+            )
         if task != "count" and problem.is_empty_board:
-            limits.check_first_reach(self.name, problem.n, self.time_limit)
+            limits.check_first_reach(self.name, problem.n, budget.time_limit)
 
-    def count_cores(self) -> int:
-        """Cores a count of this engine may use (a cluster: as many as it takes)."""
-        if getattr(self, "scheduler", None) or getattr(self, "cluster", None):
-            return 1 << 20
-        from cp_queens.parallel import available_cores
+    def _check_budget(self, budget: Budget) -> None:
+        """A run setting this engine would ignore is refused, as ``engines.get`` does."""
+        for key in ("time_limit", "workers", "where", "checkpoint"):
+            if getattr(budget, key) is not None and key not in self.budget_keys:
+                raise EngineOptionError(
+                    f"engine '{self.name}' does not take {key} (its run settings: "
+                    f"{', '.join(self.budget_keys)})"
+                )
 
-        workers = getattr(self, "workers", None)
-        return min(workers or available_cores(), available_cores())
+    def count_cores(self, budget: Budget | None = None) -> int:
+        """Cores a count of this engine may use under ``budget`` (a cluster: as many as it
+        takes)."""
+        return (budget or self.budget).cores()
 
     def _call(
         self,
@@ -370,15 +437,28 @@ class Engine:
         *,
         limit: int | None = None,
         progress: ProgressCallback | None = None,
+        budget: Budget | None = None,
     ) -> Call:
-        started = time.perf_counter()
-        deadline = None if self.time_limit is None else started + self.time_limit
         stats = Stats(engine=self.name, task=task, n=problem.n)
         self._latest.stats = stats
-        return Call(task, problem, stats, started, deadline, limit, progress)
+        return Call(task, problem, stats, budget or self.budget, limit=limit, progress=progress)
+
+    def _raise_if_incomplete(self, call: Call, partial: object, found: str) -> None:
+        """The completeness convention: an answer the time limit cut short raises."""
+        if call.stats.status == TIME_LIMIT:
+            limit = call.budget.time_limit
+            # Without a time limit, only a search that gives up (local search after its
+            # steps) ends so: no less incomplete, and the same exit code for the CLI.
+            why = "gave up" if limit is None else f"stopped by the time limit of {limit:g} s"
+            raise TimeLimitError(
+                f"engine '{self.name}' {why} at n={call.problem.n}: "
+                f"{found}; the answer is incomplete",
+                partial=partial,
+                stats=call.stats,
+            )
 
     def _finish(self, call: Call, solutions: int, status: str | None = None) -> None:
-        call.stats.wall_time = time.perf_counter() - call.started
+        call.stats.wall_time = time.monotonic() - call.started
         call.stats.solutions = solutions
         if status is not None and call.stats.status == COMPLETE:
             call.stats.status = status
@@ -413,6 +493,10 @@ class Engine:
             if close is not None:
                 close()
             self._finish(call, emitted, status)
+        # The time limit cut the stream short: ``next()`` raises after the last solution.
+        self._raise_if_incomplete(
+            call, emitted, f"{emitted:,} solutions streamed (there may be more)"
+        )
 
 
 class TemplateEngine(Engine):

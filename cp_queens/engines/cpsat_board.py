@@ -70,7 +70,6 @@ class CpSatBoardEngine(Engine):
     def __init__(
         self,
         *,
-        time_limit: float | None = None,
         solver_workers: int = 0,
         log: bool = False,
         seed: int | None = None,
@@ -78,15 +77,13 @@ class CpSatBoardEngine(Engine):
     ) -> None:
         """
         Args:
-            time_limit: seconds a call may take, model building included.
             solver_workers: CP-SAT's own search threads for one solution (0: all cores).
             log: print CP-SAT's search log.
             seed: CP-SAT's ``random_seed``.
             parameters: any other CP-SAT parameter by name.
         """
-        super().__init__(time_limit=time_limit)
+        super().__init__()
         self.settings = SolverSettings.checked(
-            time_limit=self.time_limit,
             solver_workers=solver_workers,
             log=log,
             seed=seed,

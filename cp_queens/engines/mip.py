@@ -76,8 +76,8 @@ class MipEngine(Engine):
     can_enumerate = False
     can_count = False
 
-    def __init__(self, *, time_limit: float | None = None, backend: str = "SCIP") -> None:
-        super().__init__(time_limit=time_limit)
+    def __init__(self, *, backend: str = "SCIP") -> None:
+        super().__init__()
         if backend not in BACKENDS:
             raise CpQueensError(
                 f"mip: unknown backend '{backend}' (choose from {', '.join(BACKENDS)})"

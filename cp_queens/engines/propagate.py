@@ -630,13 +630,12 @@ class PropagateEngine(Engine):
     def __init__(
         self,
         *,
-        time_limit: float | None = None,
         consistency: str = "arc",
         variable_order: str = "input",
         value_order: str = "min",
         tracer: Tracer | None = None,
     ) -> None:
-        super().__init__(time_limit=time_limit)
+        super().__init__()
         for option, value, choices in (
             ("consistency", consistency, CONSISTENCIES),
             ("variable_order", variable_order, VARIABLE_ORDERS),

@@ -55,8 +55,8 @@ Solvers (the ``solver`` option):
   placement, moving conflicted queens to their least-attacked column. It
   finds **one** solution quickly on large boards but **cannot enumerate,
   count, or prove that no solution exists**: when it gives up after
-  ``steps`` sweeps, ``first()`` returns ``None`` with ``stats.status ==
-  "time_limit"`` and ``stats.extra["gave_up_after_steps"]`` - not a proof.
+  ``steps`` sweeps, ``first()`` raises :class:`~cp_queens.errors.TimeLimitError`
+  ("gave up"; ``stats.extra["gave_up_after_steps"]``) - no answer, and not a proof.
 
 Value order (the ``values`` option): python-constraint tries a row's columns
 in the order of its domain list, and the plain ``0..n-1`` makes every row try
@@ -84,7 +84,7 @@ from typing import Any, ClassVar
 import constraint
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine
+from cp_queens.engines.base import Budget, Call, Engine
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 
@@ -125,7 +125,7 @@ class _Tally(constraint.Constraint):
         if (
             self._deadline is not None
             and self.calls % self._every == 0
-            and time.perf_counter() > self._deadline
+            and time.monotonic() > self._deadline
         ):
             raise _TimeUp
         return True
@@ -246,7 +246,6 @@ infeasibility
     def __init__(
         self,
         *,
-        time_limit: float | None = None,
         solver: str = "backtracking",
         columns: str = "global",
         values: str = "centre",
@@ -254,7 +253,7 @@ infeasibility
         steps: int = 1000,
         seed: int | None = None,
     ) -> None:
-        super().__init__(time_limit=time_limit)
+        super().__init__()
         if solver not in SOLVERS:
             raise CpQueensError(
                 f"pyconstraint: unknown solver '{solver}' (choose from {', '.join(SOLVERS)})"
@@ -278,13 +277,15 @@ infeasibility
             self.can_enumerate = False  # type: ignore[misc]
             self.can_count = False  # type: ignore[misc]
 
-    def _check(self, problem: Problem, task: str, supported: bool) -> None:
+    def _check(
+        self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
+    ) -> None:
         if not supported and self.solver == "min-conflicts":
             raise UnsupportedTaskError(
                 f"engine 'pyconstraint' with solver 'min-conflicts' cannot {task}: local search "
                 "finds one solution at most and cannot enumerate, count or prove infeasibility"
             )
-        super()._check(problem, task, supported)
+        super()._check(problem, task, supported, budget)
 
     # -- tasks --------------------------------------------------------------
 

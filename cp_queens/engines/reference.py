@@ -47,8 +47,8 @@ class ReferenceEngine(Engine):
     name = "reference"
     description = "readable backtracker (column + two diagonal tables), lexicographic order"
 
-    def __init__(self, *, time_limit: float | None = None, tracer: Tracer | None = None) -> None:
-        super().__init__(time_limit=time_limit)
+    def __init__(self, *, tracer: Tracer | None = None) -> None:
+        super().__init__()
         self.tracer = tracer
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:

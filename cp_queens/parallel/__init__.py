@@ -31,12 +31,12 @@ import os
 import signal
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from cp_queens.errors import ClusterLostError, CpQueensError, CpQueensWarning
+from cp_queens.budget import available_cores, check_workers
+from cp_queens.errors import ClusterLostError, CpQueensError
 
 if TYPE_CHECKING:
     # Imported where a pool or an executor is used: a count in this process (every
@@ -65,18 +65,12 @@ AHEAD = 32
 POOL_RESTARTS = 3
 
 
-def available_cores() -> int:
-    """The cores this process may run on: the one default for "all cores" everywhere."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def resolve_workers(workers: int | None) -> int:
     """``workers`` as a number of processes: ``None`` or 0 mean every available core.
 
-    More than the available cores is capped at them, with a :class:`CpQueensWarning`.
+    The check and the cap are :func:`cp_queens.budget.check_workers`'s, which a
+    :class:`~cp_queens.budget.Budget` has already applied: a budget's workers pass
+    through unchanged (and unwarned).
 
     Examples:
         >>> resolve_workers(1)
@@ -84,22 +78,7 @@ def resolve_workers(workers: int | None) -> int:
         >>> resolve_workers(None) == available_cores()
         True
     """
-    if workers is None or workers == 0:
-        return available_cores()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise CpQueensError(f"workers must be a whole number >= 0, got {workers!r}")
-    cores = available_cores()
-    if workers > cores:
-        # The work is pure CPU: processes beyond the cores only share them, and each costs
-        # start-up time and ~100 MB (--workers 1000 once started 256 processes).
-        warnings.warn(
-            f"workers capped at {cores}, the cores this process may use; more processes "
-            "would only share them",
-            CpQueensWarning,
-            stacklevel=2,
-        )
-        return cores
-    return int(workers)
+    return check_workers(workers) or available_cores()
 
 
 class Interrupted(KeyboardInterrupt):
@@ -167,7 +146,7 @@ def run(
             whose ``done`` records are skipped and to which new ones are added
             (``items`` must then be a sequence: the file names the whole job).
         report: called after every finished task (progress displays).
-        deadline: a ``time.perf_counter()`` instant after which the run stops.
+        deadline: a ``time.monotonic()`` instant after which the run stops.
         prepare: called once in this process before a local pool starts (e.g. to
             compile kernels, so that forked workers start warm).
         context: the ``multiprocessing`` context of a local pool (default:
@@ -334,7 +313,7 @@ def _run_here(
             ledger.record(work(chunk))
             continue
         for item in chunk:
-            if time.perf_counter() > deadline:
+            if time.monotonic() > deadline:
                 return False
             ledger.record(work([item]))
             _stop_if_interrupted()
@@ -400,7 +379,7 @@ def _run_on_executor(
             if not pending and not broken:
                 return True
             _stop_if_interrupted()
-            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
             poll = POLL if left is None else min(left, POLL)
             finished: set[Future] = set()
             if not broken:

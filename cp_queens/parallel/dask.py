@@ -381,7 +381,7 @@ def _connect(
         if not client.scheduler_info().get("workers"):
             wait = workers_timeout
             if deadline is not None:
-                wait = max(0.1, min(wait, deadline - time.perf_counter()))
+                wait = max(0.1, min(wait, deadline - time.monotonic()))
             try:
                 client.wait_for_workers(1, timeout=wait)
             except TimeoutError:
@@ -409,7 +409,7 @@ def dask_cluster(
 
     ``timeout`` bounds the connection and the scheduler's greeting (each);
     ``workers_timeout`` the wait for a first worker, also cut at ``deadline``
-    (a ``time.perf_counter()`` instant: the caller's time limit).
+    (a ``time.monotonic()`` instant: the caller's time limit).
 
     A local cluster's workers are threads of this process unless ``processes``:
     the counting kernels release the GIL (the native library through ``ctypes``,

@@ -27,8 +27,8 @@ Options a course can compare:
   whole plain search is quicker than starting processes, given queens break the
   symmetry, and a stream stopped after ``limit`` solutions is best served by
   one search that starts at once. Both stream at bounded memory; ``fast``
-  yields whole orbits in a fixed order. ``workers`` (default: every core) sets
-  the size of its process pool; its ``stats.extra`` reports
+  yields whole orbits in a fixed order. the budget's ``workers`` (default: every
+  core) sets the size of its process pool; its ``stats.extra`` reports
   ``subproblems`` and ``enumerated`` (solutions CP-SAT found before the
   canonical filter).
 * ``strategy="auto" | "portfolio" | "fixed" | "greedy"`` with
@@ -44,9 +44,9 @@ Options a course can compare:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from cp_queens.budget import available_cores
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, UniqueCount
 from cp_queens.engines.choices import CPSAT_METHODS
@@ -87,6 +87,7 @@ class CpSatEngine(Engine):
 
     name = "cpsat"
     description = "OR-Tools CP-SAT on q[r] with AllDifferent on q, q+r, q-r"
+    budget_keys = ("time_limit", "workers")
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
         "method": METHODS,
         "symmetry": LEVELS,
@@ -98,8 +99,6 @@ class CpSatEngine(Engine):
     def __init__(
         self,
         *,
-        time_limit: float | None = None,
-        workers: int | None = None,
         solver_workers: int = 0,
         log: bool = False,
         seed: int | None = None,
@@ -112,8 +111,6 @@ class CpSatEngine(Engine):
     ) -> None:
         """
         Args:
-            time_limit: seconds a call may take, model building included.
-            workers: processes of the ``fast`` method (``None``/0: every core).
             solver_workers: CP-SAT's own search threads for one solution
                 (0: CP-SAT's choice); exact enumeration always uses one.
             log: print CP-SAT's search log.
@@ -132,7 +129,7 @@ class CpSatEngine(Engine):
             >>> CpSatEngine(method="plain").count(Problem(6))
             4
         """
-        super().__init__(time_limit=time_limit)
+        super().__init__()
         if method not in METHODS:
             raise CpQueensError(
                 f"unknown enumeration method '{method}' (choose one of: {', '.join(METHODS)})"
@@ -155,13 +152,7 @@ class CpSatEngine(Engine):
                 f"symmetry '{symmetry}'"
             )
         self.method = method
-        # Imported here: the CLI reads this module's option choices to build its parser,
-        # and multiprocessing is not needed for that.
-        from cp_queens import parallel
-
-        self.workers = parallel.resolve_workers(workers)
         self.settings = SolverSettings.checked(
-            time_limit=self.time_limit,
             solver_workers=solver_workers,
             log=log,
             seed=seed,
@@ -175,15 +166,11 @@ class CpSatEngine(Engine):
 
         return super()._call(task, problem, **kwargs)
 
-    def _settings(self, call: Call) -> SolverSettings:
-        """The solver settings with what is left of the call's time (model building counts)."""
-        return self.settings.within(call.remaining())
-
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         from cp_queens.engines.cpsat import orbits, runner
 
         if self._use_fast(problem, call):
-            return orbits.stream(problem, self._settings(call), call.stats, self.workers)
+            return orbits.stream(problem, self.settings, call, self._workers(call))
         model, decode, settings = self._searched_model(problem, call)
         return runner.stream(model, decode, settings, call.stats)
 
@@ -207,7 +194,12 @@ class CpSatEngine(Engine):
     def _fast_count(self, problem: Problem, call: Call) -> UniqueCount:
         from cp_queens.engines.cpsat import orbits
 
-        return orbits.count_unique(problem, self._settings(call), call, self.workers)
+        return orbits.count_unique(problem, self.settings, call, self._workers(call))
+
+    @staticmethod
+    def _workers(call: Call) -> int:
+        """Processes of the ``fast`` method: the budget's, or every core."""
+        return call.budget.workers or available_cores()
 
     def _use_fast(self, problem: Problem, call: Call) -> bool:
         if self.method == "fast" and not problem.is_empty_board:
@@ -229,19 +221,21 @@ class CpSatEngine(Engine):
         from cp_queens.engines.cpsat import runner
 
         model, decode, settings = self._searched_model(problem, call)
-        if settings.time_limit is not None:
-            # The limit covers the whole call: building a large model takes time too.
-            remaining = call.remaining()
-            if not remaining:
-                call.stop_for_time()
-                return None
-            settings = replace(settings, time_limit=remaining)
+        # The limit covers the whole call: building a large model takes time too.
+        if call.expired():
+            call.stop_for_time()
+            return None
         return runner.first(model, decode, settings, call.stats)
 
     def _searched_model(
         self, problem: Problem, call: Call
     ) -> tuple[cp_model.CpModel, runner.Decoder, SolverSettings]:
-        """The model, its decoder and the solver settings for the call under the strategy."""
+        """The model, its decoder and the solver settings for the call under the strategy.
+
+        The settings carry what is left of the call's time once the model is built
+        (building a large model counts against the limit): the one conversion of the
+        call's deadline into CP-SAT's ``max_time_in_seconds``.
+        """
         from cp_queens.engines.cpsat import greedy
         from cp_queens.engines.cpsat.model import build_model
         from cp_queens.engines.cpsat.search import add_fixed_search, fixed_parameters
@@ -254,11 +248,11 @@ class CpSatEngine(Engine):
         call.stats.extra["strategy"] = (
             self.search.describe(task) if strategy == self.search.resolve(task) else strategy
         )
-        settings = self._settings(call)
+        settings = self.settings
         if strategy == "greedy":
             settings = settings.with_defaults(greedy.GREEDY_PARAMETERS)
             model, decode = greedy.model_and_decoder(problem)
-            return model, decode, settings
+            return model, decode, settings.within(call.remaining())
         if self.symmetry == "none":
             model, q = build_model(problem)
             residue = problem.residue()
@@ -276,8 +270,8 @@ class CpSatEngine(Engine):
         decode = _columns_of(residue, q)
         if strategy == "fixed":
             add_fixed_search(model, q, self.search, self.settings.seed, n=problem.n)
-            return model, decode, settings.with_defaults(fixed_parameters(self.search))
-        return model, decode, settings
+            settings = settings.with_defaults(fixed_parameters(self.search))
+        return model, decode, settings.within(call.remaining())
 
 
 def _columns_of(residue: Residue, q: list[cp_model.IntVar]) -> runner.Decoder:

@@ -159,9 +159,12 @@ class _Outcome:
 def _subproblem_settings(
     settings: runner.SolverSettings, deadline: float | None
 ) -> runner.SolverSettings | None:
-    """Settings for one subproblem: the time left, fixed search; ``None`` if time is up."""
+    """Settings for one subproblem: the time left, fixed search; ``None`` if time is up.
+
+    ``deadline`` is the call's own (``Call.deadline``, on ``time.monotonic()``, a clock
+    the worker processes of this machine share)."""
     if deadline is not None:
-        remaining = deadline - time.time()
+        remaining = deadline - time.monotonic()
         if remaining <= 0:
             return None
         settings = replace(settings, time_limit=remaining)
@@ -336,10 +339,6 @@ def _stream_one(
 # -- the consumer side ---------------------------------------------------------------
 
 
-def _deadline(settings: runner.SolverSettings) -> float | None:
-    return None if settings.time_limit is None else time.time() + settings.time_limit
-
-
 def _merge(stats: Stats, outcome: _Outcome, tasks: int, processes: int) -> None:
     stats.branches = (stats.branches or 0) + outcome.branches
     stats.conflicts = (stats.conflicts or 0) + outcome.conflicts
@@ -371,7 +370,7 @@ def count_unique(
 
     result = parallel.run(
         prefixes,
-        functools.partial(count_task, n=n, settings=settings, deadline=_deadline(settings)),
+        functools.partial(count_task, n=n, settings=settings, deadline=call.deadline),
         key=_key,
         workers=used,
         report=report,
@@ -389,12 +388,12 @@ def count_unique(
 
 
 def stream(
-    problem: Problem, settings: runner.SolverSettings, stats: Stats, processes: int
+    problem: Problem, settings: runner.SolverSettings, call: Call, processes: int
 ) -> Iterator[Placement]:
     """Every solution, orbit by orbit, subproblem by subproblem (see the module docstring)."""
     n = problem.n
     prefixes = subproblems(n)
-    deadline = _deadline(settings)
+    deadline, stats = call.deadline, call.stats
     if processes <= 1 or len(prefixes) <= 1:
         for prefix in prefixes:
             outcome = _Outcome()

@@ -21,7 +21,9 @@ class SolverSettings:
     """CP-SAT parameters a user may set; anything else stays at CP-SAT's default.
 
     Attributes:
-        time_limit: ``max_time_in_seconds``; ``None`` for no limit.
+        time_limit: ``max_time_in_seconds``; ``None`` for no limit. Never an engine's
+            setting: set for one solve from what the call's deadline leaves
+            (:meth:`within` with ``call.remaining()``) as the solver starts.
         solver_workers: ``num_workers`` for a single solution (0 = all cores).
         log: print CP-SAT's own search log (``log_search_progress``).
         seed: ``random_seed``, for reproducible runs.
@@ -61,7 +63,6 @@ class SolverSettings:
     def checked(
         cls,
         *,
-        time_limit: float | None,
         solver_workers: int,
         log: bool,
         seed: int | None,
@@ -80,7 +81,7 @@ class SolverSettings:
                 stacklevel=3,
             )
             solver_workers = MAX_SOLVER_WORKERS
-        return cls(time_limit, solver_workers, log, check_seed(seed), dict(parameters or {}))
+        return cls(None, solver_workers, log, check_seed(seed), dict(parameters or {}))
 
     def within(self, seconds: float | None) -> SolverSettings:
         """These settings with at most ``seconds`` left (what a call's deadline leaves)."""

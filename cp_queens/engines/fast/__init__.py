@@ -34,7 +34,6 @@ from cp_queens.engines.base import Call, Engine, Solutions, UniqueCount, check_l
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
-from cp_queens.errors import EngineOptionError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED
 
@@ -65,66 +64,27 @@ class FastEngine(Engine):
         "compiled bitmask backtracker (Numba), full symmetry reduction, all cores or a Dask cluster"
     )
     max_n = kernels.MAX_N
+    budget_keys = ("time_limit", "workers", "where", "checkpoint")
 
-    def __init__(
-        self,
-        *,
-        time_limit: float | None = None,
-        workers: int | None = None,
-        scheduler: str | None = None,
-        cluster: str | None = None,
-        executor: Executor | None = None,
-        checkpoint: str | None = None,
-        depth: int | None = None,
-        force_python: bool = False,
-    ) -> None:
+    def __init__(self, *, depth: int | None = None, force_python: bool = False) -> None:
         """
         Args:
-            time_limit: seconds a call may take; a count then stops with a lower bound.
-            workers: local processes for a count: ``None`` every core from n = 16 on
-                (this process below), ``0`` every core, ``1`` this process.
-            scheduler: count on the Dask cluster at this address (``tcp://HOST:8786``).
-            cluster: count on a local Dask cluster started for the call (``local`` or
-                ``local:W``).
-            executor: count on this ``concurrent.futures.Executor`` (for example
-                ``distributed.Client(...).get_executor()``).
-            checkpoint: a file recording finished subproblems; the same count resumes from it.
             depth: rows preset per subproblem (default grows with n).
             force_python: run the interpreted kernels (exact, much slower).
 
-        Raises:
-            EngineOptionError: more than one of ``scheduler``, ``cluster``, ``executor``, or
-                ``workers`` together with one of them.
+        The run settings come with each call's :class:`~cp_queens.budget.Budget`:
+        ``workers`` (local processes for a count: ``None`` every core from n = 16 on,
+        this process below; ``0`` every core; ``1`` this process), ``where`` (a Dask
+        address ``tcp://HOST:8786``, ``local[:W]`` for a local Dask cluster started
+        for the call, or any ``concurrent.futures.Executor``) and ``checkpoint`` (a
+        file recording finished subproblems; the same count resumes from it).
 
         Examples:
-            >>> FastEngine(workers=1).count_unique(Problem(8))
+            >>> from cp_queens.budget import Budget
+            >>> FastEngine().count_unique(Problem(8), budget=Budget.of(workers=1))
             UniqueCount(total=92, unique=12)
         """
-        super().__init__(time_limit=time_limit)
-        if workers is not None:
-            parallel.resolve_workers(workers)  # checks the value
-        places = [
-            name
-            for name, v in (("scheduler", scheduler), ("cluster", cluster), ("executor", executor))
-            if v is not None
-        ]
-        if len(places) > 1:
-            raise EngineOptionError(f"give one of {' and '.join(places)}, not both")
-        if places and workers is not None:
-            raise EngineOptionError(f"workers is for local processes; size the {places[0]} instead")
-        if cluster is not None:
-            from cp_queens.parallel.dask import parse_cluster
-
-            parse_cluster(cluster)  # checks the spelling now, not after the split
-        if scheduler is not None:
-            from cp_queens.parallel.dask import parse_address
-
-            parse_address(scheduler)
-        self.workers = workers
-        self.scheduler = scheduler
-        self.cluster = cluster
-        self.executor = executor
-        self.checkpoint = checkpoint
+        super().__init__()
         self.depth = depth
         self.force_python = force_python
 
@@ -139,8 +99,9 @@ class FastEngine(Engine):
     def _split_count(self, problem: Problem, call: Call) -> UniqueCount:
         """Split the count into subproblems and run them where the options say."""
         stats = call.stats
+        budget = call.budget
         subs: Sequence[Subproblem] | Iterator[Subproblem]
-        if self.checkpoint is None:
+        if budget.checkpoint is None:
             # Streamed: the count starts at once and never holds the whole split.
             subs = split_module.iter_split(
                 problem.n,
@@ -168,9 +129,9 @@ class FastEngine(Engine):
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 
         with contextlib.ExitStack() as stack:
-            executor, where = self._executor(stack, call.deadline, problem.n)
+            executor, where = self._executor(stack, call, problem.n)
             checkpoint = None
-            if self.checkpoint is not None:
+            if budget.checkpoint is not None:
                 from cp_queens.parallel.checkpoint import Checkpoint
 
                 assert isinstance(subs, list)
@@ -179,7 +140,9 @@ class FastEngine(Engine):
                 keys = [sub.key for sub in subs]
                 symmetric = not problem.fixed and not problem.blocked
                 checkpoint = stack.enter_context(
-                    Checkpoint.open(self.checkpoint, job, keys, PartialCount, sane=_sane(symmetric))
+                    Checkpoint.open(
+                        budget.checkpoint, job, keys, PartialCount, sane=_sane(symmetric)
+                    )
                 )
             result = parallel.run(
                 subs,
@@ -187,7 +150,7 @@ class FastEngine(Engine):
                 key=_key,
                 executor=executor,
                 where=where,
-                workers=self._workers(problem),
+                workers=self._workers(problem, call),
                 checkpoint=checkpoint,
                 report=report,
                 deadline=call.deadline,
@@ -216,35 +179,41 @@ class FastEngine(Engine):
         split goes as deep as :func:`~cp_queens.engines.fast.subproblems.deadline_depth`.
         """
         plain = not problem.fixed and not problem.blocked
-        elsewhere = self.executor or self.scheduler or self.cluster
-        here = not elsewhere and self._workers(problem) == 1
+        here = not call.budget.elsewhere and self._workers(problem, call) == 1
         if self.depth is None and plain and here and call.deadline is None:
             return HERE_DEPTH
         if self.depth is None and here and call.deadline is not None:
             return split_module.deadline_depth(problem.n)
         return self.depth
 
-    def _workers(self, problem: Problem) -> int | None:
-        if self.workers is not None:
-            return self.workers
-        small = problem.n < PARALLEL_FROM and self.checkpoint is None
+    def _workers(self, problem: Problem, call: Call) -> int | None:
+        budget = call.budget
+        if budget.workers is not None:
+            return budget.workers
+        small = problem.n < PARALLEL_FROM and budget.checkpoint is None
         return 1 if small else None  # a small count is over before a pool has started
 
     def _executor(
-        self, stack: contextlib.ExitStack, deadline: float | None, n: int
+        self, stack: contextlib.ExitStack, call: Call, n: int
     ) -> tuple[Executor | None, str | None]:
-        if self.executor is not None:
-            return self.executor, "an executor"
-        if self.scheduler is None and self.cluster is None:
+        where = call.budget.where
+        if where is None:
             return None, None
+        if not isinstance(where, str):
+            return where, "an executor"
         from cp_queens.parallel.dask import dask_cluster
 
-        if self.cluster is not None:
+        local = where == "local" or where.startswith("local:")
+        if local:
             # The local cluster's workers are forked from this process: load the
             # kernels once here, and every worker starts with them.
             split_module.warm_up(self.force_python, n)
         cluster = stack.enter_context(
-            dask_cluster(scheduler=self.scheduler, cluster=self.cluster, deadline=deadline)
+            dask_cluster(
+                scheduler=None if local else where,
+                cluster=where if local else None,
+                deadline=call.deadline,
+            )
         )
         return cluster.executor, cluster.description
 
@@ -290,6 +259,9 @@ class FastEngine(Engine):
         finally:
             blocks.close()
             self._finish(call, emitted, status)
+        self._raise_if_incomplete(
+            call, emitted, f"{emitted:,} solutions streamed (there may be more)"
+        )
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         for block in self._blocks(problem, call, BATCH_SIZES):

@@ -193,14 +193,14 @@ def split(
     """The subproblems of a count of ``n``, as a list (see :func:`iter_split`).
 
     A huge split (millions of subproblems) takes a while: past ``deadline``
-    (a ``time.perf_counter()`` instant) it raises :class:`SplitExpired`, so a
+    (a ``time.monotonic()`` instant) it raises :class:`SplitExpired`, so a
     time limit covers the split too. A count runs :func:`iter_split` instead and
     never holds the whole list; a checkpoint needs it (its header names the split).
     """
     found: list[Subproblem] = []
     for index, sub in enumerate(iter_split(n, depth=depth, fixed=fixed, blocked=blocked)):
         found.append(sub)
-        if deadline is not None and index % 4096 == 0 and time.perf_counter() > deadline:
+        if deadline is not None and index % 4096 == 0 and time.monotonic() > deadline:
             raise SplitExpired
     return found
 

@@ -62,13 +62,12 @@ class MinConflictsEngine(Engine):
     def __init__(
         self,
         *,
-        time_limit: float | None = None,
         seed: int | None = None,
         restart_after: int | None = None,
     ) -> None:
         """``restart_after``: moves without success before a fresh random start
         (default ``n + 100``: a large board needs few moves, a small one restarts often)."""
-        super().__init__(time_limit=time_limit)
+        super().__init__()
         if restart_after is not None and restart_after < 1:
             raise ValueError(f"restart_after must be >= 1, got {restart_after}")
         self.seed = check_seed(seed)
