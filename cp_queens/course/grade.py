@@ -242,6 +242,10 @@ def judge_outcome(
             text = str(error.get("error"))
             status = "exit" if "sys.exit" in text else "error"
             problem = f"model({n}) {text}" if status == "exit" else f"model({n}) raised {text}"
+            if text.startswith("BlockingIOError") and not limits.allow_processes:
+                problem += (
+                    " - submissions may not start processes (fork, subprocess, multiprocessing)"
+                )
             if text.startswith("MemoryError"):
                 status = "memory"
                 problem = (
