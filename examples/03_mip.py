@@ -8,6 +8,7 @@ Run: python examples/03_mip.py
 """
 
 from cp_queens import Problem, engines
+from cp_queens.course.display import wrapped
 from cp_queens.engines.mip import build_model
 from cp_queens.errors import UnsupportedTaskError
 
@@ -21,13 +22,14 @@ engine = engines.get("mip")
 for n in (8, 20, 40):
     placement = engine.first(Problem(n))
     print(f"n = {n:>2}: {list(placement)[:10]}{' ...' if n > 10 else ''}")
-    print("        ", engine.stats.summary())
+    print(wrapped("        " + engine.stats.summary(), indent="        "))
 
 # 3. Infeasible is a proof here (branch and bound is complete), e.g. n = 3:
-print("n = 3:", engine.first(Problem(3)), "|", engine.stats.summary())
+print("n = 3:", engine.first(Problem(3)))
+print(wrapped(engine.stats.summary()))
 
 # 4. ... but there is no way to list or count all solutions.
 try:
     engine.count(Problem(8))
 except UnsupportedTaskError as error:
-    print("count:", error)
+    print(wrapped(f"count: {error}"))

@@ -9,6 +9,7 @@ Run: python examples/03_python_constraint.py
 import constraint
 
 from cp_queens import Problem, engines
+from cp_queens.course.display import wrapped
 from cp_queens.errors import TimeLimitError, UnsupportedTaskError
 
 # 1. The model written directly against the library (n = 6).
@@ -19,11 +20,14 @@ csp.addConstraint(constraint.AllDifferentConstraint())  # one queen per column
 for i in range(n):
     for j in range(i + 1, n):  # no two on a diagonal: |q[i] - q[j]| != j - i
         csp.addConstraint(lambda a, b, d=j - i: abs(a - b) != d, (i, j))
-print("n = 6 solutions:", sorted(tuple(s[r] for r in range(n)) for s in csp.getSolutions()))
+print("n = 6 solutions:")
+for solution in sorted(tuple(s[r] for r in range(n)) for s in csp.getSolutions()):
+    print("  ", solution)
 
 # 2. The engine wraps the same model; solutions stream from getSolutionIter().
 engine = engines.get("pyconstraint")
-print("n = 10 count:", engine.count(Problem(10)), "|", engine.stats.summary())
+print("n = 10 count:", engine.count(Problem(10)))
+print(wrapped(engine.stats.summary()))
 
 # 3. Why the solver matters for a first solution at n = 40:
 #    'backtracking' re-picks the row with the fewest free columns at every node;
@@ -34,10 +38,11 @@ for solver in ("backtracking", "optimized", "min-conflicts"):
         found = "found" if engine.first(Problem(40)) else "none"
     except TimeLimitError:  # out of time (or min-conflicts gave up): not a proof of "none"
         found = "nothing"
-    print(f"{solver:>13}: {found:7} | {engine.stats.summary()}")
+    print(f"{solver:>13}: {found}")
+    print(wrapped("      " + engine.stats.summary(), indent="      "))
 
 # 4. Min-conflicts is local search: one solution at most, never a count.
 try:
     engines.get("pyconstraint", solver="min-conflicts").count(Problem(8))
 except UnsupportedTaskError as error:
-    print("count with min-conflicts:", error)
+    print(wrapped(f"count with min-conflicts: {error}"))

@@ -29,10 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rich.console import Console
-
 from cp_queens.compare import OK, compare, run_one
-from cp_queens.compare.report import plot, table
+from cp_queens.compare.report import plot
 from cp_queens.course.display import show
 from cp_queens.course.trace import record
 
@@ -44,8 +42,6 @@ FIRST_SIZES = range(4, 21 if FULL else 13)
 TIME_LIMIT = 10.0 if FULL else 3.0
 HEURISTIC = "propagate:consistency=arc:variable_order=first-fail-centre:value_order=centre"
 
-console = Console(width=130)
-
 
 def short(run, task):
     """The run renamed after its level and task, for one plot of both tasks."""
@@ -54,31 +50,48 @@ def short(run, task):
 
 
 class Picture:
-    """A PNG file: drawn inline in Jupyter, named in a terminal."""
+    """A PNG: drawn inline in Jupyter, one line in a terminal."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path, words: str) -> None:
+        self.png = path.read_bytes()  # read now: the file is temporary
+        self.words = words
 
     def _repr_png_(self) -> bytes:
-        return self.path.read_bytes()
+        return self.png
 
     def to_text(self) -> str:
-        return f"plot of the nodes: {self.path}"
+        return f"[{self.words} - drawn in the notebook version]"
+
+
+def nodes_table(runs, title):
+    """Nodes / fails, one row per n and one column per level: fits 80 columns."""
+    print(f"\n{title}: nodes / fails")
+    print(f"{'n':>3}" + "".join(f"{level:>19}" for level in LEVELS))
+    for n in sorted({run.n for run in runs}):
+        cells = []
+        for level in LEVELS:
+            run = next(r for r in runs if r.n == n and r.engine.endswith("=" + level))
+            done = run.status == OK
+            cells.append(f"{run.branches:,} / {run.conflicts:,}" if done else run.status)
+        print(f"{n:>3}" + "".join(f"{cell:>19}" for cell in cells))
+    agree = all(run.agrees is not False for run in runs)
+    print(f"every run agrees with the reference: {'yes' if agree else 'NO'}")
 
 
 # 1. All solutions: the whole tree, so every level explores the same solutions.
 count_runs = compare(SPECS, COUNT_SIZES, "count", time_limit=TIME_LIMIT)
-console.print(table(count_runs, title="all solutions (branches = nodes, conflicts = fails)"))
+nodes_table(count_runs, "all solutions")
 
 # 2. The first solution, rows in order and columns left to right.
 first_runs = compare(SPECS, FIRST_SIZES, "first", time_limit=TIME_LIMIT)
-console.print(table(first_runs, title="first solution, rows in order"))
+nodes_table(first_runs, "first solution, rows in order")
 
 # One plot of the nodes for both tasks, drawn by compare's report.
-picture = Path(tempfile.mkdtemp()) / "propagation_nodes.png"
 both = [short(run, "all") for run in count_runs] + [short(run, "first") for run in first_runs]
-plot(both, picture, time_limit=TIME_LIMIT, metric="branches", title="search nodes per level")
-show(Picture(picture))
+with tempfile.TemporaryDirectory() as folder:
+    picture = Path(folder) / "propagation_nodes.png"
+    plot(both, picture, time_limit=TIME_LIMIT, metric="branches", title="search nodes per level")
+    show(Picture(picture, "plot of the nodes per level"))
 
 
 # 3. Nodes saved against time spent, relative to generate and test, at each n.
@@ -119,7 +132,7 @@ print(f"nodes never grow with a stronger level (rows in order): {never_more_node
 # `arc` find a first solution up to n = 2500 or so, `alldiff` up to 1600. `--full` below
 # measures it again, in wall time, so a busy machine finds less. The search is a loop over
 # an explicit stack, not a recursion: n is not bounded by Python's recursion limit.
-print(f"\n{HEURISTIC}, first solution, time limit 10 s:")
+print(f"\nfirst solution, time limit 10 s, with\n  {HEURISTIC}:")
 sizes = [25, 50, 100, 200, 400, 800, 1600, 3200] if FULL else [25, 50, 100]
 largest, too_large = None, None
 for n in sizes:

@@ -96,7 +96,7 @@ def solve_cp(n: int) -> tuple[Placement, int, int, float]:
 
 
 print(f"\n{'n':>4} | {'MIP nodes':>9} {'LP iters':>9} {'seconds':>8} |", end="")
-print(f" {'CP branches':>11} {'conflicts':>9} {'seconds':>8} | MIP/CP time")
+print(f" {'CP branches':>11} {'conflicts':>9} {'seconds':>8} | MIP/CP")
 rows = []
 boards = {}
 for n in SIZES:

@@ -286,3 +286,13 @@ def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:
         code = exit_.code  # type: ignore[assignment]
     out, err = capsys.readouterr()
     return code, out, err
+
+
+#: A lesson's output must fit a terminal's default width (and a slide, and a page).
+COLUMNS = 80
+
+
+def check_width(stdout: str) -> None:
+    """Every line of a lesson's output within :data:`COLUMNS` characters."""
+    wide = [line for line in stdout.splitlines() if len(line) > COLUMNS]
+    assert not wide, f"{len(wide)} lines wider than {COLUMNS} columns, e.g.\n{wide[0]}"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import EXAMPLES, run_example
+from tests.helpers import COLUMNS, EXAMPLES, check_width, run_example
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
@@ -20,6 +20,13 @@ def test_example_runs(example_run, example: Path) -> None:
     result = example_run(example.name)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip(), "an example should show its result"
+    check_width(result.stdout)
+
+
+def test_the_width_check_catches_a_wide_line() -> None:
+    check_width("short\n" + "x" * COLUMNS)
+    with pytest.raises(AssertionError, match="wider than 80"):
+        check_width("short\n" + "x" * (COLUMNS + 1))
 
 
 def check_model_example(stdout: str) -> None:

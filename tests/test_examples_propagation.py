@@ -27,7 +27,16 @@ def run(*args: str, timeout: float) -> str:
 def check(out: str) -> None:
     assert "nodes never grow with a stronger level (rows in order): True" in out
     assert "NO" not in out  # every run agrees with every other on the number of solutions
-    assert "plot of the nodes: " in out
+    assert "[plot of the nodes per level - drawn in the notebook version]" in out
+    assert "/tmp" not in out  # no temporary file named: the reader cannot open it later
+    # the nodes tables: one row per n, and the nodes never grow from left to right
+    table = out.split("all solutions: nodes / fails\n")[1].split("every run")[0]
+    rows = [line.split() for line in table.splitlines()[1:]]
+    assert rows
+    for row in rows:
+        nodes = [int(row[i].replace(",", "")) for i in (1, 4, 7, 10)]
+        assert nodes == sorted(nodes, reverse=True)
+    assert "every run agrees with the reference: yes" in out
     heuristic = [line for line in out.splitlines() if line.strip().startswith("n=")]
     assert heuristic and all(" ok " in line for line in heuristic[:3])
 

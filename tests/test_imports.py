@@ -20,6 +20,22 @@ PACKAGE = Path(__file__).parent.parent / "cp_queens"
 #: The largest module the package allows itself (lines): one job per module.
 MAX_LINES = 600
 
+#: Being split on another branch when this test was written; the lead removes an entry
+#: when that branch lands. Not skipped: the tests below fail once an entry is stale (the
+#: module is back under the limit, the edge is gone), so the list cannot outlive its use.
+OVER_THE_LIMIT_FOR_NOW = {
+    "cp_queens.engines.fast.kernels": "the kernel-cache branch splits it",
+    "cp_queens.course.trace": "the trace branch owns it",
+}
+#: Import edges of known cycles being removed on another branch (the kernel-cache branch
+#: splits fast/kernels.py: kernels <-> build, and the row parser that formats borrows from
+#: the fast engine, whose package imports parallel.checkpoint, which imports formats);
+#: the cycle test reads the graph without them.
+CYCLE_EDGES_FOR_NOW = {
+    ("cp_queens.engines.fast.build", "cp_queens.engines.fast.kernels"),
+    ("cp_queens.formats", "cp_queens.engines.fast"),
+}
+
 
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
@@ -94,7 +110,11 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_cycle_at_any_depth() -> None:
-    cycle = find_cycle(import_graph())
+    graph = import_graph()
+    for source, target in CYCLE_EDGES_FOR_NOW:
+        assert target in graph[source], f"stale entry: {source} no longer imports {target}"
+        graph[source] = graph[source] - {target}
+    cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
@@ -138,6 +158,9 @@ def test_every_engine_module_is_an_engine() -> None:
 def test_no_module_exceeds_the_line_limit() -> None:
     sizes = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()}
     large = {name: lines for name, lines in sizes.items() if lines > MAX_LINES}
+    stale = set(OVER_THE_LIMIT_FOR_NOW) - set(large)
+    assert not stale, f"no longer over the limit, drop from OVER_THE_LIMIT_FOR_NOW: {stale}"
+    large = {name: lines for name, lines in large.items() if name not in OVER_THE_LIMIT_FOR_NOW}
     assert not large, f"modules over {MAX_LINES} lines: {large}"
 
 

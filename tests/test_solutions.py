@@ -17,7 +17,7 @@ import cp_queens
 from cp_queens import Problem, engines, verify
 from cp_queens.completion import completions, cross_check, generate
 from cp_queens.course import check_model
-from tests.helpers import ENV, KEY, ROOT, load_key
+from tests.helpers import ENV, KEY, ROOT, check_width, load_key
 
 load = load_key
 
@@ -308,3 +308,4 @@ def test_every_key_runs_as_a_script(path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
+    check_width(result.stdout)

@@ -189,6 +189,7 @@ def test_a_count_in_this_process_starts_no_pool() -> None:
         (["complete", "--help"], "complete"),
         (["compare", "--help"], "compare"),
         (["trace", "--help"], "trace"),
+        (["grade", "--help"], "grade"),
     ],
 )
 def test_parsing_loads_only_the_command_given(argv: list[str], command: str | None) -> None:
@@ -250,6 +251,7 @@ def test_solve_loads_its_engine_and_no_other_command() -> None:
         ["complete", "b.txt", "--count", "-x", "reference"],
         ["compare", "--n", "4..6", "--engines", "reference"],
         ["trace", "5", "--engine", "propagate", "--consistency", "arc", "-o", "t.svg"],
+        ["grade", "subs", "--n", "1..9", "--rubric", "r.toml", "--jobs", "1", "-q"],
         ["completion", "bash"],
     ],
 )

@@ -12,7 +12,8 @@ import pytest
 
 from cp_queens import Problem, engines
 from cp_queens.cli import main
-from cp_queens.course.trace import Animation, TraceTooLargeError, record
+from cp_queens.course.slides import compare_svg
+from cp_queens.course.trace import Animation, TraceTooLargeError, emptied_rows, record, wrap
 from cp_queens.engines.propagate import CONSISTENCIES
 
 SETTINGS = [("reference", {})] + [("propagate", {"consistency": c}) for c in CONSISTENCIES]
@@ -61,6 +62,167 @@ def test_given_queens_are_the_root() -> None:
     assert trace.root_crossed  # propagation from the given queen happens at the root
 
 
+def attacked(n: int, queens: tuple[tuple[int, int], ...], row: int) -> set[int]:
+    """The columns of ``row`` a queen attacks, worked out from the queens alone."""
+    return {col for col in range(n) for r, c in queens if c == col or abs(c - col) == abs(r - row)}
+
+
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_a_pruned_forward_node_names_a_row_its_queens_wipe_out(n: int) -> None:
+    """Forward checking fails exactly when a row has every square attacked: the row
+    named must be one, computed here from the queens, not from what was crossed out."""
+    trace = record(n, engine="propagate", consistency="forward", max_nodes=2000, max_steps=9000)
+    pruned = [node for node in trace.nodes if node.outcome == "pruned"]
+    assert pruned
+    for node in pruned:
+        assert node.emptied and "no square left" in node.why
+        for row in node.emptied:
+            assert row not in {r for r, _ in node.queens}
+            assert attacked(n, node.queens, row) == set(range(n)), (node.queens, row)
+        # forward checking goes through the rows in order and stops at the first it
+        # empties: that one is named (a later row may be wiped out too, unseen)
+        free = [r for r in range(n) if r not in {q for q, _ in node.queens}]
+        wiped = [r for r in free if attacked(n, node.queens, r) == set(range(n))]
+        assert node.emptied == (wiped[0],)
+
+
+def test_a_dead_end_names_the_row_below_it() -> None:
+    trace = record(6)
+    for node in trace.nodes:
+        if node.outcome == "dead-end":
+            (row,) = node.emptied
+            assert row == node.row + 1
+            assert attacked(6, node.queens, row) == set(range(6))
+        elif node.outcome in ("inner", "solution"):
+            assert node.emptied == ()
+
+
+def test_emptied_rows_tells_the_three_reasons_apart() -> None:
+    every = {(r, c) for r in range(4) for c in range(4)}
+    # row 2 crossed out entirely
+    assert emptied_rows(4, ((0, 1),), {(2, c) for c in range(4)}) == (
+        (2,),
+        "row 2 has no square left",
+    )
+    # rows 1 and 2 down to one square each, and those attack each other (diagonal)
+    crossed = every - {(0, 0), (1, 2), (2, 3), (3, 0), (3, 1)}
+    rows, why = emptied_rows(4, ((0, 0),), crossed)
+    assert rows == (1, 2) and "attack each other" in why
+    # rows 1, 2 and 3 have two columns between them: a Hall set, no row empty
+    crossed = every - {(0, 0), (1, 1), (1, 3), (2, 1), (2, 3), (3, 1), (3, 3)}
+    rows, why = emptied_rows(4, ((0, 0),), crossed)
+    assert rows == (1, 2, 3) and why == "rows 1, 2, 3 have only 2 columns left"
+
+
+@pytest.mark.parametrize("consistency", ["arc", "alldiff"])
+def test_every_pruned_node_is_explained_by_its_board(consistency: str) -> None:
+    trace = record(7, engine="propagate", consistency=consistency)
+    pruned = [node for node in trace.nodes if node.outcome == "pruned"]
+    assert pruned and all(node.emptied for node in pruned)
+    assert all(not node.why.startswith("propagation found") for node in pruned)
+
+
+def test_the_tree_paints_the_emptied_rows() -> None:
+    trace = record(6, engine="propagate", consistency="arc")
+    svg = trace.tree_svg()
+    painted = sum(len(node.emptied) for node in trace.nodes)
+    assert painted > 0
+    assert svg.count('class="emptied"') == painted
+    assert svg.count('class="emptied-label"') == sum(bool(node.emptied) for node in trace.nodes)
+
+
+def test_the_tree_is_wide_and_shallow() -> None:
+    """Root at the top, a level per row: as tall as n boards, not as tall as the leaves."""
+    trace = record(6, engine="propagate", consistency="forward")
+    width, height = (int(x) for x in re.findall(r'(?:width|height)="(\d+)"', trace.tree_svg())[:2])
+    assert width > height
+    assert height <= 1080
+
+
+def test_compare_is_one_slide_with_every_tree_on_one_scale(tmp_path: Path) -> None:
+    levels = ["none", "forward", "arc", "alldiff"]
+    assert main(["trace", "6", "--compare", ",".join(levels), "-o", str(tmp_path / "t.svg")]) == 0
+    svg = (tmp_path / "t.svg").read_text()
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"')
+    panels = re.findall(r'<g class="panel" data-name="(\w+)" data-nodes="(\d+)">', svg)
+    expected = []
+    for level in levels:
+        plain = engines.get("propagate", consistency=level)
+        plain.count(Problem(6))
+        expected.append((level, str(plain.stats.branches)))
+    assert (
+        panels
+        == expected
+        == [
+            ("none", "152"),
+            ("forward", "130"),
+            ("arc", "76"),
+            ("alldiff", "64"),
+        ]
+    )
+    for level, nodes in expected:
+        assert f">{level}: {nodes} nodes</text>" in svg
+    assert svg.count('<circle class="node ') == 152 + 130 + 76 + 64
+    # projected text: nothing below 18 px (the slide's default is 20)
+    sizes = [int(size) for size in re.findall(r'font-size="(\d+)"', svg)]
+    assert min(sizes) >= 18
+    assert "pruned by propagation" in svg and "red line" in svg  # the legend
+    # a red line per dead end or pruned node
+    red = re.search(r'<path class="emptied" d="([^"]+)"', svg)
+    assert red is not None
+
+
+def test_compare_draws_a_smaller_tree_smaller() -> None:
+    big, small = record(6), record(6, engine="propagate", consistency="alldiff")
+    svg = compare_svg([big, small], ["reference", "alldiff"])
+
+    def spread(panel: str) -> float:
+        xs = [float(x) for x in re.findall(r'<circle class="node [^"]+" cx="([\d.]+)"', panel)]
+        return max(xs) - min(xs)
+
+    first, second = svg.split('<g class="panel"')[1:3]
+    assert spread(second) < spread(first) * 0.8
+
+
+def test_the_animation_stops_at_the_first_solution_and_lasts_under_a_minute(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "a.svg"
+    argv = ["trace", "6", "--animate", "-e", "propagate:consistency=forward", "-o", str(page)]
+    assert main(argv) == 0
+    svg = page.read_text()
+    steps = int(re.search(r'data-steps="(\d+)"', svg).group(1))
+    seconds = float(re.search(r'data-seconds="([\d.]+)"', svg).group(1))
+    assert steps == 83 and "solution 1" in svg and "solution 2" not in svg
+    assert steps * seconds <= 30
+    assert main([*argv, "--all"]) == 0
+    svg = page.read_text()
+    assert "solution 4" in svg and 'data-steps="431"' in svg
+
+
+def test_captions_are_wrapped_between_words_never_cut() -> None:
+    trace = record(6, engine="propagate", consistency="alldiff", first=True)
+    svg = trace.animation_svg()
+    captions = re.findall(r'<text class="caption"[^>]*>(.*?)</text>', svg, re.DOTALL)
+    assert len(captions) == len(trace.steps)
+    for caption, step in zip(captions, trace.steps, strict=True):
+        lines = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", caption)
+        assert " ".join(lines).split(": ", 1)[1] == step.caption  # every word, in order
+        assert all(len(line) <= 45 for line in lines)
+    assert wrap("propagation prunes this branch", 12) == ["propagation", "prunes this", "branch"]
+
+
+def test_png_without_chromium_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    argv = ["trace", "5", "--compare", "none,alldiff", "-o", str(tmp_path / "t.png")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Chromium" in err and "not on the PATH" in err
+    assert not (tmp_path / "t.png").exists()
+
+
 def test_animation_has_one_frame_per_step() -> None:
     trace = record(5, engine="propagate", consistency="arc", first=True)
     svg = trace.animation_svg()
@@ -104,8 +266,14 @@ def test_cli_writes_the_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     [
         (["trace", "8", "-o", "x.svg"], "more than 400 nodes"),
         (["trace", "20", "-o", "x.svg"], "n=20 is too large"),
-        (["trace", "6", "-o", "x.png"], "must end in .svg or .html"),
+        (["trace", "6", "-o", "x.txt"], "must end in .svg, .html or .png"),
         (["trace", "6", "--consistency", "arc", "-o", "x.svg"], "only for --engine propagate"),
+        (["trace", "6", "--compare", "none,fast", "-o", "x.svg"], "'fast' is not a level"),
+        (["trace", "6", "--compare", "arc,arc", "-o", "x.svg"], "names a level twice"),
+        (["trace", "8", "--compare", "none,arc", "-o", "x.svg"], "--compare none: trace:"),
+        (["trace", "6", "--compare", "arc", "--animate", "-o", "x.svg"], "--compare draws"),
+        (["trace", "6", "--animate", "-o", "x.png"], "written as .svg or .html"),
+        (["trace", "6", "--first", "--all", "-o", "x.svg"], "choose one"),
     ],
 )
 def test_cli_refuses_in_one_line(argv, message, capsys, tmp_path, monkeypatch) -> None:
@@ -162,6 +330,10 @@ def test_chromium_renders_the_tree_and_the_animation(tmp_path: Path) -> None:
         "tree.svg": trace.tree_svg(),
         "animation.svg": trace.animation_svg(seconds_per_step=0.5),
         "animation.html": trace.animation_html(seconds_per_step=0.5),
+        "compare.svg": compare_svg(
+            [record(6, engine="propagate", consistency=c) for c in CONSISTENCIES],
+            list(CONSISTENCIES),
+        ),
     }
     blank = tmp_path / "blank.html"
     blank.write_text("<!DOCTYPE html><html><body></body></html>")
@@ -178,3 +350,18 @@ def test_chromium_renders_the_tree_and_the_animation(tmp_path: Path) -> None:
         # far a SMIL animation has run under a virtual time budget varies, so the bar is
         # "clearly drawn", not "this many queens".)
         assert dark_pixels(png) > 200, f"{name} rendered (nearly) blank"
+
+
+@pytest.mark.slow
+def test_cli_writes_a_slide_sized_png(tmp_path: Path) -> None:
+    from matplotlib.image import imread
+
+    png = tmp_path / "t.png"
+    argv = ["trace", "6", "--compare", "none,forward,arc,alldiff", "-o", str(png)]
+    assert main(argv) == 0
+    image = imread(png)
+    assert image.shape[:2] == (1080, 1920)
+    brightness = image[..., :3].mean(axis=2)
+    assert int((brightness < 0.3).sum()) > 2000  # titles, edges: clearly drawn
+    red = (image[..., 0] > 0.8) & (image[..., 1] < 0.2) & (image[..., 2] < 0.2)
+    assert int(red.sum()) > 500  # the red lines to the emptied rows

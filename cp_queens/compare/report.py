@@ -43,48 +43,56 @@ class PlotUnavailableError(CpQueensError):
     """Matplotlib is not installed."""
 
 
-def table(runs: Sequence[Run], *, title: str | None = None) -> Table:
+def table(
+    runs: Sequence[Run],
+    *,
+    title: str | None = None,
+    columns: Sequence[str] | None = None,
+) -> Table:
     """One row per run, in the order they ran.
 
     ``branches`` are the search nodes (queens placed by the backtrackers and by
     ``propagate``, CP-SAT's branches), ``conflicts`` the dead ends; a ``pruned``
     column (values crossed out by propagation, the engine's ``propagations``) appears
-    when an engine reports it.
+    when an engine reports it. ``columns`` keeps only the headings named (in the
+    table's order), so that a lesson's table fits 80 columns.
     """
+    propagations = any("propagations" in run.extra for run in runs)
+    notes = any(run.message for run in runs)
+    cells: dict[str, list[str]] = {
+        "engine": [run.engine for run in runs],
+        "n": [str(run.n) for run in runs],
+        "status": [
+            run.status if run.status == OK else f"[yellow]{run.status}[/yellow]" for run in runs
+        ],
+        "time s": [_number(run.wall_time, "{:.3f}") for run in runs],
+        "peak MiB": [_number(run.peak_rss_mb, "{:.0f}") for run in runs],
+        "solutions": [_number(run.solutions, "{:,}") for run in runs],
+        "branches": [_number(run.branches, "{:,}") for run in runs],
+        "conflicts": [_number(run.conflicts, "{:,}") for run in runs],
+    }
+    # Engines that propagate (``propagate``) also say how many values they crossed out.
+    if propagations:
+        cells["pruned"] = [_number(run.extra.get("propagations"), "{:,}") for run in runs]
+    cells["agrees"] = [{True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees] for run in runs]
+    if notes:
+        cells["note"] = [run.message for run in runs]
+    if columns is not None:
+        unknown = [heading for heading in columns if heading not in cells and heading != "pruned"]
+        if unknown:
+            raise ValueError(f"table: no column {', '.join(map(repr, unknown))}")
+        cells = {heading: column for heading, column in cells.items() if heading in columns}
     grid = Table(title=title)
-    for heading in ("engine", "n", "status", "time s", "peak MiB"):
-        left = heading in ("engine", "status")
+    for heading in cells:
         grid.add_column(
             heading,
-            justify="left" if left else "right",
-            no_wrap=True,
+            justify="left" if heading in ("engine", "status", "agrees", "note") else "right",
+            no_wrap=heading != "note",
+            overflow="fold" if heading == "note" else "ellipsis",
             min_width=2 if heading == "n" else len(heading),  # n = 10 must not become "…"
         )
-    for heading in ("solutions", "branches", "conflicts"):
-        grid.add_column(heading, justify="right", no_wrap=True)
-    # Engines that propagate (``propagate``) also say how many values they crossed out.
-    propagations = any("propagations" in run.extra for run in runs)
-    if propagations:
-        grid.add_column("pruned", justify="right", no_wrap=True)
-    grid.add_column("agrees", no_wrap=True)
-    notes = any(run.message for run in runs)
-    if notes:
-        grid.add_column("note", overflow="fold")
-    for run in runs:
-        status = run.status if run.status == OK else f"[yellow]{run.status}[/yellow]"
-        grid.add_row(
-            run.engine,
-            str(run.n),
-            status,
-            _number(run.wall_time, "{:.3f}"),
-            _number(run.peak_rss_mb, "{:.0f}"),
-            _number(run.solutions, "{:,}"),
-            _number(run.branches, "{:,}"),
-            _number(run.conflicts, "{:,}"),
-            *([_number(run.extra.get("propagations"), "{:,}")] if propagations else []),
-            {True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees],
-            *([run.message] if notes else []),
-        )
+    for row in zip(*cells.values(), strict=True):
+        grid.add_row(*row)
     return grid
 
 

@@ -47,6 +47,7 @@ from cp_queens.course.answers import (
     is_int,
     solutions_in,
 )
+from cp_queens.course.hints import Tally, explain, unique_hints
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Problem
 from cp_queens.render import text
@@ -100,6 +101,7 @@ class CheckRow:
     first_missing: Finding | None = None
     first_invalid: Finding | None = None
     first_duplicate: Finding | None = None
+    hints: list[str] = field(default_factory=list)  # the pattern behind the mistakes, if any
 
     @property
     def ok(self) -> bool:
@@ -186,6 +188,7 @@ class CheckReport:
             more = len(errors) - 1
             also = f" (and {more} more board size{'s' if more > 1 else ''} failed)" if more else ""
             lines.append(f"error: {errors[0]}{also}")
+        lines.extend(unique_hints((row.n, row.hints) for row in self.rows))
         for label, finding in (
             ("first missing solution", self.first_missing),
             ("first invalid solution", self.first_invalid),
@@ -253,6 +256,8 @@ class CheckReport:
         parts.append("</table>")
         for message in self.errors[:1]:
             parts.append(f"<p><b>error:</b> {escape(message)}</p>")
+        for hint in unique_hints((row.n, row.hints) for row in self.rows):
+            parts.append(f"<p>{escape(hint)}</p>")
         for label, finding in (
             ("first missing solution", self.first_missing),
             ("first invalid solution", self.first_invalid),
@@ -307,15 +312,21 @@ def check_model(
         expected = reference_solutions(n)
         started = time.perf_counter()
         try:
-            produced = fn(n)
-            row = compare_solutions(n, solutions_in(produced, n, label), expected)
-        except UnusableOutput as error:
-            row = CheckRow(n, len(expected), error=str(error))
+            row = judge(n, fn(n), expected, label)
         except Exception as error:  # the student's code: any exception is a finding
             row = CheckRow(n, len(expected), error=f"{label}({n}) raised {describe(error)}")
         row.seconds = time.perf_counter() - started
         report.rows.append(row)
     return report
+
+
+def judge(n: int, produced: Any, expected: Sequence[tuple[int, ...]], label: str) -> CheckRow:
+    """What ``label(n)`` returned, judged: :func:`compare_solutions`, or an error row when it
+    is not a collection of solutions at all (``None``, one placement, a dict)."""
+    try:
+        return compare_solutions(n, solutions_in(produced, n, label), expected)
+    except UnusableOutput as error:
+        return CheckRow(n, len(expected), error=str(error))
 
 
 def reference_solutions(n: int) -> list[tuple[int, ...]]:
@@ -340,6 +351,7 @@ def compare_solutions(
     seen: dict[tuple[int, ...], int] = {}
     problem = Problem(n)
     limit = None if isinstance(produced, Sized) else READ_AT_MOST
+    tally = Tally()
     for index, item in enumerate(produced, start=1):
         if limit is not None and index > limit:
             row.error = (
@@ -349,6 +361,7 @@ def compare_solutions(
             break
         row.returned += 1
         cols, problem_text = as_columns(item, n)
+        tally.note(index, cols)
         if problem_text is None:
             verdict = verify(cols, problem)
             problem_text = None if verdict.ok else verdict.reason
@@ -356,12 +369,14 @@ def compare_solutions(
             problem_text = "not a solution according to the reference engine"
         if problem_text is not None:
             row.invalid += 1
+            tally.note_invalid(item, cols, n, truth)
             if row.first_invalid is None:
                 shown = cols if isinstance(cols, tuple) else (cols,)
                 row.first_invalid = Finding(
                     n, index, shown, problem_text, _draw(cols, n, problem_text)
                 )
             continue
+        tally.hits[cols] += 1
         if cols in seen:
             row.duplicates += 1
             if row.first_duplicate is None:
@@ -372,6 +387,7 @@ def compare_solutions(
         seen[cols] = index
         row.correct += 1
     row.missing = len(expected) - row.correct
+    row.hints = explain(n, row.returned, row.invalid, row.duplicates, tally, expected)
     if row.missing and row.error is None:
         missing = next(cols for cols in expected if cols not in seen)
         row.first_missing = Finding(

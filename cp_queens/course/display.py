@@ -47,3 +47,38 @@ def show(thing: Any) -> None:
         print(thing.to_text())
     else:
         print(thing)
+
+
+#: How wide a lesson prints: a terminal's default, and what a slide or a printed page holds.
+WIDTH = 80
+
+
+def wrapped(text: str, *, indent: str = "    ", width: int = WIDTH) -> str:
+    """``text`` broken between words into lines of at most ``width`` characters.
+
+    Why: a lesson prints a solver's one-line statistics, or an error message, that
+    may run to 150 columns; a terminal, a notebook cell and a slide all cut or fold
+    that badly. Lines after the first are indented, so the reader sees one item.
+    A line of ``text`` that fits is left as it is (a drawn board stays a board).
+
+    Examples:
+        >>> print(wrapped("engine=mip n=8 solutions=1 branches=1 wall_time=0.013s", width=30))
+        engine=mip n=8 solutions=1
+            branches=1
+            wall_time=0.013s
+    """
+    import textwrap
+
+    lines = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        lines += textwrap.wrap(
+            line,
+            width,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    return "\n".join(lines)

@@ -29,31 +29,10 @@ An engine that cannot do a task (a formula cannot enumerate) raises
 :class:`~cp_queens.errors.UnsupportedTaskError` instead of pretending; the
 ``can_*`` flags say so up front, so tests and the CLI can ask before calling.
 
-How to add an engine
---------------------
-1. Make a module ``cp_queens/engines/my_engine.py`` (engine ``my-engine``; a
-   package ``my_engine/`` with the engine in its ``__init__.py`` once it needs
-   helpers). The registry finds it by that name; nothing else to edit.
-2. Subclass :class:`Engine`, set ``name``, ``description`` and the ``can_*`` /
-   ``supports_fixed`` / ``max_n`` flags, decorate it with
-   :func:`cp_queens.engines.register`.
-3. Take the options of your *method* (strategy, consistency, ...) as keyword-only
-   constructor arguments and check them there: a bad value is a
-   :class:`~cp_queens.errors.CpQueensError` naming the choices. Run settings
-   (time limit, workers, where, checkpoint) are not constructor options: they
-   arrive in ``call.budget``; list the ones you honour in ``budget_keys``.
-   ``engines.get`` rejects options the engine lacks. List each option's values in
-   ``option_choices`` and check them with :meth:`Engine.check_options`; say what a
-   call costs (``bytes_per_square``, ``seconds_per_solution``, ... below), so that
-   :mod:`cp_queens.limits` can refuse a hopeless request before any work.
-4. Override :meth:`Engine._solutions` (and, where you have a faster way,
-   :meth:`Engine._count`, :meth:`Engine._count_unique`, :meth:`Engine._first`).
-   Each gets the problem and its :class:`Call`: look at ``call.expired()`` now
-   and then and, once it is true, call ``call.stop_for_time()`` and return what
-   you have (the public method raises :class:`~cp_queens.errors.TimeLimitError`);
-   report with ``call.report(solutions)``, fill ``call.stats``. Read time only
-   through the call, never with a clock of your own.
-5. Run the contract tests on it: ``pytest --engine my-engine``.
+How to add an engine: copy :class:`TemplateEngine` (below) into one new file,
+``cp_queens/engines/my_engine.py`` for engine ``my-engine``, and register it; its
+options, their choices and what it costs are attributes of its class. Step by step in
+``docs/adding-an-engine.md``; test it with ``pytest --engine my-engine``.
 
 :class:`TemplateEngine` below is the smallest complete engine; the tests run it
 through the same contract as the real ones.

@@ -7,6 +7,7 @@ and why; the numbers are whatever your machine and OR-Tools version print.
 import time
 
 from cp_queens import Problem, TimeLimitError, engines
+from cp_queens.course.display import wrapped
 
 # Exercise 12: worst at N = 28 is rows in order with the smallest column first (input /
 # min): plain backtracking, which must undo bad early choices in the left corner, and the
@@ -106,10 +107,15 @@ def exercise_14(seconds: float = 1.0, n_max: int = 60) -> dict[int, tuple[int, f
     return measured
 
 
+def say(*parts: object) -> None:
+    """``print``, within 80 columns (long answers wrap between words)."""
+    print(wrapped(" ".join(map(str, parts))))
+
+
 if __name__ == "__main__":
     for n in (12, 28, 40):
         shown = {k: f"{t:.2f}s" if b else "-" for k, (b, t) in exercise_12(n).items()}
-        print(f"12. N={n}:", shown)
-    print("13. distinct boards from 5 seeds:", len({tuple(b) for b in exercise_13()}))
+        say(f"12. N={n}:", shown)
+    say("13. distinct boards from 5 seeds:", len({tuple(b) for b in exercise_13()}))
     slow = {n: v for n, v in exercise_14().items() if v[1] > 0.05}
-    print("14. middle-first, boards needing > 0.05 s (nodes, s):", slow or "none up to 60")
+    say("14. middle-first, boards needing > 0.05 s (nodes, s):", slow or "none up to 60")

@@ -6,6 +6,7 @@ from itertools import combinations
 import cp_queens
 from cp_queens import Problem, engines
 from cp_queens.completion import first_completion, generate
+from cp_queens.course.display import wrapped
 from cp_queens.render import text
 from cp_queens.symmetry import is_canonical
 
@@ -135,18 +136,23 @@ def exercise_31(
     return rows
 
 
+def say(*parts: object) -> None:
+    """``print``, within 80 columns (long answers wrap between words)."""
+    print(wrapped(" ".join(map(str, parts))))
+
+
 if __name__ == "__main__":
     board = exercise_15()
-    print("15. no completion:", board.fixed)
-    print(text([board.fixed.get(r, -1) for r in range(8)]))  # -1: an empty row
+    say("15. no completion:", board.fixed)
+    say(text([board.fixed.get(r, -1) for r in range(8)]))  # -1: an empty row
     k, forced = exercise_16()
-    print(f"16. {k} given queens can force a unique completion, e.g. {forced.fixed}")
-    print("17. row 0:", exercise_17(), "sum", sum(exercise_17()))
-    print("18.", exercise_18())
-    print(f"30. one square is on at most {most_solutions_through_one_square()} of 92 solutions")
+    say(f"16. {k} given queens can force a unique completion, e.g. {forced.fixed}")
+    say("17. row 0:", exercise_17(), "sum", sum(exercise_17()))
+    say("18.", exercise_18())
+    say(f"30. one square is on at most {most_solutions_through_one_square()} of 92 solutions")
     k, alone = exercise_30()
-    print(f"    {k} blocked squares leave one solution:")
-    print(text(first_completion(alone, "reference")))
-    print("    blocked:", sorted(alone.blocked))
+    say(f"    {k} blocked squares leave one solution:")
+    say(text(first_completion(alone, "reference")))
+    say("    blocked:", sorted(alone.blocked))
     for missing, squares, found, seconds in exercise_31():
-        print(f"31. {missing} blanks: {squares} open squares, {found} completions, {seconds:.2f} s")
+        say(f"31. {missing} blanks: {squares} open squares, {found} completions, {seconds:.2f} s")

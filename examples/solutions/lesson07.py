@@ -4,6 +4,7 @@ import json
 import time
 
 from cp_queens import Problem, engines, verify
+from cp_queens.course.display import wrapped
 from cp_queens.formats import read_placements
 
 
@@ -59,8 +60,13 @@ def exercise_21(n: int = 1_000_000) -> dict[str, float]:
     return seconds
 
 
+def say(*parts: object) -> None:
+    """``print``, within 80 columns (long answers wrap between words)."""
+    print(wrapped(" ".join(map(str, parts))))
+
+
 if __name__ == "__main__":
     failures = exercise_19()
-    print("19. fails for", sorted(failures), "= N mod 6 in", sorted({n % 6 for n in failures}))
-    print("20. moves:", exercise_20(sizes=(1_000, 10_000), seeds=range(1, 4)))
-    print("21.", {k: f"{v:.3f}s" for k, v in exercise_21().items()})
+    say("19. fails for", sorted(failures), "= N mod 6 in", sorted({n % 6 for n in failures}))
+    say("20. moves:", exercise_20(sizes=(1_000, 10_000), seeds=range(1, 4)))
+    say("21.", {k: f"{v:.3f}s" for k, v in exercise_21().items()})

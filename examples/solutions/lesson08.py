@@ -5,6 +5,7 @@ from itertools import combinations, permutations
 
 import cp_queens
 from cp_queens import Problem, engines
+from cp_queens.course.display import wrapped
 from cp_queens.course.trace import record
 
 LEVELS = ("none", "forward", "arc", "alldiff")
@@ -147,10 +148,15 @@ def exercise_27(n: int = 6) -> tuple[dict[int, int], int, int] | None:
     return None
 
 
+def say(*parts: object) -> None:
+    """``print``, within 80 columns (long answers wrap between words)."""
+    print(wrapped(" ".join(map(str, parts))))
+
+
 if __name__ == "__main__":
-    print("22. n where nodes grow with first-fail:", exercise_22() or "none")
-    print("23. forward checking, completions and queens placed:", exercise_23())
-    print("24. microseconds per node:", {k: round(v, 1) for k, v in exercise_24(9).items()})
-    print("25. seconds, first solution:", {k: round(v, 2) for k, v in exercise_25().items()})
-    print("26. node outcomes:", exercise_26())
-    print("27. given queens, squares crossed out by arc / alldiff:", exercise_27())
+    say("22. n where nodes grow with first-fail:", exercise_22() or "none")
+    say("23. forward checking, completions and queens placed:", exercise_23())
+    say("24. microseconds per node:", {k: round(v, 1) for k, v in exercise_24(9).items()})
+    say("25. seconds, first solution:", {k: round(v, 2) for k, v in exercise_25().items()})
+    say("26. node outcomes:", exercise_26())
+    say("27. given queens, squares crossed out by arc / alldiff:", exercise_27())

@@ -4,6 +4,7 @@ from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
 
 from cp_queens import Problem
+from cp_queens.course.display import wrapped
 from cp_queens.engines.mip import build_model
 
 
@@ -54,6 +55,11 @@ def best_weighted_cp(n: int) -> tuple[list[int], int]:
     return [solver.value(v) for v in q], int(solver.objective_value)
 
 
+def say(*parts: object) -> None:
+    """``print``, within 80 columns (long answers wrap between words)."""
+    print(wrapped(" ".join(map(str, parts))))
+
+
 if __name__ == "__main__":
-    print("28. LP bound, n=8, with / without diagonals:", lp_bound(8), lp_bound(8, diagonals=False))
-    print("29. MIP:", best_weighted_mip(8), " CP-SAT:", best_weighted_cp(8))
+    say("28. LP bound, n=8, with / without diagonals:", lp_bound(8), lp_bound(8, diagonals=False))
+    say("29. MIP:", best_weighted_mip(8), " CP-SAT:", best_weighted_cp(8))

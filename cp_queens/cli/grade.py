@@ -1,0 +1,88 @@
+"""``cp-queens grade``: grade a folder of students' ``model(n)`` files, each run apart, limited.
+
+Parsing only: the grading is :func:`cp_queens.course.grade.grade`, the files
+it writes :mod:`cp_queens.course.marks`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from cp_queens.errors import CpQueensError
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "grade",
+        description="Grade every submission in FOLDER (Python files or notebooks defining "
+        "model(n), which returns every solution of the n-queens problem): each runs in its own "
+        "process with CPU, memory, file-size and time limits, from a scratch folder; what it "
+        "returns is judged here against the reference engine. Writes DIR/marks.csv and one "
+        "feedback file per student in DIR/feedback/, and prints the class summary. This is "
+        "not a container: see docs/course-grading.md before grading code you do not trust.",
+        epilog="examples:\n"
+        "  cp-queens grade examples/assignment/submissions --n 1..9\n"
+        "  cp-queens grade submissions/ --n 4..10 --rubric my_rubric.toml --out marks/",
+    )
+    parser.add_argument("folder", metavar="FOLDER", help="folder of *.py / *.ipynb submissions")
+    parser.add_argument(
+        "--n",
+        default="1..9",
+        metavar="RANGE",
+        help="board sizes to grade, e.g. 1..9 or 4,6,8 (default 1..9; at most 12)",
+    )
+    parser.add_argument(
+        "--rubric", metavar="FILE", help="TOML rubric: points, penalties, limits (default: shipped)"
+    )
+    parser.add_argument(
+        "--out", default="grades", metavar="DIR", help="where marks.csv and feedback/ go (grades)"
+    )
+    parser.add_argument(
+        "--jobs", type=_jobs, default=2, metavar="J", help="submissions run at once (default 2)"
+    )
+    parser.set_defaults(run=run)
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"--jobs: a whole number 1..64, got {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from cp_queens.compare import CompareError, parse_range
+    from cp_queens.course.grade import StudentResult, check_sizes, grade
+    from cp_queens.course.marks import summary_table, write_feedback, write_marks
+    from cp_queens.course.rubric import load
+
+    try:
+        sizes = check_sizes(parse_range(args.n))
+    except CompareError as error:
+        raise CpQueensError(f"--n: {error}") from None
+    rubric = load(args.rubric)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
+    progress = Console(stderr=True)
+
+    def show(done: StudentResult) -> None:
+        if progress.is_terminal and not args.quiet:
+            progress.print(f"[dim]graded {done.student}: {done.points:g}[/dim]", highlight=False)
+
+    results = grade(args.folder, sizes, rubric=rubric, jobs=args.jobs, on_done=show)
+    write_marks(results, out / "marks.csv")
+    write_feedback(results, out / "feedback")
+    screen = Console()
+    if not screen.is_terminal:
+        screen = Console(width=120)
+    title = f"{len(results)} submissions, n = {args.n}, {rubric.source}"
+    screen.print(summary_table(results, title=title))
+    if not args.quiet:
+        print(f"# wrote {out / 'marks.csv'} and {len(results)} files in {out / 'feedback'}")
+    return 0

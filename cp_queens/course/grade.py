@@ -1,0 +1,361 @@
+"""Grade a folder of submissions: each ``model(n)`` run apart, judged against the reference.
+
+A submission is a Python file (or a notebook, whose code cells are read as
+one file) defining ``model(n)``, which returns or yields every solution of
+the ``n``-queens problem. Each one runs in its own limited process
+(:mod:`cp_queens.course.sandbox`); what it returned comes back as data and is
+judged here, in the grader's process, by the same code as
+:func:`~cp_queens.course.check.check_model` (counts, first missing /
+invalid / duplicate board, and the pattern behind them). The rubric
+(:mod:`cp_queens.course.rubric`) turns that into points; a hostile or broken
+submission costs only its own.
+
+Examples:
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "ada.py").write_text("def model(n):\\n    return [[0]] if n == 1 else []\\n")
+    >>> [(r.student, r.points, r.max_points, r.statuses()) for r in grade(folder, [1, 2, 4])]
+    [('ada', 2.0, 4.0, ['ok', 'ok', '2 missing'])]
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cp_queens.course import sandbox
+from cp_queens.course.check import CheckRow, judge, reference_solutions
+from cp_queens.course.rubric import Rubric
+from cp_queens.course.rubric import load as load_rubric
+from cp_queens.errors import CpQueensError
+
+#: The largest board graded: the reference lists every solution of each size once per class
+#: (n = 12: 14,200 solutions, about a second); a submission's output is judged in full.
+LARGEST = 12
+
+#: How many submissions run at once by default: the grader's machine has its own work too.
+DEFAULT_JOBS = 2
+
+
+class GradeError(CpQueensError):
+    """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
+
+
+@dataclass(slots=True)
+class Submission:
+    """One student's work: a name (the file's or folder's), where it is, its Python code."""
+
+    student: str
+    path: Path
+    source: str
+
+
+@dataclass(slots=True)
+class SizeResult:
+    """One board size of one submission: the check (None if it never ran), status, points."""
+
+    n: int
+    status: str
+    points: float
+    max_points: float
+    row: CheckRow | None = None
+    problem: str | None = None  # a limit, a crash, an exception: the reason in words
+
+
+@dataclass(slots=True)
+class StudentResult:
+    """A submission graded: points per size, the sentences of its feedback."""
+
+    student: str
+    path: Path
+    sizes: list[SizeResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # about the run as a whole
+    output: str = ""
+    output_bytes: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    @property
+    def points(self) -> float:
+        return round(sum(size.points for size in self.sizes), 2)
+
+    @property
+    def max_points(self) -> float:
+        return round(sum(size.max_points for size in self.sizes), 2)
+
+    def statuses(self) -> list[str]:
+        return [size.status for size in self.sizes]
+
+
+def find_submissions(folder: str | Path) -> list[Submission]:
+    """Every ``*.py`` and ``*.ipynb`` in ``folder`` (the student is the file's name), and every
+    subfolder holding exactly one of them (the student is the folder's name); sorted."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise GradeError(f"{root}: not a folder of submissions")
+    found = []
+    for entry in sorted(root.iterdir()):
+        if entry.name.startswith((".", "_")):
+            continue
+        if entry.is_file() and entry.suffix in (".py", ".ipynb"):
+            found.append(_submission(entry.stem, entry))
+        elif entry.is_dir():
+            files = [f for f in entry.iterdir() if f.is_file() and f.suffix in (".py", ".ipynb")]
+            if len(files) == 1:
+                found.append(_submission(entry.name, files[0]))
+    if not found:
+        raise GradeError(f"{root}: no submissions (*.py or *.ipynb files) to grade")
+    return found
+
+
+def _submission(student: str, path: Path) -> Submission:
+    try:
+        if path.suffix == ".ipynb":
+            return Submission(student, path, notebook_code(path))
+        return Submission(student, path, path.read_text(encoding="utf-8", errors="replace"))
+    except OSError as error:
+        raise GradeError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def notebook_code(path: str | Path) -> str:
+    """The code cells of a notebook as one Python file, IPython magics (``%``, ``!``) commented
+    out: read with :mod:`json`, no kernel, nothing run."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            notebook = json.load(handle)
+        cells = notebook["cells"]
+    except (ValueError, KeyError, TypeError):
+        raise GradeError(f"{path}: not a Jupyter notebook (no list of cells)") from None
+    parts = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+        lines = [
+            "# " + line if line.lstrip().startswith(("%", "!")) else line
+            for line in text.splitlines()
+        ]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def check_sizes(sizes: Iterable[int]) -> list[int]:
+    """The board sizes, sorted, each 1..:data:`LARGEST`."""
+    chosen = sorted(set(sizes))
+    if not chosen:
+        raise GradeError("no board sizes to grade")
+    for n in chosen:
+        if not 1 <= n <= LARGEST:
+            raise GradeError(f"board size {n}: the grader takes 1..{LARGEST}")
+    return chosen
+
+
+def grade(
+    folder: str | Path,
+    sizes: Iterable[int] = range(1, 10),
+    *,
+    rubric: Rubric | str | Path | None = None,
+    jobs: int = DEFAULT_JOBS,
+    on_done: Callable[[StudentResult], None] | None = None,
+) -> list[StudentResult]:
+    """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
+
+    ``rubric`` is a :class:`~cp_queens.course.rubric.Rubric`, a TOML file, or None for the
+    default. ``jobs`` submissions run at a time; ``on_done`` hears of each as it finishes.
+    """
+    chosen = check_sizes(sizes)
+    if not isinstance(rubric, Rubric):
+        rubric = load_rubric(rubric)
+    submissions = find_submissions(folder)
+    expected = {n: reference_solutions(n) for n in chosen}
+    results: list[StudentResult] = []
+
+    def one(submission: Submission) -> StudentResult:
+        outcome = sandbox.run(submission.source, chosen, rubric.limits)
+        result = judge_outcome(submission, outcome, chosen, expected, rubric)
+        if on_done is not None:
+            on_done(result)
+        return result
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(one, submissions))
+    return results
+
+
+def judge_outcome(
+    submission: Submission,
+    outcome: sandbox.Outcome,
+    sizes: Sequence[int],
+    expected: dict[int, list[tuple[int, ...]]],
+    rubric: Rubric,
+) -> StudentResult:
+    """Turn what the child sent, and how it ended, into checked sizes and points."""
+    result = StudentResult(
+        submission.student,
+        submission.path,
+        output=outcome.output,
+        output_bytes=outcome.output_bytes,
+        seconds=outcome.seconds,
+        cpu_seconds=outcome.cpu_seconds,
+    )
+    limits = rubric.limits
+    events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
+    load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
+    ended = _ending(outcome, rubric)
+    if outcome.garbled:
+        result.notes.append(
+            f"{outcome.garbled} line(s) on the grader's result channel were not the grader's: "
+            "they were ignored"
+        )
+    if outcome.output_bytes > limits.output_kb << 10:
+        result.notes.append(
+            f"printed {_size(outcome.output_bytes)}; the feedback keeps the first "
+            f"{limits.output_kb} KB (printing does not cost points, but slows a model down)"
+        )
+    if load_error is not None and load_error.get("event") == "setup_error":
+        result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
+    elif load_error is not None:
+        result.notes.append(f"the file could not be loaded: {load_error.get('error')}")
+    elif ("loaded", None) not in events:
+        result.notes.append(f"the file could not be loaded: {ended[1]}")
+    stopped_at: int | None = None
+    for n in sizes:
+        worth = rubric.points_for(n)
+        count = len(expected[n])
+        message = events.get(("result", n))
+        error = events.get(("error", n))
+        if message is not None:
+            row = judge(n, _decode_result(message), expected[n], "model")
+            if message.get("cut"):
+                row.error = (
+                    f"model({n}) returned more than the {limits.result_mb} MB the grader reads: "
+                    "an endless generator?"
+                )
+            size = SizeResult(n, _status(row), _points(row, worth, rubric), worth, row)
+        elif error is not None:
+            text = str(error.get("error"))
+            status = "exit" if "sys.exit" in text else "error"
+            problem = f"model({n}) {text}" if status == "exit" else f"model({n}) raised {text}"
+            if text.startswith("BlockingIOError") and not limits.allow_processes:
+                problem += (
+                    " - submissions may not start processes (fork, subprocess, multiprocessing)"
+                )
+            if text.startswith("MemoryError"):
+                status = "memory"
+                problem = (
+                    f"model({n}) used more than {limits.memory_mb} MB of memory (the limit) "
+                    f"and got {text}"
+                )
+            size = SizeResult(n, status, 0.0, worth, CheckRow(n, count, error=problem), problem)
+        elif ("start", n) in events:
+            stopped_at = n
+            status, problem = ended
+            problem = f"model({n}): {problem}"
+            size = SizeResult(n, status, 0.0, worth, CheckRow(n, count, error=problem), problem)
+        else:
+            if stopped_at is not None:
+                problem = f"not run: the program had stopped at n={stopped_at}"
+            elif load_error is not None or ("loaded", None) not in events:
+                problem = "not run: the file could not be loaded"
+            else:
+                problem = "not run"
+            size = SizeResult(n, "not run", 0.0, worth, None, problem)
+        result.sizes.append(size)
+    return result
+
+
+def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
+    """How the child ended, as (status, words) for the size it was working on."""
+    limits = rubric.limits
+    if outcome.stopped == "wall":
+        return (
+            "timeout",
+            f"still running after {limits.wall_seconds:g} s of real time (the limit): "
+            "waiting for input, sleeping, or an endless loop?",
+        )
+    if outcome.stopped == "result":
+        return "too much", f"returned more than the {limits.result_mb} MB the grader reads"
+    sig = outcome.signal
+    if sig == signal.SIGXCPU or (
+        sig == signal.SIGKILL and outcome.cpu_seconds >= limits.cpu_seconds
+    ):
+        return "cpu limit", f"stopped after {limits.cpu_seconds} s of CPU: an endless loop?"
+    if sig is not None:
+        name = signal.Signals(sig).name
+        maybe = " (out of memory?)" if sig in (signal.SIGKILL, signal.SIGABRT) else ""
+        return "crashed", f"the process was ended by signal {name}{maybe}"
+    return (
+        "exit",
+        f"the program ended with exit code {outcome.returncode} (os._exit, or a crash in "
+        "compiled code?)",
+    )
+
+
+def _status(row: CheckRow) -> str:
+    return "error" if row.error is not None else row.verdict()
+
+
+def _points(row: CheckRow, worth: float, rubric: Rubric) -> float:
+    if row.error is not None:
+        return 0.0
+    share = row.correct / row.expected if row.expected else 1.0
+    score = worth * share
+    if row.invalid:
+        score -= worth * rubric.invalid_penalty
+    if row.duplicates:
+        score -= worth * rubric.duplicate_penalty
+    return round(max(0.0, score), 2)
+
+
+class _Opaque:
+    """Something the child could only describe (an object of the student's own class)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _decode_result(message: dict[str, Any]) -> Any:
+    """What ``model(n)`` returned, rebuilt from the child's plain JSON."""
+    kind = message.get("kind")
+    if kind == "items":
+        items = [_decode(item) for item in message.get("items", [])]
+        return items if message.get("sized") else iter(items)
+    return _decode(message.get("value"))
+
+
+def _decode(value: Any, depth: int = 0) -> Any:
+    if depth > 8:
+        return _Opaque("<nested too deep>")
+    if isinstance(value, list):
+        return [_decode(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if "__map__" in value and isinstance(value["__map__"], list):
+            mapping = {}
+            for pair in value["__map__"]:
+                if isinstance(pair, list) and len(pair) == 2:
+                    mapping[_key(_decode(pair[0], depth + 1))] = _decode(pair[1], depth + 1)
+            return mapping
+        return _Opaque(str(value.get("__repr__", "<object>")))
+    return value
+
+
+def _key(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_key(v) for v in value)
+    return value if not isinstance(value, _Opaque) else value.text
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"

@@ -1,0 +1,237 @@
+"""The student's side of a graded run: limit this process, load the submission, call ``model(n)``.
+
+Run by :mod:`cp_queens.course.sandbox` as a script (``python -I sandbox_child.py``)
+in a fresh interpreter, in its own session, from a scratch directory: it
+imports nothing of cp_queens, so nothing the grader knows (the expected
+solutions above all) is in this process to be read. It lowers its own
+resource limits (soft and hard, so the student's code cannot raise them
+again) before the submission's first line runs, then for each board size
+sends what ``model(n)`` returned, as plain JSON, one line per message, on the
+file descriptor it was given. Everything is judged in the grader's process.
+
+Messages: ``{"event": "loaded"}`` or ``{"event": "load_error", ...}``; then
+per size ``{"event": "start", "n": n}`` followed by ``{"event": "result", ...}``
+or ``{"event": "error", ...}``; finally ``{"event": "done"}``. A size that
+started but never finished tells the grader where a crash or a limit struck.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import traceback
+from collections.abc import Iterable, Mapping, Sized
+from typing import Any
+
+#: An item longer than this is cut (a board of n <= 30 is far shorter).
+ITEM_LENGTH = 1_000
+#: A string or repr longer than this is cut.
+TEXT_LENGTH = 200
+
+
+def main(argv: list[str]) -> None:
+    settings = json.loads(argv[1])
+    out = int(settings["fd"])
+    try:
+        _limit(settings)
+    except OSError as error:  # the grader must know: running without its limits is no run
+        os.write(out, json.dumps({"event": "setup_error", "error": str(error)}).encode() + b"\n")
+        os._exit(0)
+    budget = [int(settings["result_bytes"])]
+
+    def send(message: dict[str, Any], text: str | None = None) -> None:
+        data = (text if text is not None else json.dumps(message)).encode() + b"\n"
+        view = memoryview(data)
+        while view:
+            view = view[os.write(out, view) :]
+
+    path = settings["source"]
+    namespace: dict[str, Any] = {"__name__": "submission", "__file__": path}
+    sys.argv = [path]
+    try:
+        with open(path, encoding="utf-8") as source:
+            code = compile(source.read(), path, "exec")
+        exec(code, namespace)
+        model = namespace.get("model")
+        if not callable(model):
+            send({"event": "load_error", "error": "defines no function model(n)"})
+            os._exit(0)
+    except SystemExit as stop:
+        send({"event": "load_error", "error": _exit_text(stop), "exit": _exit_code(stop)})
+        os._exit(0)
+    except BaseException as error:
+        send({"event": "load_error", "error": _last_line(error)})
+        os._exit(0)
+    send({"event": "loaded"})
+    for n in settings["sizes"]:
+        send({"event": "start", "n": n})
+        try:
+            text = _result(n, model(n), budget)
+        except SystemExit as stop:
+            send({"event": "error", "n": n, "error": _exit_text(stop), "exit": _exit_code(stop)})
+            continue
+        except BaseException as error:
+            send({"event": "error", "n": n, "error": _last_line(error)})
+            continue
+        send({}, text)
+    send({"event": "done"})
+    os._exit(0)  # no atexit handler or finaliser of the submission runs after this
+
+
+def _limit(settings: dict[str, Any]) -> None:
+    """Soft and hard limits at once: lowered, a hard limit cannot be raised again."""
+    cpu = int(settings["cpu_seconds"])
+    # One second between the soft limit (SIGXCPU, which the grader reports) and the hard one
+    # (SIGKILL), in case the submission catches SIGXCPU.
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    for name, key in (("RLIMIT_AS", "memory_bytes"), ("RLIMIT_FSIZE", "file_bytes")):
+        value = settings.get(key)
+        if value is not None:
+            resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+    processes = settings.get("processes")
+    if processes is not None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (int(processes), int(processes)))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if not settings.get("allow_processes", False):
+        _no_new_processes()
+
+
+#: A seccomp filter (classic BPF) that lets this process start threads but no processes:
+#: fork, vfork and clone without CLONE_THREAD fail with EAGAIN (Python raises
+#: BlockingIOError), clone3 with ENOSYS (glibc then starts threads with clone). Syscalls of
+#: the x32 ABI are refused. On another architecture the filter lets everything through.
+_AUDIT_ARCH_X86_64 = 0xC000003E
+_LD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
+_NO_PROCESSES = (
+    (_LD, 0, 0, 4),  # 0: the architecture
+    (_JEQ, 0, 10, _AUDIT_ARCH_X86_64),  # 1: another one: allow
+    (_LD, 0, 0, 0),  # 2: the syscall number
+    (_JGE, 6, 0, 0x40000000),  # 3: x32 ABI: deny
+    (_JEQ, 5, 0, 57),  # 4: fork: deny
+    (_JEQ, 4, 0, 58),  # 5: vfork: deny
+    (_JEQ, 4, 0, 435),  # 6: clone3: ENOSYS
+    (_JEQ, 0, 4, 56),  # 7: clone: look at its flags; anything else: allow
+    (_LD, 0, 0, 16),  # 8: clone's flags (the low word of its first argument)
+    (_JSET, 2, 0, 0x10000),  # 9: CLONE_THREAD: allow, else deny
+    (_RET, 0, 0, _ERRNO | 11),  # 10: deny with EAGAIN
+    (_RET, 0, 0, _ERRNO | 38),  # 11: ENOSYS
+    (_RET, 0, 0, _ALLOW),  # 12
+)
+
+
+def _no_new_processes() -> None:
+    """Install :data:`_NO_PROCESSES` (Linux on x86_64 only): a fork bomb cannot start, and no
+    process outlives the run, whatever the user (``RLIMIT_NPROC`` does not bind root)."""
+    import ctypes
+    import platform
+
+    if sys.platform != "linux" or platform.machine() != "x86_64":
+        return
+
+    class Filter(ctypes.Structure):
+        _fields_ = (
+            ("code", ctypes.c_ushort),
+            ("jt", ctypes.c_ubyte),
+            ("jf", ctypes.c_ubyte),
+            ("k", ctypes.c_uint32),
+        )
+
+    class Program(ctypes.Structure):
+        _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter)))
+
+    filters = (Filter * len(_NO_PROCESSES))(*(Filter(*line) for line in _NO_PROCESSES))
+    program = Program(len(_NO_PROCESSES), filters)
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
+    if libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    if libc.prctl(pr_set_seccomp, seccomp_mode_filter, ctypes.byref(program), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+
+
+def _result(n: int, produced: Any, budget: list[int]) -> str:
+    """What ``model(n)`` returned as one JSON line, items cut at the byte budget."""
+    head = {"event": "result", "n": n}
+    if produced is None or isinstance(produced, str | bytes | int | float | Mapping):
+        kind = "mapping" if isinstance(produced, Mapping) else "value"
+        head.update(kind=kind, value=_plain(produced))
+        return json.dumps(head)
+    if not isinstance(produced, Iterable):
+        head.update(kind="value", value=_plain(produced))
+        return json.dumps(head)
+    sized = isinstance(produced, Sized)
+    parts: list[str] = []
+    used = 0
+    cut = False
+    for item in produced:
+        part = json.dumps(_plain(item))
+        used += len(part) + 1
+        if used > budget[0]:
+            cut = True
+            break
+        parts.append(part)
+    budget[0] -= min(used, budget[0])
+    head.update(kind="items", sized=sized, cut=cut)
+    return json.dumps(head)[:-1] + ', "items": [' + ",".join(parts) + "]}"
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """``value`` in JSON's terms: lists, numbers, text; a mapping and anything else tagged."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        return value[:TEXT_LENGTH]
+    tolist = getattr(value, "tolist", None)  # NumPy arrays and scalars
+    if callable(tolist) and depth < 4:
+        return _plain(tolist(), depth + 1)
+    if depth >= 4:
+        return {"__repr__": _repr(value)}
+    if isinstance(value, Mapping):
+        pairs = [[_plain(k, depth + 1), _plain(v, depth + 1)] for k, v in value.items()]
+        return {"__map__": pairs[:ITEM_LENGTH]}
+    cols = getattr(value, "cols", None)  # a cp_queens Placement
+    if isinstance(cols, tuple):
+        return [_plain(c, depth + 1) for c in cols[:ITEM_LENGTH]]
+    if isinstance(value, list | tuple | range | set | frozenset) or (
+        isinstance(value, Iterable) and not isinstance(value, bytes)
+    ):
+        plain = []
+        for index, entry in enumerate(value):
+            if index >= ITEM_LENGTH:
+                break
+            plain.append(_plain(entry, depth + 1))
+        return plain
+    return {"__repr__": _repr(value)}
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)[:TEXT_LENGTH]
+    except BaseException:
+        return f"<{type(value).__name__}>"
+
+
+def _last_line(error: BaseException) -> str:
+    lines = traceback.format_exception_only(type(error), error)
+    text = lines[-1].strip() if lines else type(error).__name__
+    where = traceback.extract_tb(error.__traceback__)
+    ours = [frame for frame in where if frame.filename == sys.argv[0]]
+    if ours:
+        text += f" (line {ours[-1].lineno})"
+    return text[: 2 * TEXT_LENGTH]
+
+
+def _exit_code(stop: SystemExit) -> Any:
+    code = stop.code
+    return code if code is None or isinstance(code, int) else str(code)[:TEXT_LENGTH]
+
+
+def _exit_text(stop: SystemExit) -> str:
+    return f"called sys.exit({_exit_code(stop)!r})"
+
+
+if __name__ == "__main__":
+    main(sys.argv)

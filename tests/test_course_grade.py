@@ -1,0 +1,299 @@
+"""``cp-queens grade``: each submission runs apart and limited; only its own points suffer.
+
+The fast tests check the feedback patterns in-process and grade a tiny class
+(a right model, one that ends the process, one that leaves a process behind
+outside its process group, one that looks for the grader's modules). The
+slow test grades the sample class of ``examples/assignment`` as a teacher
+would, from the command line.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+from cp_queens.course import check_model
+from cp_queens.course.grade import GradeError, find_submissions, grade, notebook_code
+from cp_queens.course.marks import feedback, write_feedback, write_marks
+from cp_queens.course.rubric import RubricError, load
+from cp_queens.course.sandbox import TOKEN_VARIABLE
+from tests.helpers import ROOT
+
+ASSIGNMENT = ROOT / "examples" / "assignment"
+
+RIGHT = """
+def model(n):
+    found = []
+
+    def place(row, q):
+        if row == n:
+            found.append(list(q))
+            return
+        for col in range(n):
+            if all(col != q[r] and abs(col - q[r]) != row - r for r in range(row)):
+                place(row + 1, [*q, col])
+
+    place(0, [])
+    return found
+"""
+
+
+def backtrack(n: int) -> list[list[int]]:
+    namespace: dict = {}
+    exec(RIGHT, namespace)
+    return namespace["model"](n)
+
+
+def graders_processes() -> list[int]:
+    """Processes started by any grading run and still alive (there should be none)."""
+    left = []
+    for process in psutil.process_iter():
+        try:
+            if TOKEN_VARIABLE in process.environ():
+                left.append(process.pid)
+        except (psutil.Error, OSError):
+            continue
+    return left
+
+
+# -- the feedback patterns (check_model, in this process) -----------------------------------
+
+
+def test_one_board_returned_for_every_solution_is_named() -> None:
+    def dict_keys(n: int) -> list[list[int]]:
+        return [list(dict.fromkeys(range(n))) for _ in backtrack(n)]
+
+    report = check_model(dict_keys, n_max=8)
+    assert report.rows[7].verdict() == "92 missing, 92 invalid"
+    hints = [line for line in report.details() if line.startswith("hint")]
+    assert hints[0].startswith("hint (n=4): all 2 returned boards are the same board [0, 1, 2, 3]")
+    assert "dict" in hints[0]
+    assert len(hints) == 1  # said once, not once per size
+
+
+def test_the_missing_mirror_half_is_named() -> None:
+    def half(n: int) -> list[list[int]]:
+        return [q for q in backtrack(n) if q[0] < n / 2]
+
+    report = check_model(half, n_max=8)
+    assert report.rows[7].missing == 46
+    assert any("mirror image" in hint for row in report.rows for hint in row.hints)
+    # A model missing solutions at random gets no such hint.
+    # (At n = 4, one of the two mirror-image solutions dropped is the same pattern.)
+    report = check_model(lambda n: backtrack(n)[1:], n_min=5, n_max=8, name="drops_one")
+    assert not any("mirror" in hint for row in report.rows for hint in row.hints)
+
+
+def test_one_based_columns_and_swapped_pairs_are_named() -> None:
+    report = check_model(lambda n: [[c + 1 for c in q] for q in backtrack(n)], n_max=6)
+    assert any("count from 1" in hint for hint in report.rows[5].hints)
+    swapped = check_model(
+        lambda n: [[(c, r) for r, c in enumerate(q)] for q in backtrack(n)], n_max=6
+    )
+    assert any("rows and columns are swapped" in hint for hint in swapped.rows[5].hints)
+    pairs = check_model(lambda n: [list(enumerate(q)) for q in backtrack(n)], n_max=6, name="pairs")
+    assert any("(row, column) pairs" in hint for hint in pairs.rows[5].hints)
+    assert not any("swapped" in hint for hint in pairs.rows[5].hints)
+
+
+def test_every_solution_twice_is_named() -> None:
+    report = check_model(lambda n: backtrack(n) * 2, n_max=6, name="twice")
+    assert "every solution you found is returned 2 times" in report.rows[5].hints
+
+
+# -- the rubric and the submissions ---------------------------------------------------------
+
+
+def test_the_default_rubric_and_an_override(tmp_path: Path) -> None:
+    default = load()
+    assert default.points_for(1) == 1 and default.points_for(9) == 2
+    assert default.limits.cpu_seconds == 5 and default.limits.memory_mb == 512
+    mine = tmp_path / "rubric.toml"
+    mine.write_text('[points]\n"9" = 10\n[limits]\ncpu_seconds = 20\n', encoding="utf-8")
+    rubric = load(mine)
+    assert rubric.points_for(9) == 10 and rubric.points_for(8) == 2
+    assert rubric.limits.cpu_seconds == 20 and rubric.limits.memory_mb == 512
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[limits]\ncpu_second = 3\n", "limits.cpu_second: unknown"),
+        ("[penalties]\ninvalid = 2\n", "penalties.invalid: must be 0..1"),
+        ("[points]\nnine = 1\n", "points.nine"),
+        ("[grades]\n", "unknown table [grades]"),
+        ("[limits\n", "not valid TOML"),
+    ],
+)
+def test_a_wrong_rubric_is_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "rubric.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RubricError, match=r"rubric\.toml: ") as caught:
+        load(path)
+    assert message in str(caught.value)
+
+
+def test_a_notebook_is_read_as_its_code_cells(tmp_path: Path) -> None:
+    notebook = {
+        "cells": [
+            {"cell_type": "markdown", "source": "def model(n): return None"},
+            {"cell_type": "code", "source": ["%timeit 1\n", "x = 1"]},
+            {"cell_type": "code", "source": "def model(n):\n    return []"},
+        ],
+        "nbformat": 4,
+    }
+    path = tmp_path / "kim.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    code = notebook_code(path)
+    assert code == "# %timeit 1\nx = 1\n\ndef model(n):\n    return []\n"
+    (tmp_path / "bad.ipynb").write_text("{}", encoding="utf-8")
+    with pytest.raises(GradeError, match=r"bad.ipynb: not a Jupyter notebook"):
+        notebook_code(tmp_path / "bad.ipynb")
+    with pytest.raises(GradeError, match=r"bad.ipynb: not a Jupyter notebook"):
+        find_submissions(tmp_path)
+
+
+# -- a tiny class, graded for real ----------------------------------------------------------
+
+TINY = {
+    "right.py": RIGHT,
+    "quits.py": "import os\ndef model(n):\n    if n == 5:\n        os._exit(3)\n    return []\n",
+    "lingers.py": RIGHT
+    + "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(300)\n",
+    "spies.py": RIGHT.replace(
+        "    found = []",
+        "    import sys\n"
+        "    assert not [m for m in sys.modules if m.startswith('cp_queens')], 'grader seen'\n"
+        "    found = []",
+    ),
+    "nothing.py": "x = 1\n",
+    "bombs.py": "import os\ndef model(n):\n    while True:\n        os.fork()\n",
+}
+
+
+def test_a_tiny_class_costs_each_only_its_own_points(tmp_path: Path) -> None:
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    for name, source in TINY.items():
+        (folder / name).write_text(source, encoding="utf-8")
+    results = {r.student: r for r in grade(folder, [1, 4, 5])}
+    assert {name: r.statuses() for name, r in results.items()} == {
+        "bombs": ["error", "error", "error"],
+        "lingers": ["not run", "not run", "not run"],  # its fork fails: no new processes
+        "nothing": ["not run", "not run", "not run"],
+        "quits": ["1 missing", "2 missing", "exit"],
+        "right": ["ok", "ok", "ok"],
+        "spies": ["ok", "ok", "ok"],  # no cp_queens module in the student's process
+    }
+    assert results["right"].points == results["right"].max_points == 5
+    assert results["quits"].points == 0
+    assert "exit code 3" in (results["quits"].sizes[2].problem or "")
+    assert "defines no function model(n)" in feedback(results["nothing"])
+    assert "submissions may not start processes" in feedback(results["bombs"])
+    assert graders_processes() == []
+    write_marks(list(results.values()), tmp_path / "marks.csv")
+    rows = list(csv.reader((tmp_path / "marks.csv").open(encoding="utf-8")))
+    assert rows[0] == ["student", "points", "max", "n=1", "n=4", "n=5"]
+    assert ["right", "5", "5", "ok", "ok", "ok"] in rows
+    assert len(write_feedback(list(results.values()), tmp_path / "fb")) == 6
+
+
+def test_a_process_left_behind_outside_the_group_is_killed(tmp_path: Path) -> None:
+    # With processes allowed, the final sweep finds the one that left the process group.
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "lingers.py").write_text(TINY["lingers.py"], encoding="utf-8")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text("[limits]\nallow_processes = true\n", encoding="utf-8")
+    [result] = grade(folder, [4], rubric=rubric)
+    assert result.statuses() == ["ok"]
+    assert graders_processes() == []
+
+
+# -- the sample class of examples/assignment ------------------------------------------------
+
+#: The marks a teacher gives the sample class (default rubric, n = 1..9, 15 points).
+SAMPLE_MARKS = {
+    "ada": "15",  # right
+    "ben": "9.5",  # the mirror half missing: about half of each size with solutions
+    "cleo": "3",  # one board (a dict's keys) returned again and again: n = 1..3 only
+    "dan": "8.5",  # every solution twice: half of each size with solutions
+    "eve": "2",  # 1-based columns: right only where there is nothing to return
+    "finn": "7",  # endless loop from n = 6: what it did before counts
+    "gus": "0",  # memory hog
+    "hana": "9.57",  # IndexError from n = 7 on
+    "ivo": "13",  # sys.exit for n = 2 and 3
+    "jo": "15",  # garbage printed, forged lines, a stray process: the model is right
+    "kim": "2",  # notebook, (column, row) pairs
+    "kai": "0",  # a fork bomb: its first fork fails
+}
+
+
+@pytest.mark.slow
+def test_the_sample_class_gets_the_marks_a_teacher_would_give(tmp_path: Path) -> None:
+    out = tmp_path / "grades"
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "cp_queens", "grade", str(ASSIGNMENT / "submissions")),
+            *("--n", "1..9", "--out", str(out)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.reader((out / "marks.csv").open(encoding="utf-8")))
+    assert {row[0]: row[1] for row in rows[1:]} == SAMPLE_MARKS
+    assert {row[0]: row[2] for row in rows[1:]} == dict.fromkeys(SAMPLE_MARKS, "15")
+    statuses = {row[0]: row[3:] for row in rows[1:]}
+    assert statuses["gus"] == ["memory"] * 9
+    assert statuses["finn"][5:] == ["cpu limit", "not run", "not run", "not run"]
+    assert statuses["ivo"][1:3] == ["exit", "exit"]
+    assert sorted(p.stem for p in (out / "feedback").glob("*.md")) == sorted(SAMPLE_MARKS)
+    text = {p.stem: p.read_text(encoding="utf-8") for p in (out / "feedback").glob("*.md")}
+    assert "all 2 returned boards are the same board" in text["cleo"]
+    assert "mirror image" in text["ben"]
+    assert "count from 1" in text["eve"]
+    assert "rows and columns are swapped" in text["kim"]
+    assert "stopped after 5 s of CPU" in text["finn"]
+    assert "more than 512 MB" in text["gus"]
+    assert "IndexError" in text["hana"]
+    assert "sys.exit('no solution!')" in text["ivo"]
+    assert "\x1b" not in text["jo"] and "garbage" in text["jo"]
+    assert "student" in result.stdout and "ada" in result.stdout  # the summary table
+    assert graders_processes() == []
+
+
+def test_each_limit_stops_only_its_own_submission(tmp_path: Path) -> None:
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    sources = {
+        "loops.py": "def model(n):\n    while True:\n        pass\n",
+        "sleeps.py": "import time\ndef model(n):\n    time.sleep(60)\n",
+        "hogs.py": "def model(n):\n    x = []\n    while True:\n        x.append(bytes(1 << 24))\n",
+        "right.py": RIGHT,
+    }
+    for name, source in sources.items():
+        (folder / name).write_text(source, encoding="utf-8")
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text(
+        "[limits]\ncpu_seconds = 1\nwall_seconds = 1.5\nmemory_mb = 256\n", encoding="utf-8"
+    )
+    results = {r.student: r for r in grade(folder, [4, 5], rubric=rubric, jobs=4)}
+    assert {name: r.statuses() for name, r in results.items()} == {
+        "hogs": ["memory", "memory"],
+        "loops": ["cpu limit", "not run"],
+        "right": ["ok", "ok"],
+        "sleeps": ["timeout", "not run"],
+    }
+    assert "stopped after 1 s of CPU: an endless loop?" in feedback(results["loops"])
+    assert "still running after 1.5 s of real time" in feedback(results["sleeps"])
+    assert "more than 256 MB" in feedback(results["hogs"])
+    assert graders_processes() == []
