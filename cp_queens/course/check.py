@@ -423,6 +423,45 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
     if not 1 <= n <= FILE_UP_TO:
         raise CpQueensError(f"compare_file: n must be 1..{FILE_UP_TO}, got {n}")
     row = CheckRow(n, 0)
+    all_keys, all_places = _valid_keys(row, n, items)
+    unique, hits = _duplicates(row, all_keys, all_places)
+    found = np.zeros(len(unique), dtype=bool)
+    for solutions in reference_blocks(n):
+        truth = _keys(solutions)
+        at = np.minimum(np.searchsorted(unique, truth), max(len(unique) - 1, 0))
+        present = unique[at] == truth if len(unique) else np.zeros(len(truth), dtype=bool)
+        found[at[present]] = True
+        if row.first_missing is None and not present.all():
+            missing = tuple(solutions[int(np.flatnonzero(~present)[0])].tolist())
+            row.first_missing = Finding(n, None, missing, "missing", text(missing))
+        row.expected += len(truth)
+    if not found.all():  # valid by verify(), unknown to the engine: a bug in one of them
+        stray = np.isin(all_keys, unique[~found])
+        position = int(all_places[stray].min())
+        row.invalid += int(stray.sum())
+        row.duplicates -= int((hits[~found] - 1).sum())
+        if row.first_invalid is None or position < (row.first_invalid.index or 0):
+            cols = _columns(int(all_keys[stray][np.argmin(all_places[stray])]), n)
+            reason = "not a solution according to the reference engine"
+            row.first_invalid = Finding(n, position, cols, reason, text(cols))
+    row.correct = int(found.sum())
+    row.missing = row.expected - row.correct
+    if row.first_missing is not None:
+        missing_cols = row.first_missing.cols
+        row.first_missing = Finding(
+            n,
+            None,
+            missing_cols,
+            f"missing ({row.missing} of {row.expected} not found)",
+            row.first_missing.board,
+        )
+    return row
+
+
+def _valid_keys(row: CheckRow, n: int, items: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Judge every placement read: the invalid ones go into ``row`` (the first with its
+    attacking pair), the valid ones come back as one 64-bit key each, with their 1-based
+    positions in the file."""
     problem = Problem(n)
     keys: list[np.ndarray] = []  # of the valid placements, in the file's order
     places: list[np.ndarray] = []  # their 1-based positions in the file
@@ -460,38 +499,7 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
     all_places = np.concatenate(places) if places else np.zeros(0, np.int64)
     keys.clear()  # the blocks: not to be held next to their copy while sorting
     places.clear()
-    unique, hits = _duplicates(row, all_keys, all_places)
-    found = np.zeros(len(unique), dtype=bool)
-    for solutions in reference_blocks(n):
-        truth = _keys(solutions)
-        at = np.minimum(np.searchsorted(unique, truth), max(len(unique) - 1, 0))
-        present = unique[at] == truth if len(unique) else np.zeros(len(truth), dtype=bool)
-        found[at[present]] = True
-        if row.first_missing is None and not present.all():
-            missing = tuple(solutions[int(np.flatnonzero(~present)[0])].tolist())
-            row.first_missing = Finding(n, None, missing, "missing", text(missing))
-        row.expected += len(truth)
-    if not found.all():  # valid by verify(), unknown to the engine: a bug in one of them
-        stray = np.isin(all_keys, unique[~found])
-        position = int(all_places[stray].min())
-        row.invalid += int(stray.sum())
-        row.duplicates -= int((hits[~found] - 1).sum())
-        if row.first_invalid is None or position < (row.first_invalid.index or 0):
-            cols = _columns(int(all_keys[stray][np.argmin(all_places[stray])]), n)
-            reason = "not a solution according to the reference engine"
-            row.first_invalid = Finding(n, position, cols, reason, text(cols))
-    row.correct = int(found.sum())
-    row.missing = row.expected - row.correct
-    if row.first_missing is not None:
-        missing_cols = row.first_missing.cols
-        row.first_missing = Finding(
-            n,
-            None,
-            missing_cols,
-            f"missing ({row.missing} of {row.expected} not found)",
-            row.first_missing.board,
-        )
-    return row
+    return all_keys, all_places
 
 
 def reference_blocks(n: int) -> Iterator[np.ndarray]:
