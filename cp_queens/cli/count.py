@@ -46,8 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog="examples:\n"
         "  cp-queens count 17                              on every core\n"
         "  cp-queens count 18 --checkpoint n18.jsonl       Ctrl-C; the same resumes\n"
-        "  cp-queens count 19 --scheduler tcp://HOST:8786  on a Dask cluster\n"
-        "  cp-queens count 12 --format json                the answer as data",
+        "  cp-queens count 19 --scheduler tcp://HOST:8786  on a Dask cluster",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")

@@ -429,7 +429,7 @@ class PropagateEngine(Engine):
         >>> engines.get("propagate", consistency="strong")
         Traceback (most recent call last):
         ...
-        cp_queens.errors.CpQueensError: propagate: unknown consistency 'strong' \
+        cp_queens.errors.EngineOptionError: propagate: unknown consistency 'strong' \
 (choose from none, forward, arc, alldiff)
     """
 
