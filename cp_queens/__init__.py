@@ -31,7 +31,7 @@ from cp_queens import engines
 from cp_queens.budget import Budget
 from cp_queens.engines.base import Solutions, UniqueCount
 from cp_queens.errors import CpQueensError, IncompleteError, InvalidProblemError, TimeLimitError
-from cp_queens.problem import Placement, Problem
+from cp_queens.problem import Placement, Problem, squares
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
 
@@ -134,8 +134,8 @@ def _problem(
         return n
     return Problem(
         _as_int(n),
-        {_as_int(r): _as_int(c) for r, c in (fixed or {}).items()},
-        frozenset((_as_int(r), _as_int(c)) for r, c in (blocked or ())),
+        [(_as_int(r), _as_int(c)) for r, c in squares({} if fixed is None else fixed, "fixed", mapping=True)],
+        frozenset((_as_int(r), _as_int(c)) for r, c in squares(() if blocked is None else blocked, "blocked")),
     )
 
 
