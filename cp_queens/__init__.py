@@ -132,10 +132,14 @@ def _problem(
                 "a Problem holds its own queens and blocked squares"
             )
         return n
-    return Problem(
+    queens = squares({} if fixed is None else fixed, "fixed", mapping=True)
+    return Problem.from_queens(
         _as_int(n),
-        [(_as_int(r), _as_int(c)) for r, c in squares({} if fixed is None else fixed, "fixed", mapping=True)],
-        frozenset((_as_int(r), _as_int(c)) for r, c in squares(() if blocked is None else blocked, "blocked")),
+        [(_as_int(r), _as_int(c)) for r, c in queens],
+        [
+            (_as_int(r), _as_int(c))
+            for r, c in squares(() if blocked is None else blocked, "blocked")
+        ],
     )
 
 

@@ -277,9 +277,7 @@ class Residue:
         return Placement(tuple(cols))
 
 
-def squares(
-    value: object, what: str, *, mapping: bool = False
-) -> Iterator[tuple[object, object]]:
+def squares(value: object, what: str, *, mapping: bool = False) -> Iterator[tuple[Any, Any]]:
     """The ``(row, col)`` pairs of ``value``, each one checked to be a pair.
 
     ``fixed``, ``blocked`` and ``queens`` are written many ways (a dict, a set of
@@ -314,7 +312,7 @@ def squares(
         yield pair
 
 
-def _by_row(n: object, pairs: Iterable[tuple[object, object]]) -> dict[int, int]:
+def _by_row(n: Any, pairs: Iterable[tuple[Any, Any]]) -> dict[int, int]:
     """Given queens as ``{row: col}``; two in one row is an error, not the last one winning."""
     fixed: dict[Any, Any] = {}
     for row, col in pairs:

@@ -60,9 +60,7 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         cols: Sequence[int] | np.ndarray = placement
         bad_shape = _shape_problem_vectorised(placement)
     else:
-        if not isinstance(placement, Iterable) or isinstance(
-            placement, str | bytes | Mapping
-        ):
+        if not isinstance(placement, Iterable) or isinstance(placement, str | bytes | Mapping):
             # A wrong *kind* of argument is the caller's error, not a verdict on a board.
             raise InvalidPlacementError(
                 "verify: a placement is a sequence of column numbers (one per row), "

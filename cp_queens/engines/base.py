@@ -239,6 +239,20 @@ class Engine:
     #: ``scheduler``, ``cluster`` or ``executor`` there).
     budget_keys: ClassVar[tuple[str, ...]] = ("time_limit",)
 
+    # What a call costs, checked before any work (:mod:`cp_queens.limits` does the
+    # arithmetic). Rough figures measured on the development machine (2 cores); they
+    # only have to be right within a factor of a few, because they guard against
+    # requests off by factors of millions. An instance may refine them by its options.
+    #: Peak bytes per square of the residue for a model, or ``None``: no n x n model.
+    bytes_per_square: ClassVar[float | None] = None
+    #: CPU seconds per solution when counting on one core, or ``None``: unknown.
+    seconds_per_solution: ClassVar[float | None] = None
+    #: A count runs on every core (``seconds_per_solution`` is divided by them).
+    counts_on_every_core: ClassVar[bool] = False
+    #: Largest empty board on which a first solution is expected within minutes, or
+    #: ``None``: no limit. Beyond it, a call without a time limit is refused.
+    first_reach: ClassVar[int | None] = None
+
     def __init__(self) -> None:
         #: Used by a call that brings no budget of its own (``engines.get`` sets it).
         self.budget = Budget()
@@ -405,16 +419,14 @@ class Engine:
             )
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
-        limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
+        limits.check_memory(self, problem.n, problem.n - len(problem.fixed))
         if budget is not None:
             self._check_budget(budget)
         budget = budget or self.budget
         if task == "count" and not problem.fixed:
-            limits.check_count_reach(
-                self.name, problem.n, self.count_cores(budget), budget.time_limit
-            )
+            limits.check_count_reach(self, problem.n, self.count_cores(budget), budget.time_limit)
         if task != "count" and problem.is_empty_board:
-            limits.check_first_reach(self.name, problem.n, budget.time_limit)
+            limits.check_first_reach(self, problem.n, budget.time_limit)
 
     def _check_budget(self, budget: Budget) -> None:
         """A run setting this engine would ignore is refused, as ``engines.get`` does."""

@@ -65,6 +65,9 @@ class CpSatBoardEngine(Engine):
     """CP-SAT on the 0/1 board model; solutions arrive through a solution callback."""
 
     name = "cpsat-board"
+    #: Peak RSS over n^2: 170 MB at n = 200.
+    bytes_per_square = 4_000
+    seconds_per_solution = 5e-4
     description = "OR-Tools CP-SAT on 0/1 squares x[r][c]: one per row/column, <= 1 per diagonal"
 
     def __init__(
