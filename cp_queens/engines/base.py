@@ -423,7 +423,7 @@ class Engine:
         if budget is not None:
             self._check_budget(budget)
         budget = budget or self.budget
-        if task == "count" and not problem.fixed:
+        if task == "count" and problem.is_empty_board:  # blocked squares change the total
             limits.check_count_reach(self, problem.n, self.count_cores(budget), budget.time_limit)
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self, problem.n, budget.time_limit)
