@@ -437,13 +437,12 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
     head = source.read(BLOCK_CHARS)
     if head and not head.endswith("\n"):
         head += source.readline(MAX_LINE_CHARS + 1)  # whole lines only
-        if len(head) > BLOCK_CHARS + MAX_LINE_CHARS:
-            raise too_long(name, head.count("\n") + 1)
+        last_start = head.rfind("\n", 0, len(head) - 1) + 1
+        if len(head) - last_start > MAX_LINE_CHARS:
+            raise too_long(name, head.count("\n", 0, last_start) + 1)
     fmt = _detect(head)
     if fmt is None:  # boards, or no placement line in the first block: line by line
-        rest = itertools.chain(
-            io.StringIO(head), bounded_lines(source, name, head.count("\n") + 1)
-        )
+        rest = itertools.chain(io.StringIO(head), bounded_lines(source, name, head.count("\n") + 1))
         yield from read_placements(rest, name)  # type: ignore[arg-type]
         return
     lines_before = 0

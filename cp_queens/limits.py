@@ -36,6 +36,8 @@ BEYOND_REACH = 365 * 86400.0
 #: ours): better refuse ``solve 5000 -e cpsat`` (20 GB planned, 21.6 GB measured) on a
 #: 24 GB machine than take it to the edge.
 MEMORY_SHARE = 0.75
+#: Plans smaller than this are not checked (100 MB fits anywhere this runs).
+CHECK_FROM_BYTES = 100e6
 
 
 class Costs(Protocol):
@@ -126,6 +128,19 @@ def residue_bytes(n: int, free: int) -> float:
     return 300.0 * free + 40.0 * n
 
 
+def setup_seconds(engine: Costs, n: int, free: int | None = None) -> float | None:
+    """Rough seconds to build and load the model of one call (``None``: not measured).
+
+    The figures were measured on an idle machine: an underestimate on a busy one, so
+    a call refused for its setup would have overrun its time limit in any case.
+    """
+    per_square = getattr(engine, "setup_seconds_per_square", None)
+    if per_square is None:
+        return None
+    side = n if free is None else free
+    return float(per_square) * side * side
+
+
 def count_seconds(engine: Costs, n: int, cores: int = 1) -> float | None:
     """Rough wall seconds to count every solution of n queens (``None``: unknown)."""
     per_solution = engine.seconds_per_solution
@@ -151,8 +166,13 @@ def check_bytes(need: float, what: str, instead: str) -> None:
     )
 
 
-def check_memory(engine: Costs, n: int, free: int | None = None) -> None:
-    """Refuse, before building anything, a call that cannot fit in this machine's memory."""
+def check_memory(
+    engine: Costs, n: int, free: int | None = None, *, completion: bool = False
+) -> None:
+    """Refuse, before building anything, a call that cannot fit in this machine's memory.
+
+    ``completion``: given queens or blocked squares, which the formula cannot take.
+    """
     need = memory_needed(engine, n, free)
     per_square = engine.bytes_per_square
     if per_square is not None:
@@ -161,7 +181,7 @@ def check_memory(engine: Costs, n: int, free: int | None = None) -> None:
         what = f"engine '{engine.name}' (roughly {BYTES_PER_QUEEN} bytes per queen) for n={n}"
     if engine.name == "construct":
         instead = "no engine can hold a placement this large here"
-    elif free is not None and free < n:
+    elif completion:
         instead = "engines 'reference' and 'propagate' need memory linear in n"
     else:
         instead = (

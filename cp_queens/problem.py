@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+from cp_queens import limits
 from cp_queens.errors import (
     AttackingQueensError,
     InvalidPlacementError,
@@ -227,6 +228,14 @@ class Residue:
     @classmethod
     def of(cls, problem: Problem) -> Residue:
         n, fixed = problem.n, problem.fixed
+        need = limits.residue_bytes(n, n - len(fixed))
+        if need > limits.CHECK_FROM_BYTES:  # reading what is free costs more than a small one
+            limits.check_bytes(
+                need,
+                f"the residue of n={n} with {len(fixed)} given queens ({n - len(fixed)} rows "
+                "left to fill)",
+                "a completion this open is beyond every engine here",
+            )
         rows = tuple(r for r in range(n) if r not in fixed)
         taken = set(fixed.values())
         columns = tuple(c for c in range(n) if c not in taken)
@@ -309,6 +318,12 @@ def squares(value: object, what: str, *, mapping: bool = False) -> Iterator[tupl
         pair = tuple(item)
         if len(pair) != 2:
             raise InvalidProblemError(f"{what}: {item!r:.60} is not a (row, column) pair")
+        try:
+            hash(pair)  # the pairs go into sets and dicts: ``[1]`` as a row is no number
+        except TypeError:
+            raise InvalidProblemError(
+                f"{what}: {item!r:.60} is not a (row, column) pair of integers"
+            ) from None
         yield pair
 
 

@@ -117,10 +117,16 @@ def run(args: argparse.Namespace) -> int:
     elif args.engine is None and any(strategy_options(args).values()):
         args.engine = DEFAULT_MODEL_ENGINE  # the other search options are the CP-SAT engine's
     elif args.engine is None:
-        args.engine = default_complete_engine(problem)
-        squares = problem.residue().open_squares()
-        plural = "" if squares == 1 else "s"
-        note(f"engine: {args.engine} (default for a residue of {squares} open square{plural})")
+        task = "count" if args.count else "all" if args.all else "first"
+        args.engine = default_complete_engine(problem, task)
+        if problem.is_empty_board:
+            args.chosen = f"engine: {args.engine} (default for a board with nothing given)"
+        else:
+            squares = problem.residue().open_squares()
+            plural = "" if squares == 1 else "s"
+            args.chosen = (
+                f"engine: {args.engine} (default for a residue of {squares} open square{plural})"
+            )
     engine = make_engine(
         args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
@@ -201,6 +207,10 @@ def _stopped(args: argparse.Namespace, what: str) -> int:
 
 
 def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
+    # Said with the statistics, after the call: a request refused before any work is
+    # one line, the refusal.
+    if getattr(args, "chosen", None):
+        note(args.chosen)
     given, blocked = len(problem.fixed), len(problem.blocked)
     squares = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
     note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares}")

@@ -252,6 +252,10 @@ class Engine:
     #: Largest empty board on which a first solution is expected within minutes, or
     #: ``None``: no limit. Beyond it, a call without a time limit is refused.
     first_reach: ClassVar[int | None] = None
+    #: Seconds per square to build and load a model, in steps that cannot look at the
+    #: clock (a solver's own parsing and loading), or ``None``: the engine checks the
+    #: clock as it builds. A time limit shorter than this setup ends the call at once.
+    setup_seconds_per_square: ClassVar[float | None] = None
 
     def __init__(self) -> None:
         #: Used by a call that brings no budget of its own (``engines.get`` sets it).
@@ -419,7 +423,12 @@ class Engine:
             )
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
-        limits.check_memory(self, problem.n, problem.n - len(problem.fixed))
+        limits.check_memory(
+            self,
+            problem.n,
+            problem.n - len(problem.fixed),
+            completion=not problem.is_empty_board,
+        )
         if budget is not None:
             self._check_budget(budget)
         budget = budget or self.budget
@@ -427,6 +436,20 @@ class Engine:
             limits.check_count_reach(self, problem.n, self.count_cores(budget), budget.time_limit)
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self, problem.n, budget.time_limit)
+        setup = limits.setup_seconds(self, problem.n, problem.n - len(problem.fixed))
+        if budget.time_limit is not None and setup is not None and setup > budget.time_limit:
+            # Better now than after the limit: the solver would not look at the clock
+            # until its model is loaded, and the call would overrun by the whole setup.
+            stats = Stats(engine=self.name, task=task, n=problem.n, status=TIME_LIMIT)
+            stats.extra["setup_seconds"] = round(setup, 1)
+            self._latest.stats = stats
+            raise TimeLimitError(
+                f"engine '{self.name}' needs {limits.format_duration(setup)} to build "
+                f"and load its model of n={problem.n}, more than the time limit of "
+                f"{budget.time_limit:g} s; nothing was searched",
+                partial=None,
+                stats=stats,
+            )
 
     def _check_budget(self, budget: Budget) -> None:
         """A run setting this engine would ignore is refused, as ``engines.get`` does."""
