@@ -20,9 +20,10 @@ Each instance is written to a file and solved by two whole processes, as a user
 would run them: ``cp-queens complete FILE`` (the default engine and strategy: find
 one completion) and ``cp-queens complete FILE --count``. The table gives each one's
 answer, wall seconds and CPU seconds (user + system of the process and its
-children), and the ratio of the default's wall time to the count's. The default
-must never lose to the count by more than 2x; the script exits 1 if it does on an
-instance where the count finished, or if the answers disagree.
+children), and the ratios of the default's times to the count's. The default must
+never lose to the count by more than 2x; the script exits 1 if it does in CPU time
+(on a shared machine wall time also measures the wait for a core, so it is printed,
+not judged) on an instance where the count finished, or if the answers disagree.
 """
 
 from __future__ import annotations
@@ -143,13 +144,14 @@ def main() -> int:
                 found, wall, cpu = run(path, timeout=args.timeout)
                 count, count_wall, count_cpu = run(path, "--count", timeout=args.timeout)
                 ratio = wall / count_wall if count_wall else float("inf")
+                cpu_ratio = cpu / count_cpu if count_cpu else float("inf")
                 exists = count not in ("none", "timeout") and not count.startswith("exit")
                 expected = "found" if exists else "none"
-                if count != "timeout" and (found != expected or ratio > LIMIT):
+                if count != "timeout" and (found != expected or cpu_ratio > LIMIT):
                     failed = True
                 print(
                     f"| {name} | {text.count('x')} | {found} | {wall:.2f} | {cpu:.2f} | {count} "
-                    f"| {count_wall:.2f} | {count_cpu:.2f} | {ratio:.2f} |",
+                    f"| {count_wall:.2f} | {count_cpu:.2f} | {ratio:.2f} | {cpu_ratio:.2f} |",
                     flush=True,
                 )
     print(f"# load average {os.getloadavg()[0]:.2f} at the end")

@@ -44,6 +44,14 @@ input (detected):
 Only the residue is solved: the given queens' rows, columns and diagonals are
 taken out before any model is built, so a nearly full board is a small search.
 
+default engine: a board with nothing given or blocked is a plain solve (the
+construct formula for one completion, the counting engine for --count).
+Otherwise pyconstraint for a residue of at most 64 open squares, cpsat above.
+To find one completion cpsat uses, with at most 64 rows left to fill, the
+same complete search as --count (so "no completion exists" is proven as fast
+as the count proves it), and its greedy search on larger residues, where
+solutions abound and a proof is out of reach anyway (docs/completion.md).
+
 exit codes: 0 completed, 1 no completion exists, 2 unreadable input or queens
 that attack each other, 3 the engines named by --engine and --cross-check
 disagree, 4 stopped by --time-limit (see 'cp-queens --help' for all codes).
