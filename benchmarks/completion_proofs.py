@@ -129,9 +129,9 @@ def main() -> int:
     print(f"# {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start")
     print(
         "| instance | blocked | default answer | wall s | CPU s | --count answer | wall s "
-        "| CPU s | default/count (wall) |"
+        "| CPU s | default/count wall | default/count CPU |"
     )
-    print("| --- | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: |")
+    print("| --- | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     failed = False
     with tempfile.TemporaryDirectory() as folder:
         for seed in args.seeds:
