@@ -216,6 +216,10 @@ class Solutions(Iterator[Placement]):
 Tracer = Callable[[str, int, int], None]
 
 
+#: Model setups estimated shorter than this (seconds) are not checked against the limit.
+SETUP_CHECKED_FROM = 1.0
+
+
 class Engine:
     """Base class of all engines: subclasses override what they can do.
 
@@ -289,6 +293,7 @@ class Engine:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
         self._check(problem, "enumerate", self.can_enumerate, budget)
+        self._check_setup(problem, "solutions", budget, 0)
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
 
@@ -314,6 +319,7 @@ class Engine:
                 count so far (a lower bound), ``stats`` the call's statistics.
         """
         self._check(problem, "count", self.can_count, budget)
+        self._check_setup(problem, "count", budget, 0)
         call = self._call("count", problem, progress=progress, budget=budget)
         total = self._count(problem, call)
         self._finish(call, total)
@@ -339,6 +345,7 @@ class Engine:
                 "unique counts (up to symmetry) are only defined without pre-placed queens "
                 "or blocked squares"
             )
+        self._check_setup(problem, "count", budget, UniqueCount(0, 0))
         call = self._call("count", problem, progress=progress, budget=budget)
         result = self._count_unique(problem, call)
         call.stats.extra["unique"] = result.unique
@@ -358,6 +365,7 @@ class Engine:
                 there is none (``partial`` is ``None``).
         """
         self._check(problem, "find a solution", True, budget)
+        self._check_setup(problem, "first", budget, None)
         call = self._call("first", problem, budget=budget)
         found = self._first(problem, call)
         self._finish(call, 0 if found is None else 1)
@@ -436,20 +444,30 @@ class Engine:
             limits.check_count_reach(self, problem.n, self.count_cores(budget), budget.time_limit)
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self, problem.n, budget.time_limit)
+
+    def _check_setup(
+        self, problem: Problem, task: str, budget: Budget | None, partial: object
+    ) -> None:
+        """End a call at once whose model setup alone would outlast its time limit.
+
+        Better now than after the limit: the solver does not look at the clock until
+        its model is loaded, and the call would overrun by the whole setup. Setups
+        under :data:`SETUP_CHECKED_FROM` seconds are left to the limit itself.
+        """
+        limit = (budget or self.budget).time_limit
         setup = limits.setup_seconds(self, problem.n, problem.n - len(problem.fixed))
-        if budget.time_limit is not None and setup is not None and setup > budget.time_limit:
-            # Better now than after the limit: the solver would not look at the clock
-            # until its model is loaded, and the call would overrun by the whole setup.
-            stats = Stats(engine=self.name, task=task, n=problem.n, status=TIME_LIMIT)
-            stats.extra["setup_seconds"] = round(setup, 1)
-            self._latest.stats = stats
-            raise TimeLimitError(
-                f"engine '{self.name}' needs {limits.format_duration(setup)} to build "
-                f"and load its model of n={problem.n}, more than the time limit of "
-                f"{budget.time_limit:g} s; nothing was searched",
-                partial=None,
-                stats=stats,
-            )
+        if limit is None or setup is None or setup < SETUP_CHECKED_FROM or setup <= limit:
+            return
+        stats = Stats(engine=self.name, task=task, n=problem.n, status=TIME_LIMIT)
+        stats.extra["setup_seconds"] = round(setup, 1)
+        self._latest.stats = stats
+        raise TimeLimitError(
+            f"engine '{self.name}' needs {limits.format_duration(setup)} to build "
+            f"and load its model of n={problem.n}, more than the time limit of "
+            f"{limit:g} s; nothing was searched",
+            partial=partial,
+            stats=stats,
+        )
 
     def _check_budget(self, budget: Budget) -> None:
         """A run setting this engine would ignore is refused, as ``engines.get`` does."""
