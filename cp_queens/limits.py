@@ -220,8 +220,8 @@ def check_first_reach(engine: Costs, n: int, time_limit: float | None) -> None:
         return
     raise UnsupportedTaskError(
         f"engine '{engine.name}' is not expected to find a solution for n={n} in reasonable "
-        f"time: its backtracking search grows exponentially with n (it reaches about "
-        f"n={reach} in minutes, beyond that hours to years). Use engine 'construct' (one "
+        f"time: its backtracking search reaches about n={reach} within minutes and grows "
+        f"steeply beyond (hours to years). Use engine 'construct' (one "
         "solution for any n >= 4, at once) or 'minconflicts', or give a time limit to search "
         "that long anyway"
     )
