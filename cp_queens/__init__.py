@@ -37,7 +37,7 @@ from cp_queens.errors import (
     TimeLimitError,
     UnknownEngineError,
 )
-from cp_queens.problem import Placement, Problem
+from cp_queens.problem import Placement, Problem, squares
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
 
@@ -109,23 +109,27 @@ def default_solve_engine(n: int, *, fixed: bool = False) -> str:
 SMALL_RESIDUE = 64
 
 
-def default_complete_engine(problem: Problem, options: Collection[str] = ()) -> str:
+def default_complete_engine(
+    problem: Problem, task: str = "first", options: Collection[str] = ()
+) -> str:
     """The engine ``cp-queens complete`` uses when none is named: by the size of the
     residue, or, when ``options`` are chosen, the first engine that takes them all.
+
+    A board with nothing given or blocked is a plain solve: one completion comes from
+    the ``construct`` formula (a billion-square board is then refused for its memory
+    in a second, or solved in O(n), never modelled), a count from the counting engine.
 
     Examples:
         >>> default_complete_engine(Problem(8, {0: 0, 1: 2, 2: 4, 3: 6}))
         'pyconstraint'
-        >>> default_complete_engine(Problem(12))
+        >>> default_complete_engine(Problem(12, blocked=[(0, 0)]))
         'cpsat'
-        >>> default_complete_engine(Problem(12), ["consistency"])
+        >>> default_complete_engine(Problem(10**9)), default_complete_engine(Problem(12), "count")
+        ('construct', 'fast')
+        >>> default_complete_engine(Problem(12, blocked=[(0, 0)]), options=["consistency"])
         'propagate'
     """
-    by_size = (
-        "pyconstraint"
-        if problem.residue().open_squares() <= SMALL_RESIDUE
-        else DEFAULT_MODEL_ENGINE
-    )
+    by_size = _default_complete_engine(problem, task)
     if not options:
         return by_size
     candidates = dict.fromkeys((by_size, DEFAULT_MODEL_ENGINE, "pyconstraint", "propagate"))
@@ -136,6 +140,16 @@ def default_complete_engine(problem: Problem, options: Collection[str] = ()) -> 
         except UnknownEngineError:  # its optional package is not installed
             continue
     return by_size  # no engine takes them all: building it names the option it lacks
+
+
+def _default_complete_engine(problem: Problem, task: str) -> str:
+    if problem.is_empty_board and task == "first":
+        return "construct"
+    if problem.is_empty_board and task == "count":
+        return default_count_engine()
+    if problem.residue().open_squares() <= SMALL_RESIDUE:
+        return "pyconstraint"
+    return DEFAULT_MODEL_ENGINE
 
 
 #: Squares where no queen may stand, as ``(row, column)`` pairs.
@@ -153,10 +167,14 @@ def _problem(
                 "a Problem holds its own queens and blocked squares"
             )
         return n
-    return Problem(
+    queens = squares({} if fixed is None else fixed, "fixed", mapping=True)
+    return Problem.from_queens(
         _as_int(n),
-        {_as_int(r): _as_int(c) for r, c in (fixed or {}).items()},
-        frozenset((_as_int(r), _as_int(c)) for r, c in (blocked or ())),
+        [(_as_int(r), _as_int(c)) for r, c in queens],
+        [
+            (_as_int(r), _as_int(c))
+            for r, c in squares(() if blocked is None else blocked, "blocked")
+        ],
     )
 
 

@@ -4,7 +4,7 @@ A :class:`Budget` is the one value that carries these run settings from the
 command line or a library keyword to the engine. It is built and checked in one
 place, :meth:`Budget.of`, so a bad value gets the same one-line error whichever
 door it came through, and ``workers`` is resolved (capped at the cores, warned
-once) before any engine sees it. The engine's :class:`~cp_queens.engines.base.Call`
+once) before any engine sees it. The engine's :class:`~cp_queens.engines.call.Call`
 holds the budget and turns ``time_limit`` into one deadline on one clock.
 
 Examples:

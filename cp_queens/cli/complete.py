@@ -45,6 +45,14 @@ input (detected):
 Only the residue is solved: the given queens' rows, columns and diagonals are
 taken out before any model is built, so a nearly full board is a small search.
 
+default engine: a board with nothing given or blocked is a plain solve (the
+construct formula for one completion, the counting engine for --count).
+Otherwise pyconstraint for a residue of at most 64 open squares, cpsat above.
+To find one completion cpsat uses, with at most 64 rows left to fill, the
+same complete search as --count (so "no completion exists" is proven as fast
+as the count proves it), and its greedy search on larger residues, where
+solutions abound and a proof is out of reach anyway (docs/completion.md).
+
 exit codes: 0 completed, 1 no completion exists, 2 unreadable input or queens
 that attack each other, 3 the engines named by --engine and --cross-check
 disagree, 4 stopped by --time-limit (see 'cp-queens --help' for all codes).
@@ -120,29 +128,37 @@ def run(args: argparse.Namespace) -> int:
     with open_input(args.file) as source:
         problem = read_partial(source, name)
     options = {"seed": args.seed, **strategy_options(args)}
-    spec = args.engine
+    spec, said = args.engine, []
     if spec is None:
-        spec = default_complete_engine(problem, [k for k, v in options.items() if v is not None])
-        squares = problem.residue().open_squares()
-        plural = "" if squares == 1 else "s"
-        note(f"engine: {spec} (default for a residue of {squares} open square{plural})")
+        task = "count" if args.count else "all" if args.all else "first"
+        chosen = [key for key, value in options.items() if value is not None]
+        spec = default_complete_engine(problem, task, chosen)
+        if problem.is_empty_board:
+            said.append(f"engine: {spec} (default for a board with nothing given)")
+        else:
+            squares = problem.residue().open_squares()
+            plural = "" if squares == 1 else "s"
+            said.append(f"engine: {spec} (default for a residue of {squares} open square{plural})")
     engine = make_engine(spec, time_limit=args.time_limit, **options)
+    given, blocked = len(problem.fixed), len(problem.blocked)
+    squares_text = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
+    said.append(f"{name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares_text}")
     if args.count:
-        return _count(args, name, problem, engine)
+        return _count(args, said, problem, engine)
     if args.all:
-        return _all(args, name, problem, engine)
-    return _first(args, name, problem, engine)
+        return _all(args, said, problem, engine)
+    return _first(args, said, problem, engine)
 
 
-def _first(args: argparse.Namespace, name: str, problem: Problem, engine: Engine) -> int:
+def _first(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
     from cp_queens.completion import first_completion
 
     try:
         placement = first_completion(problem, engine)
     except TimeLimitError:
-        _report(name, problem, engine)
+        _report(said, engine)
         return _stopped(args, "no completion found")
-    _report(name, problem, engine)
+    _report(said, engine)
     if args.cross_check and _disagrees(args, problem, engine, exists=placement is not None):
         return DISAGREEMENT
     if placement is None:
@@ -153,13 +169,13 @@ def _first(args: argparse.Namespace, name: str, problem: Problem, engine: Engine
     return ExitCode.OK
 
 
-def _count(args: argparse.Namespace, name: str, problem: Problem, engine: Engine) -> int:
+def _count(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
     complete = True
     try:
         total = engine.count(problem)
     except TimeLimitError as cut:
         complete, total = False, cut.partial  # type: ignore[assignment]
-    _report(name, problem, engine)
+    _report(said, engine)
     agrees = None
     if complete and args.cross_check:
         agrees = not _disagrees(args, problem, engine, count=total)
@@ -181,7 +197,7 @@ def _count(args: argparse.Namespace, name: str, problem: Problem, engine: Engine
     return ExitCode.OK
 
 
-def _all(args: argparse.Namespace, name: str, problem: Problem, engine: Engine) -> int:
+def _all(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
     from cp_queens.completion import completions
 
     found: set[Placement] = set()
@@ -194,7 +210,7 @@ def _all(args: argparse.Namespace, name: str, problem: Problem, engine: Engine) 
             written += 1
             if args.cross_check:
                 found.add(placement)
-    _report(name, problem, engine)
+    _report(said, engine)
     complete = engine.stats.status == COMPLETE
     plural = "s" * (written != 1)
     note(f"{written} completion{plural}{'' if complete else ' (stopped early)'}")
@@ -214,10 +230,11 @@ def _stopped(args: argparse.Namespace, what: str) -> int:
     return ExitCode.TIME_LIMIT
 
 
-def _report(name: str, problem: Problem, engine: Engine) -> None:
-    given, blocked = len(problem.fixed), len(problem.blocked)
-    squares = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
-    note(f"{name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares}")
+def _report(said: list[str], engine: Engine) -> None:
+    # Said with the statistics, after the call: a request refused before any work is
+    # one line, the refusal.
+    for line in said:
+        note(line)
     report(engine.stats)
 
 

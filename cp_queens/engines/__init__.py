@@ -40,7 +40,7 @@ __all__ = [
 _REGISTRY: dict[str, type[Engine]] = {}
 
 #: Modules of this package that hold no engine.
-NOT_ENGINES = frozenset({"base"})
+NOT_ENGINES = frozenset({"base", "call"})
 
 E = TypeVar("E", bound=type[Engine])
 

@@ -44,151 +44,43 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from cp_queens import limits
 from cp_queens.budget import Budget, check_time_limit
+from cp_queens.engines.call import (
+    SEED_RANGE,
+    Call,
+    ProgressCallback,
+    Solutions,
+    UniqueCount,
+    check_limit,
+    check_seed,
+)
 from cp_queens.errors import (
-    CpQueensError,
     EngineOptionError,
     TimeLimitError,
     UnsupportedTaskError,
 )
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
+from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 
 #: Every finished call logs its statistics line here at level INFO (as the CLI prints it).
 LOGGER = "cp_queens"
 
 
-class UniqueCount(NamedTuple):
-    """All solutions, and those distinct up to rotation and reflection."""
-
-    total: int
-    unique: int
-
-
-#: Called now and then during a long call with a :class:`~cp_queens.stats.Progress` record.
-ProgressCallback = Callable[[Progress], None]
-
-
-def check_limit(limit: object) -> int | None:
-    """``limit`` as a whole number >= 0 (or ``None``); anything else is a clear error.
-
-    Examples:
-        >>> check_limit(3), check_limit(None)
-        (3, None)
-        >>> check_limit(2.5)
-        Traceback (most recent call last):
-        ...
-        cp_queens.errors.CpQueensError: limit must be a whole number >= 0, got 2.5
-    """
-    if limit is None:
-        return None
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise CpQueensError(f"limit must be a whole number >= 0, got {limit!r}")
-    return int(limit)
-
-
-#: Random seeds every engine accepts (CP-SAT's ``random_seed`` is a 32-bit integer).
-SEED_RANGE = range(0, 2**31)
-
-
-def check_seed(seed: object) -> int | None:
-    """A random seed: a whole number in ``0 .. 2**31 - 1`` (or ``None``: draw one)."""
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, int) or int(seed) not in SEED_RANGE:
-        raise CpQueensError(f"seed must be a whole number from 0 to {SEED_RANGE[-1]}, got {seed!r}")
-    return int(seed)
-
-
-__all__ = ["Budget", "Call", "Engine", "Solutions", "UniqueCount", "check_time_limit"]
-
-
-@dataclass
-class Call:
-    """One call of an engine: what it was asked, and what it reports.
-
-    Created by the public methods of :class:`Engine` and handed to the ``_``
-    methods a subclass overrides; never shared between calls.
-    """
-
-    task: str
-    problem: Problem
-    stats: Stats
-    #: How the call may run: time limit, workers, where, checkpoint.
-    budget: Budget = field(default_factory=Budget)
-    #: ``time.monotonic()`` when the call started.
-    started: float = field(default_factory=time.monotonic)
-    #: At most this many solutions (streams only).
-    limit: int | None = None
-    progress: ProgressCallback | None = field(default=None, repr=False)
-    #: ``time.monotonic()`` instant at which the call must stop, or ``None``: the one
-    #: deadline of the call, from ``budget.time_limit``. The monotonic clock is shared by
-    #: the processes of this machine, so local workers may compare against it too.
-    deadline: float | None = field(init=False)
-
-    def __post_init__(self) -> None:
-        limit = self.budget.time_limit
-        self.deadline = None if limit is None else self.started + limit
-
-    def expired(self) -> bool:
-        """True once the time limit has passed (cheap: call it every few thousand nodes)."""
-        return self.deadline is not None and time.monotonic() > self.deadline
-
-    def remaining(self) -> float | None:
-        """Seconds left before the deadline (at least 0), or ``None`` without a limit."""
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - time.monotonic())
-
-    def report(
-        self, solutions: int, *, done: int | None = None, total: int | None = None, resumed: int = 0
-    ) -> None:
-        """Tell the progress callback, if any, how far the call is."""
-        if self.progress is not None:
-            elapsed = time.monotonic() - self.started
-            self.progress(Progress(solutions, elapsed, done, total, resumed))
-
-    def expect(self, seconds: float | None) -> None:
-        """Tell the progress callback, before any work, how long the call should take."""
-        if self.progress is not None and seconds is not None:
-            self.progress(Progress(0, 0.0, expected=seconds))
-
-    def stop_for_time(self) -> None:
-        """Mark the call as cut short by its time limit: its answer is incomplete."""
-        self.stats.status = TIME_LIMIT
-
-
-class Solutions(Iterator[Placement]):
-    """A stream of placements with its own statistics (``stats``), filled as it runs.
-
-    Closing it (``close()``, leaving a ``with`` block, or dropping it) stops the
-    search and frees what the engine holds (threads, processes).
-    """
-
-    def __init__(self, generator: Iterator[Placement], stats: Stats) -> None:
-        self._generator = generator
-        self.stats = stats
-
-    def __iter__(self) -> Solutions:
-        return self
-
-    def __next__(self) -> Placement:
-        return next(self._generator)
-
-    def close(self) -> None:
-        close = getattr(self._generator, "close", None)
-        if close is not None:
-            close()
-
-    def __enter__(self) -> Solutions:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+__all__ = [
+    "SEED_RANGE",
+    "Budget",
+    "Call",
+    "Engine",
+    "ProgressCallback",
+    "Solutions",
+    "UniqueCount",
+    "check_limit",
+    "check_seed",
+    "check_time_limit",
+]
 
 
 #: Told of every step of a search, as ``tracer(kind, row, col)``, by engines that take a
@@ -201,6 +93,10 @@ class Solutions(Iterator[Placement]):
 #: since it was placed). Engines check for ``None`` once per step, so an engine without
 #: a tracer pays next to nothing. :mod:`cp_queens.course.trace` draws these events.
 Tracer = Callable[[str, int, int], None]
+
+
+#: Model setups estimated shorter than this (seconds) are not checked against the limit.
+SETUP_CHECKED_FROM = 1.0
 
 
 class Engine:
@@ -229,20 +125,6 @@ class Engine:
     #: command line's choices (an option missing here takes any value its type allows).
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
 
-    # What a call costs, read by :mod:`cp_queens.limits` before any work starts, so a
-    # request off by factors of a million is refused at once. Rough figures, measured
-    # on the development machine; ``None``: not known, not checked.
-    #: Peak bytes per square of the board the model needs (n^2 of them).
-    bytes_per_square: ClassVar[float | None] = None
-    #: Bytes per queen, for an engine whose memory grows with n alone.
-    bytes_per_queen: ClassVar[float | None] = None
-    #: CPU seconds per solution found when counting on one core.
-    seconds_per_solution: ClassVar[float | None] = None
-    #: The count spreads over every core of the budget (else: one core).
-    counts_on_every_core: ClassVar[bool] = False
-    #: The largest empty board on which a first solution is expected within minutes;
-    #: beyond it the call is refused unless a time limit is given.
-    first_reach: ClassVar[int | None] = None
     #: A count also gives the count up to symmetry at no extra cost, so callers may
     #: always ask :meth:`count_unique`.
     unique_for_free: ClassVar[bool] = False
@@ -261,6 +143,24 @@ class Engine:
                 raise EngineOptionError(
                     f"{cls.name}: unknown {option} '{value}' (choose from {', '.join(choices)})"
                 )
+
+    # What a call costs, checked before any work (:mod:`cp_queens.limits` does the
+    # arithmetic). Rough figures measured on the development machine (2 cores); they
+    # only have to be right within a factor of a few, because they guard against
+    # requests off by factors of millions. An instance may refine them by its options.
+    #: Peak bytes per square of the residue for a model, or ``None``: no n x n model.
+    bytes_per_square: ClassVar[float | None] = None
+    #: CPU seconds per solution when counting on one core, or ``None``: unknown.
+    seconds_per_solution: ClassVar[float | None] = None
+    #: A count runs on every core (``seconds_per_solution`` is divided by them).
+    counts_on_every_core: ClassVar[bool] = False
+    #: Largest empty board on which a first solution is expected within minutes, or
+    #: ``None``: no limit. Beyond it, a call without a time limit is refused.
+    first_reach: ClassVar[int | None] = None
+    #: Seconds per square to build and load a model, in steps that cannot look at the
+    #: clock (a solver's own parsing and loading), or ``None``: the engine checks the
+    #: clock as it builds. A time limit shorter than this setup ends the call at once.
+    setup_seconds_per_square: ClassVar[float | None] = None
 
     def __init__(self) -> None:
         #: Used by a call that brings no budget of its own (``engines.get`` sets it).
@@ -303,6 +203,7 @@ class Engine:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
         self._check(problem, "enumerate", self.able_to("enumerate"), budget)
+        self._check_setup(problem, "solutions", budget, 0)
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
 
@@ -328,6 +229,7 @@ class Engine:
                 count so far (a lower bound), ``stats`` the call's statistics.
         """
         expected = self._check(problem, "count", self.able_to("count"), budget)
+        self._check_setup(problem, "count", budget, 0)
         call = self._call("count", problem, progress=progress, budget=budget)
         call.expect(expected)
         total = self._count(problem, call)
@@ -354,6 +256,7 @@ class Engine:
                 "unique counts (up to symmetry) are only defined without pre-placed queens "
                 "or blocked squares"
             )
+        self._check_setup(problem, "count", budget, UniqueCount(0, 0))
         call = self._call("count", problem, progress=progress, budget=budget)
         call.expect(expected)
         result = self._count_unique(problem, call)
@@ -374,6 +277,7 @@ class Engine:
                 there is none (``partial`` is ``None``).
         """
         self._check(problem, "find a solution", True, budget)
+        self._check_setup(problem, "first", budget, None)
         call = self._call("first", problem, budget=budget)
         found = self._first(problem, call)
         self._finish(call, 0 if found is None else 1)
@@ -445,17 +349,46 @@ class Engine:
             )
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
-        limits.check_memory(self, problem.n, problem.n - len(problem.fixed))
+        limits.check_memory(
+            self,
+            problem.n,
+            problem.n - len(problem.fixed),
+            completion=not problem.is_empty_board,
+        )
         if budget is not None:
             self._check_budget(budget)
         budget = budget or self.budget
-        if task == "count" and not problem.fixed:
+        if task == "count" and problem.is_empty_board:  # blocked squares change the total
             return limits.check_count_reach(
                 self, problem.n, self.count_cores(budget), budget.time_limit
             )
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self, problem.n, budget.time_limit)
         return None
+
+    def _check_setup(
+        self, problem: Problem, task: str, budget: Budget | None, partial: object
+    ) -> None:
+        """End a call at once whose model setup alone would outlast its time limit.
+
+        Better now than after the limit: the solver does not look at the clock until
+        its model is loaded, and the call would overrun by the whole setup. Setups
+        under :data:`SETUP_CHECKED_FROM` seconds are left to the limit itself.
+        """
+        limit = (budget or self.budget).time_limit
+        setup = limits.setup_seconds(self, problem.n, problem.n - len(problem.fixed))
+        if limit is None or setup is None or setup < SETUP_CHECKED_FROM or setup <= limit:
+            return
+        stats = Stats(engine=self.name, task=task, n=problem.n, status=TIME_LIMIT)
+        stats.extra["setup_seconds"] = round(setup, 1)
+        self._latest.stats = stats
+        raise TimeLimitError(
+            f"engine '{self.name}' needs {limits.format_duration(setup)} to build "
+            f"and load its model of n={problem.n}, more than the time limit of "
+            f"{limit:g} s; nothing was searched",
+            partial=partial,
+            stats=stats,
+        )
 
     def _check_budget(self, budget: Budget) -> None:
         """A run setting this engine would ignore is refused, as ``engines.get`` does."""

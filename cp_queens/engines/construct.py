@@ -83,8 +83,6 @@ class ConstructEngine(Engine):
     can_enumerate = False
     can_count = False
     supports_fixed = False
-    #: 70 MB at n = 10^6: the placement (~40 bytes a queen) and the lists around it.
-    bytes_per_queen = 100
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
         cols = construct_columns(problem.n)

@@ -71,6 +71,8 @@ class MipEngine(Engine):
     """
 
     name = "mip"
+    #: Peak RSS over n^2: 70 MB at n = 60.
+    bytes_per_square = 20_000
     description = (
         "0/1 board model as a MIP (OR-Tools pywraplp, SCIP): first solution only; "
         "a MIP solver returns one point and cannot enumerate or count"
@@ -78,8 +80,6 @@ class MipEngine(Engine):
     can_enumerate = False
     can_count = False
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"backend": BACKENDS}
-    #: Peak RSS 70 MB at n = 60.
-    bytes_per_square = 20_000
 
     def __init__(self, *, backend: str = "SCIP") -> None:
         super().__init__()

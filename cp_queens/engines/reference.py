@@ -45,16 +45,12 @@ class ReferenceEngine(Engine):
     """Plain backtracking with a column table and two diagonal tables."""
 
     name = "reference"
-    description = "readable backtracker (column + two diagonal tables), lexicographic order"
-    bytes_per_queen = 100
-    #: About 10^5 nodes a second; 10^-4 s a solution counting n = 10..11.
     seconds_per_solution = 1e-4
-    #: The lexicographic first solution (counted by the fast engine's kernel in the same
-    #: order) takes 58.7 million nodes at n = 30, 88 million at n = 32, more than 260
-    #: million at n = 36 and beyond: some 10 minutes at n = 30 (n = 32 ran for more than
-    #: 14 under load), hours or more above (the growth is exponential, if irregular).
-    #: Up to n = 29 it answers within about a minute.
+    #: Lexicographic first solution: 58.7 million nodes at n = 30, 88 million at n = 32,
+    #: more than 260 million from n = 36 (counted by the fast kernel in the same order);
+    #: at some 10^5 nodes a second n = 30 takes ten minutes, up to 29 about a minute.
     first_reach = 29
+    description = "readable backtracker (column + two diagonal tables), lexicographic order"
 
     def __init__(self, *, tracer: Tracer | None = None) -> None:
         super().__init__()

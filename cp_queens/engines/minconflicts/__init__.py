@@ -58,7 +58,6 @@ class MinConflictsEngine(Engine):
     can_enumerate = False
     can_count = False
     supports_fixed = False
-    bytes_per_queen = 100
 
     def __init__(
         self,
