@@ -95,7 +95,7 @@ def test_complete_with_the_reference_imports_only_the_reference(nearly_full: Pat
     assert heavy(modules) == []
     engines = {m for m in modules if m.startswith("cp_queens.engines.") and m.count(".") == 2}
     # The option choices the parser offers are read off an engine only when a flag is used.
-    light = {"base", "reference"}
+    light = {"base", "call", "reference"}
     assert engines <= {f"cp_queens.engines.{name}" for name in light}
 
 
@@ -126,6 +126,7 @@ SMALL_COUNT = {
     "cp_queens.cli.exit_codes",
     "cp_queens.engines",
     "cp_queens.engines.base",
+    "cp_queens.engines.call",
     "cp_queens.engines.fast",
     "cp_queens.engines.fast.kernels",
     "cp_queens.engines.fast.subproblems",
@@ -210,6 +211,7 @@ def test_parsing_loads_only_the_command_given(argv: list[str], command: str | No
 #: The engine modules whose option choices ``--help`` shows (no solver library among them).
 SHOWN_IN_HELP = {
     "cp_queens.engines.base",
+    "cp_queens.engines.call",
     "cp_queens.engines._alldiff",
     "cp_queens.engines._cpsat",
     "cp_queens.engines._cpsat.settings",
@@ -224,7 +226,11 @@ def test_a_command_that_uses_no_method_flag_imports_no_other_engine() -> None:
     code, modules = loaded("count", "6", "-e", "reference", "-q")
     assert code == 0
     engines = {m for m in modules if m.startswith("cp_queens.engines.")}
-    assert engines == {"cp_queens.engines.base", "cp_queens.engines.reference"}
+    assert engines == {
+        "cp_queens.engines.base",
+        "cp_queens.engines.call",
+        "cp_queens.engines.reference",
+    }
 
 
 def test_solve_loads_its_engine_and_no_other_command() -> None:
