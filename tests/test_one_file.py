@@ -34,7 +34,8 @@ class Hungry(TemplateEngine):
 
 
 def test_the_limits_read_an_engines_costs_off_its_class() -> None:
-    with pytest.raises(UnsupportedTaskError, match=r"engine 'hungry' \(roughly 1e\+15 bytes per square\) for n=8 would need"):
+    refused = r"engine 'hungry' \(roughly 1e\+15 bytes per square\) for n=8 would need"
+    with pytest.raises(UnsupportedTaskError, match=refused):
         Hungry().count(Problem(8))
     assert limits.count_seconds(Hungry, 8) == 92.0
     assert limits.memory_needed(TemplateEngine, 8) == 800  # no model: the placement only
