@@ -506,7 +506,7 @@ class TemplateEngine(Engine):
     max_n = 12  # generate and test gets slow beyond this
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        n, fixed = problem.n, problem.fixed
+        n, fixed, blocked = problem.n, problem.fixed, problem.blocked
         cols: list[int] = []
         next_col = [0]  # next_col[r]: the next column to try in row r
         while next_col:
@@ -526,7 +526,7 @@ class TemplateEngine(Engine):
                     cols.pop()
                 continue
             next_col[row] = col + 1
-            allowed = fixed.get(row, col) == col
+            allowed = fixed.get(row, col) == col and (row, col) not in blocked
             if allowed and all(c != col and abs(c - col) != row - r for r, c in enumerate(cols)):
                 call.stats.branches = (call.stats.branches or 0) + 1
                 cols.append(col)
