@@ -30,6 +30,9 @@ BYTES_PER_SQUARE = {
     "cpsat-board": 4_000,
     "mip": 20_000,
     "pyconstraint": 400,
+    # guesses within a factor of a few (see the class attributes of these engines)
+    "cpmpy": 300,
+    "minizinc": 300,
 }
 BYTES_PER_QUEEN = 100
 
@@ -42,6 +45,8 @@ SECONDS_PER_SOLUTION = {
     "cpsat-board": 5e-4,
     "pyconstraint": 4e-4,
     "propagate": 1e-4,
+    "cpmpy": 1e-3,
+    "minizinc": 1e-4,
 }
 #: Engines whose count uses every core.
 COUNTS_ON_EVERY_CORE = frozenset({"fast"})

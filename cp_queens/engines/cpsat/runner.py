@@ -33,14 +33,13 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens.engines.cpsat.settings import SolverSettings
+from cp_queens.handover import QUEUE_SIZE, put_unless_stopped
 from cp_queens.problem import Placement
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 
 #: Reads the columns of one solution inside a solution callback.
 Decoder = Callable[[cp_model.CpSolverSolutionCallback], tuple[int, ...]]
 
-#: Solutions waiting for the consumer; bounds the memory of a stream.
-QUEUE_SIZE = 256
 #: Seconds between two progress reports of a count.
 PROGRESS_EVERY = 0.2
 
@@ -192,17 +191,6 @@ class _Handover(cp_model.CpSolverSolutionCallback):
         self.produced += 1
         if not put_unless_stopped(self._out, self._decode(self), self._stop):
             self.stop_search()
-
-
-def put_unless_stopped(out: queue.Queue, item: object, stop: threading.Event) -> bool:
-    """Block until ``item`` is queued, unless the consumer stops first (then False)."""
-    while not stop.is_set():
-        try:
-            out.put(item, timeout=0.05)
-            return True
-        except queue.Full:
-            continue
-    return False
 
 
 class _SolverThread:
