@@ -263,7 +263,7 @@ def add_strategy_arguments(
         _propagate_choices("variable_order"),
         _propagate_choices("value_order"),
     )
-    group = parser.add_argument_group("how the search chooses (cpsat, propagate)")
+    group = parser.add_argument_group("how the search chooses (cpsat, propagate, cpmpy, minizinc)")
     group.add_argument(
         "--strategy",
         choices=_cpsat_choices("strategy"),
@@ -293,6 +293,12 @@ def add_strategy_arguments(
         help=f"which column first. cpsat (with --strategy fixed): {', '.join(cpsat_values)} "
         f"(random uses --seed); propagate: {', '.join(ours_values)}; default: min",
     )
+    group.add_argument(
+        "--solver",
+        metavar="SOLVER",
+        help="cpmpy: the CPMpy backend (ortools, the default; choco, exact, pumpkin, pysat); "
+        "minizinc: any solver MiniZinc has (gecode, the default)",
+    )
     if solver_workers:
         group.add_argument(
             "--solver-workers",
@@ -305,7 +311,7 @@ def add_strategy_arguments(
 
 def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
     """The search options the user set, as keyword arguments for :func:`make_engine`."""
-    names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers")
+    names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers", "solver")
     return {name: getattr(args, name, None) for name in names}
 
 
@@ -313,6 +319,7 @@ def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
 OPTION_ENGINES = {
     "strategy": "cpsat",
     "solver_workers": "cpsat",
+    "solver": "cpmpy, minizinc",
     "consistency": "propagate",
     "variable_order": "cpsat, propagate",
     "value_order": "cpsat, propagate",

@@ -21,14 +21,17 @@ solver        family                      how ``solutions`` / ``count`` enumerat
                                           over a bounded queue: flat memory)
 ``choco``     CP with propagation         native: Choco's ``solve()`` called again
                                           returns the next solution of one search
-``exact``     pseudo-Boolean              blocking: solve, forbid that solution, again
+``exact``     pseudo-Boolean              in the solver: Exact excludes each solution
+                                          itself (``invalidateLastSol``) and goes on,
+                                          no round trip through CPMpy
 ``pumpkin``   lazy clause generation      blocking
 ``pysat``     SAT (PySAT's default        blocking (the integers and sums are
               solver; needs ``pypblib``)  encoded to clauses, the sums by PBLib)
 ============  ==========================  =========================================
 
-``enumeration="blocking"`` forces the blocking route on ``ortools`` and
-``choco`` too, to show what the native route saves. Blocking is a true
+``enumeration="blocking"`` forces CPMpy's generic blocking route (solve, add
+a clause forbidding the solution, solve again) on ``ortools``, ``choco`` and
+``exact`` too, to show what the native route saves. Blocking is a true
 generator but not flat memory: after k solutions the solver holds k extra
 clauses, and each new search starts over with them, so its cost grows faster
 than the number of solutions (``docs/solvers.md`` has the numbers).
@@ -62,7 +65,7 @@ FAMILIES = {
 }
 SOLVERS = tuple(FAMILIES)
 #: Backends with a native enumeration (no blocking clauses).
-NATIVE = frozenset({"ortools", "choco"})
+NATIVE = frozenset({"ortools", "choco", "exact"})
 #: Backends whose solver must stay on the thread that made it.
 ON_CALLER_THREAD = frozenset({"pumpkin", "pysat"})
 ENUMERATIONS = ("auto", "native", "blocking")
