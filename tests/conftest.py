@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cp_queens import budget, engines
+from cp_queens import budget
 from cp_queens.engines.base import Engine, TemplateEngine
 from tests.helpers import ALL_ENGINES, TEMPLATE, build_or_skip, run_example_once
 

@@ -101,7 +101,7 @@ def test_minizinc_symmetry_model_finds_one_per_class() -> None:
 
 
 def test_bad_options_are_one_line_errors() -> None:
-    with pytest.raises(CpQueensError, match="unknown solver 'nope'.*ortools"):
+    with pytest.raises(CpQueensError, match=r"unknown solver 'nope'.*ortools"):
         engines.get("cpmpy", solver="nope")
     with pytest.raises(CpQueensError, match="has no native enumeration"):
         build_or_skip("cpmpy", solver="pysat", enumeration="native")
@@ -135,5 +135,6 @@ def test_the_models_ship_in_the_package() -> None:
     from cp_queens.engines.minizinc import MODELS, model_path
 
     for model in MODELS:
-        text = open(model_path(model), encoding="utf-8").read()
+        with open(model_path(model), encoding="utf-8") as source:
+            text = source.read()
         assert "alldifferent(q)" in text and "solve" in text

@@ -67,6 +67,27 @@ MAX_POINTS = 1000
 MAX_SIZE = 10**9
 
 
+#: The kind of solver behind each engine; engines that run other solvers (``cpmpy``,
+#: ``minizinc``) say it themselves, per solver, in their ``family`` attribute.
+FAMILIES = {
+    "reference": "backtracking",
+    "fast": "backtracking (bitmask)",
+    "template": "generate and test",
+    "propagate": "CP with propagation",
+    "pyconstraint": "CP with propagation",
+    "cpsat": "lazy clause generation",
+    "cpsat-board": "lazy clause generation",
+    "mip": "MIP",
+    "construct": "formula",
+    "minconflicts": "local search",
+}
+
+
+def family_of(engine: engines.Engine) -> str:
+    """What kind of solver ``engine`` is (its own ``family``, else :data:`FAMILIES`)."""
+    return getattr(engine, "family", "") or FAMILIES.get(engine.name, "")
+
+
 class CompareError(CpQueensError):
     """A bad ``compare`` request: the range of n, an engine name, the task."""
 
@@ -91,6 +112,8 @@ class Run:
         agrees: for runs that finished, whether ``solutions`` equals that of every
             other finished run at the same n (``None`` when there is nothing to
             compare with).
+        family: what kind of solver answered (CP with propagation, lazy clause
+            generation, SAT, pseudo-Boolean, MIP, backtracking, ...).
         message: why a run is not ``ok``.
         extra: the engine's other figures (solver status, LP iterations, ...).
     """
@@ -99,6 +122,8 @@ class Run:
     n: int
     task: str
     status: str
+    #: The kind of solver (see :data:`FAMILIES`), so "same model, other solver" reads.
+    family: str = ""
     wall_time: float | None = None
     peak_rss_mb: float | None = None
     baseline_rss_mb: float | None = None
@@ -334,6 +359,7 @@ def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[s
     }
     try:
         engine = spec.build(time_limit=time_limit)
+        fields["family"] = family_of(engine)
         problem = Problem(n)
         started = time.perf_counter()
         finished = True

@@ -24,6 +24,7 @@ from cp_queens.errors import CpQueensError
 
 CSV_FIELDS = [
     "engine",
+    "family",
     "n",
     "task",
     "status",
@@ -61,6 +62,7 @@ def table(
     notes = any(run.message for run in runs)
     cells: dict[str, list[str]] = {
         "engine": [run.engine for run in runs],
+        "family": [run.family for run in runs],
         "n": [str(run.n) for run in runs],
         "status": [
             run.status if run.status == OK else f"[yellow]{run.status}[/yellow]" for run in runs
@@ -83,13 +85,19 @@ def table(
             raise ValueError(f"table: no column {', '.join(map(repr, unknown))}")
         cells = {heading: column for heading, column in cells.items() if heading in columns}
     grid = Table(title=title)
+    # The engine's label is what a reader looks for: it keeps its width, and the family
+    # and the note wrap onto more lines when the terminal is narrow.
+    widest = max((len(run.engine) for run in runs), default=6)
+    wraps = ("family", "note")
     for heading in cells:
         grid.add_column(
             heading,
-            justify="left" if heading in ("engine", "status", "agrees", "note") else "right",
-            no_wrap=heading != "note",
-            overflow="fold" if heading == "note" else "ellipsis",
-            min_width=2 if heading == "n" else len(heading),  # n = 10 must not become "…"
+            justify="left"
+            if heading in ("engine", "family", "status", "agrees", "note")
+            else "right",
+            no_wrap=heading not in wraps,
+            overflow="fold" if heading in wraps else "ellipsis",
+            min_width={"n": 2, "engine": min(widest, 40), "family": 6}.get(heading, len(heading)),
         )
     for row in zip(*cells.values(), strict=True):
         grid.add_row(*row)
@@ -176,7 +184,7 @@ def plot(
             [max(getattr(run, metric) or 0.0, floor) for run in done],
             marker="o",
             markersize=4,
-            label=name,
+            label=f"{name} ({mine[0].family})" if mine[0].family else name,
         )
         if late:
             axes.plot(

@@ -372,7 +372,7 @@ def _check_installed(solver: str) -> None:
         raise CpQueensError(f"engine 'cpmpy' needs CPMpy: {INSTALL}") from None
     try:
         supported = cp.SolverLookup.lookup(solver).supported()
-    except Exception:  # noqa: BLE001 - a broken backend is as good as a missing one
+    except Exception:
         supported = False
     if supported and solver == "pysat":
         import importlib.util
@@ -380,6 +380,5 @@ def _check_installed(solver: str) -> None:
         supported = importlib.util.find_spec("pypblib") is not None
     if not supported:
         raise CpQueensError(
-            f"cpmpy: solver '{solver}' is not installed here ({INSTALL}; "
-            f"pysat also needs pypblib)"
+            f"cpmpy: solver '{solver}' is not installed here ({INSTALL}; pysat also needs pypblib)"
         )

@@ -217,7 +217,9 @@ class MiniZincEngine(Engine):
         if errors:
             raise CpQueensError(f"minizinc ({self.solver}): {errors[0]}")
         stats.extra["solver_status"] = status or "UNKNOWN"
-        proven = {"ALL_SOLUTIONS", "UNSATISFIABLE"} | ({"SATISFIED"} if not all_solutions else set())
+        proven = {"ALL_SOLUTIONS", "UNSATISFIABLE"} | (
+            {"SATISFIED"} if not all_solutions else set()
+        )
         if status not in proven:
             call.stop_for_time()
 
