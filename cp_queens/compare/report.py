@@ -40,6 +40,27 @@ CSV_FIELDS = [
 ]
 
 
+#: Short names of the solver families for the table (the CSV, JSON and plot spell them out).
+SHORT_FAMILIES = {
+    "CP with propagation": "CP",
+    "lazy clause generation": "LCG",
+    "SAT": "SAT",
+    "pseudo-Boolean": "PB",
+    "MIP": "MIP",
+    "backtracking": "BT",
+    "backtracking (bitmask)": "BT",
+    "generate and test": "GT",
+    "local search": "LS",
+    "formula": "formula",
+}
+
+
+def family_legend(runs: Sequence[Run]) -> str:
+    """One line spelling out the short families the table shows, e.g. ``CP = CP with ...``."""
+    seen = dict.fromkeys(run.family for run in runs if run.family)
+    return "; ".join(f"{SHORT_FAMILIES.get(f, f)} = {f}" for f in seen)
+
+
 class PlotUnavailableError(CpQueensError):
     """Matplotlib is not installed."""
 
@@ -62,7 +83,7 @@ def table(
     notes = any(run.message for run in runs)
     cells: dict[str, list[str]] = {
         "engine": [run.engine for run in runs],
-        "family": [run.family for run in runs],
+        "family": [SHORT_FAMILIES.get(run.family, run.family) for run in runs],
         "n": [str(run.n) for run in runs],
         "status": [
             run.status if run.status == OK else f"[yellow]{run.status}[/yellow]" for run in runs
@@ -88,7 +109,7 @@ def table(
     # The engine's label is what a reader looks for: it keeps its width, and the family
     # and the note wrap onto more lines when the terminal is narrow.
     widest = max((len(run.engine) for run in runs), default=6)
-    wraps = ("family", "note")
+    wraps = ("note",)
     for heading in cells:
         grid.add_column(
             heading,
@@ -97,7 +118,7 @@ def table(
             else "right",
             no_wrap=heading not in wraps,
             overflow="fold" if heading in wraps else "ellipsis",
-            min_width={"n": 2, "engine": min(widest, 40), "family": 6}.get(heading, len(heading)),
+            min_width={"n": 2, "engine": min(widest, 40)}.get(heading, len(heading)),
         )
     for row in zip(*cells.values(), strict=True):
         grid.add_row(*row)

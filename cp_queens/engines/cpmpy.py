@@ -207,18 +207,19 @@ class CpmpyEngine(Engine):
         """Choco's own enumeration: each ``solve()`` of one search returns the next solution."""
         chosen = [solver.solver_var(v) for v in q]
         choco = solver.chc_model.get_solver()
+        remaining = call.remaining()
+        if remaining is not None:
+            # Set once: Choco's limit counts from the start of its one search.
+            choco.limit_time(f"{max(remaining, 0.001):.3f}s")
         try:
-            while True:
-                remaining = call.remaining()
-                if remaining is not None and remaining <= 0:
-                    call.stop_for_time()
-                    return
-                limit = None if remaining is None else f"{max(remaining, 0.001):.3f}s"
-                if not choco.solve(time_limit=limit):
-                    if remaining is not None and call.expired():
+            while not call.expired():
+                if not choco.solve():
+                    # No next solution: the search is over (TERMINATED) or its limit hit.
+                    if choco.get_search_state() != "TERMINATED":
                         call.stop_for_time()
                     return
                 yield residue.place([int(v.get_value()) for v in chosen])
+            call.stop_for_time()
         finally:
             _choco_figures(choco, call)
 
