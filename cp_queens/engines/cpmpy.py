@@ -196,7 +196,8 @@ class CpmpyEngine(Engine):
                 yield residue.place(values)
                 if not q:
                     return  # the one solution of a board with nothing left to place
-                solver += cp.any([v != x for v, x in zip(q, values, strict=True)])
+                if not _block_in_pysat(solver, q, values):
+                    solver += cp.any([v != x for v, x in zip(q, values, strict=True)])
         finally:
             call.stats.extra["solver_calls"] = calls
             self._record(solver, call)
@@ -352,6 +353,28 @@ def _choco_figures(choco: Any, call: Call) -> None:
     """Choco's fails and backtracks (pychoco 0.4's node count returns the time instead)."""
     call.stats.conflicts = choco.get_fail_count()
     call.stats.extra["backtracks"] = choco.get_backtrack_count()
+
+
+def _block_in_pysat(solver: Any, q: list[Any], values: list[int]) -> bool:
+    """Forbid a solution with one clause straight into PySAT, over the literals of
+    ``q[i] == values[i]`` in CPMpy's encoding of the integers: the same clause CPMpy
+    would add, without running its transformations for every solution (they took
+    half of a count's time). False when this is not PySAT or not the direct encoding.
+    """
+    ivarmap = getattr(solver, "ivarmap", None)
+    sat = getattr(solver, "pysat_solver", None)
+    if ivarmap is None or sat is None:
+        return False
+    from cpmpy.expressions.variables import _BoolVarImpl
+
+    try:
+        literals = [ivarmap[v.name].eq(x) for v, x in zip(q, values, strict=True)]
+    except (KeyError, AttributeError):
+        return False
+    if not all(isinstance(lit, _BoolVarImpl) for lit in literals):
+        return False
+    sat.add_clause([solver.solver_var(~lit) for lit in literals])
+    return True
 
 
 def _proven(solver: Any) -> bool:
