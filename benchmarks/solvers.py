@@ -53,8 +53,8 @@ from cp_queens.errors import TimeLimitError
 name, options, task, n, limit = json.loads(sys.argv[1])
 engine = engines.get(name, time_limit=limit, **options)
 def cpu():
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    return sum(u.ru_utime + u.ru_stime for u in usage)
 wall, used = time.perf_counter(), cpu()
 try:
     if task == "count":
