@@ -107,6 +107,8 @@ def main() -> int:
     parser.add_argument("--count-limit", type=float, default=20.0, help="seconds per count")
     parser.add_argument("--first-limit", type=float, default=30.0, help="seconds per solve")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    parser.add_argument("--only", default="", help="engines whose label contains this text")
+    parser.add_argument("--tasks", default="count,first", help="count, first or both")
     args = parser.parse_args()
     wrong = False
     tables = []
@@ -114,8 +116,12 @@ def main() -> int:
         ("count", parse_range(args.count), args.count_limit),
         ("first", parse_range(args.first), args.first_limit),
     ):
+        if task not in args.tasks.split(","):
+            continue
         rows = []
         for name, options in ENGINES:
+            if args.only not in label(name, options):
+                continue
             if task == "count" and options.get("model") == "first-fail":
                 continue  # the annotation is about finding one solution
             if task == "first" and options.get("enumeration"):

@@ -148,16 +148,49 @@ class CpmpyEngine(Engine):
     # -- tasks ----------------------------------------------------------------
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
-        model, q, residue = build_model(problem)
-        solver = self._backend(model, q, call)
-        if call.expired():
+        """Build and solve on a worker thread, so that the time limit holds.
+
+        CPMpy's transformations (the SAT and pseudo-Boolean encodings of a large board
+        take minutes) cannot be interrupted, and the solver's own time limit only
+        starts once they are done. Under a time limit the call therefore waits for the
+        worker only until the deadline, then answers "time limit" and leaves the worker
+        to finish in the background (a daemon thread: it never keeps the process alive;
+        CP-SAT is told to stop). Without a limit it simply waits.
+        """
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
+        holder: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                model, q, residue = build_model(problem)
+                solver = self._backend(model, q, call)
+                holder["solver"] = solver
+                if call.expired():
+                    return
+                found = self._solve(solver, call)
+                self._record(solver, call)
+                if found is not None:
+                    outcome["placement"] = residue.place([int(v.value()) for v in q])
+            except BaseException as error:  # handed to the caller below
+                outcome["error"] = error
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="cp-queens-cpmpy-first", daemon=True).start()
+        remaining = call.remaining()
+        finished = done.wait(None if remaining is None else remaining + 0.5)
+        if not finished:
+            ort = getattr(holder.get("solver"), "ort_solver", None)
+            if ort is not None:
+                ort.stop_search()
             call.stop_for_time()
             return None
-        found = self._solve(solver, call)
-        self._record(solver, call)
-        if found is None:
-            return None
-        return residue.place([int(v.value()) for v in q])
+        if "error" in outcome:
+            raise outcome["error"]
+        if "placement" not in outcome and call.expired():
+            call.stop_for_time()
+        return outcome.get("placement")
 
     def _count(self, problem: Problem, call: Call) -> int:
         if self.solver == "ortools" and self.enumeration == "native":
