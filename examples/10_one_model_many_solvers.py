@@ -47,9 +47,10 @@ def queens_model(n):
     return model, q
 
 
+print("The model for n = 4, as CPMpy holds it:")
+print(queens_model(4)[0])
 model, q = queens_model(8)
-print("The model, as CPMpy holds it:")
-print(model)
+print("n = 8 on each solver:")
 for solver in SOLVERS:
     found = model.solve(solver=solver)
     print(f"  {solver:8} first solution: {[int(v) for v in q.value()] if found else None}")

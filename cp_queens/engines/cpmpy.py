@@ -157,6 +157,8 @@ class CpmpyEngine(Engine):
         to finish in the background (a daemon thread: it never keeps the process alive;
         CP-SAT is told to stop). Without a limit it simply waits.
         """
+        if not problem.residue().rows:
+            return problem.residue().place([])  # every queen given: the board is its answer
         outcome: dict[str, Any] = {}
         done = threading.Event()
         holder: dict[str, Any] = {}
@@ -193,12 +195,16 @@ class CpmpyEngine(Engine):
         return outcome.get("placement")
 
     def _count(self, problem: Problem, call: Call) -> int:
+        if not problem.residue().rows:
+            return 1  # every queen given (a solver without variables finds nothing to count)
         if self.solver == "ortools" and self.enumeration == "native":
             return self._count_in_callback(problem, call)
         return super()._count(problem, call)
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         model, q, residue = build_model(problem)
+        if not q:
+            return iter([residue.place([])])  # every queen given: the board is its answer
         solver = self._backend(model, q, call)
         if self.solver == "choco" and self.enumeration == "native":
             return self._choco_next(solver, q, residue, call)
