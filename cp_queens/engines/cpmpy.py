@@ -119,9 +119,8 @@ class CpmpyEngine(Engine):
     }
     #: Costs for the checks before work (see cp_queens.limits): CPMpy builds a model of
     #: n variables and 3 AllDifferent, then the backend's own (SAT: the encoding, n^2 and more).
-    bytes_per_square: ClassVar[int] = 300
-    seconds_per_solution: ClassVar[float] = 1e-3
-    first_reach: ClassVar[int | None] = None
+    bytes_per_square = 300
+    seconds_per_solution = 1e-3
 
     def __init__(self, *, solver: str = "ortools", enumeration: str = "auto") -> None:
         super().__init__()

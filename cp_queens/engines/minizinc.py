@@ -126,9 +126,8 @@ class MiniZincEngine(Engine):
     description = "the card's model as a MiniZinc file (cp_queens/models) on any MiniZinc solver"
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"model": tuple(MODELS)}
     #: Costs for the checks before work (see cp_queens.limits).
-    bytes_per_square: ClassVar[int] = 300
-    seconds_per_solution: ClassVar[float] = 1e-4
-    first_reach: ClassVar[int | None] = None
+    bytes_per_square = 300
+    seconds_per_solution = 1e-4
 
     def __init__(self, *, solver: str = "gecode", model: str = "plain") -> None:
         super().__init__()
