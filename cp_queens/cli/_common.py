@@ -161,6 +161,23 @@ def seed_value(text: str) -> int:
     return value
 
 
+def fraction(text: str) -> float:
+    """argparse type for --recheck: a plain decimal from 0 to 1, checked by the library's
+    one checker, :func:`cp_queens.budget.check_recheck`."""
+    from cp_queens.budget import check_recheck
+
+    try:
+        if DECIMAL_NUMBER.fullmatch(text) is None:
+            raise ValueError(text)
+        checked = check_recheck(float(text))
+    except (ValueError, CpQueensError):
+        raise argparse.ArgumentTypeError(
+            f"expected a fraction from 0 to 1, got {_shown(text)}"
+        ) from None
+    assert checked is not None
+    return checked
+
+
 def positive_seconds(text: str) -> float:
     """argparse type for --time-limit: seconds as a plain decimal (``float()`` also
     takes ``1_0``, spaces and other scripts' digits), checked by the library's one
@@ -316,6 +333,7 @@ OPTION_ENGINES = {
     "consistency": "propagate",
     "variable_order": "cpsat, propagate",
     "value_order": "cpsat, propagate",
+    "recheck": "fast",
 }
 
 
