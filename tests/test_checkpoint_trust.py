@@ -105,16 +105,14 @@ def test_recheck_finds_a_record_that_passes_every_test_of_form(finished: Path) -
     lines[number] = forge(record)
     finished.write_text("".join(lines))
     assert count(finished)[0] == total(N) + 8  # believed: nothing of its form is wrong
-    with pytest.raises(CpQueensError, match="recheck failed: subproblem .* is recorded with"):
+    with pytest.raises(CpQueensError, match=r"recheck failed: subproblem .* is recorded with"):
         count(finished, recheck=1.0)
 
 
 def test_recheck_of_a_sound_file_passes(finished: Path, capsys: Any) -> None:
     found, extra = count(finished, recheck=0.5)
     assert found == total(N) and extra["rechecked"] == "ok"
-    code, out, err = run_cli(
-        capsys, "count", str(N), "--checkpoint", str(finished), "--recheck", "1"
-    )
+    code, out, _ = run_cli(capsys, "count", str(N), "--checkpoint", str(finished), "--recheck", "1")
     assert code == ExitCode.OK and f"{total(N)} solutions" in out
 
 
