@@ -71,6 +71,7 @@ def test_a_planted_library_is_refused_in_one_line_and_never_loaded(tmp_path: Pat
     assert not marker.exists()  # its code never ran
 
 
+@pytest.mark.slow
 def test_a_library_whose_digest_differs_is_refused(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     planted = plant(cache)
@@ -82,6 +83,7 @@ def test_a_library_whose_digest_differs_is_refused(tmp_path: Path) -> None:
     assert "SHA-256 differs" in done.stderr and not marker.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", ["directory", "file"])
 def test_what_others_may_write_is_refused(tmp_path: Path, who: str) -> None:
     cache = tmp_path / "cache"
@@ -94,6 +96,7 @@ def test_what_others_may_write_is_refused(tmp_path: Path, who: str) -> None:
     assert ("its directory" in done.stderr) == (who == "directory")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown")
 def test_a_file_owned_by_another_user_is_refused(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
