@@ -501,13 +501,15 @@ def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, 
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to kill this process when its parent dies, even by ``kill -9``.
 
     Without it a killed ``cp-queens count`` left its workers counting on at full
-    CPU, orphaned. Linux only (``prctl``); elsewhere a no-op.
+    CPU, orphaned (and ``compare`` its runs). Linux only (``prctl``); elsewhere a
+    no-op. ``parent``: the parent's pid as the parent saw it before forking, so that a
+    parent already gone by the time this runs is noticed too.
     """
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
     try:
         import ctypes
 
