@@ -334,6 +334,7 @@ OPTION_ENGINES = {
     "variable_order": "cpsat, propagate",
     "value_order": "cpsat, propagate",
     "recheck": "fast",
+    "lost_workers_timeout": "fast",
 }
 
 

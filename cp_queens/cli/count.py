@@ -79,6 +79,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "releases the GIL) and count on it",
     )
     where.add_argument(
+        "--lost-workers-timeout",
+        type=positive_seconds,
+        metavar="S",
+        help="with --scheduler: stop (exit 74, the checkpoint kept) when the cluster has "
+        "had no worker for S seconds (default 30)",
+    )
+    where.add_argument(
         "--checkpoint",
         metavar="FILE",
         help="append every finished subproblem to FILE; the same command resumes from it",
@@ -105,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         cluster=args.cluster,
         checkpoint=args.checkpoint,
         recheck=args.recheck,
+        lost_workers_timeout=args.lost_workers_timeout,
         **strategy_options(args),
     )
     problem = Problem(args.n)

@@ -35,7 +35,7 @@ from cp_queens.engines.base import Call, Engine, Solutions, UniqueCount, check_l
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, EngineOptionError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED
 
@@ -68,11 +68,20 @@ class FastEngine(Engine):
     max_n = kernels.MAX_N
     budget_keys = ("time_limit", "workers", "where", "checkpoint", "recheck")
 
-    def __init__(self, *, depth: int | None = None, force_python: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        depth: int | None = None,
+        force_python: bool = False,
+        lost_workers_timeout: float = parallel.LOST_WORKERS_TIMEOUT,
+    ) -> None:
         """
         Args:
             depth: rows preset per subproblem (default grows with n).
             force_python: run the interpreted kernels (exact, much slower).
+            lost_workers_timeout: seconds a Dask cluster may have no worker at all
+                before the count stops with :class:`~cp_queens.errors.ClusterLostError`
+                (finished subproblems stay in the checkpoint).
 
         The run settings come with each call's :class:`~cp_queens.budget.Budget`:
         ``workers`` (local processes for a count: ``None`` every core from n = 16 on,
@@ -89,6 +98,14 @@ class FastEngine(Engine):
         super().__init__()
         self.depth = depth
         self.force_python = force_python
+        if isinstance(lost_workers_timeout, bool) or not (
+            isinstance(lost_workers_timeout, int | float) and 0 < lost_workers_timeout < 1e9
+        ):
+            raise EngineOptionError(
+                "lost_workers_timeout must be a number of seconds > 0, "
+                f"got {lost_workers_timeout!r}"
+            )
+        self.lost_workers_timeout = float(lost_workers_timeout)
 
     # -- counting ---------------------------------------------------------
 
@@ -131,7 +148,7 @@ class FastEngine(Engine):
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 
         with contextlib.ExitStack() as stack:
-            executor, where = self._executor(stack, call, problem.n)
+            executor, where, alive = self._executor(stack, call, problem.n)
             checkpoint = None
             if budget.checkpoint is not None:
                 from cp_queens.parallel.checkpoint import Checkpoint
@@ -155,6 +172,8 @@ class FastEngine(Engine):
                 key=_key,
                 executor=executor,
                 where=where,
+                workers_alive=alive,
+                lost_timeout=self.lost_workers_timeout,
                 workers=self._workers(problem, call),
                 checkpoint=checkpoint,
                 report=report,
@@ -200,12 +219,13 @@ class FastEngine(Engine):
 
     def _executor(
         self, stack: contextlib.ExitStack, call: Call, n: int
-    ) -> tuple[Executor | None, str | None]:
+    ) -> tuple[Executor | None, str | None, Callable[[], int] | None]:
+        """Where the subproblems go, its name, and how many workers it has now (Dask)."""
         where = call.budget.where
         if where is None:
-            return None, None
+            return None, None, None
         if not isinstance(where, str):
-            return where, "an executor"
+            return where, "an executor", None
         from cp_queens.parallel.dask import dask_cluster
 
         local = where == "local" or where.startswith("local:")
@@ -220,7 +240,7 @@ class FastEngine(Engine):
                 deadline=call.deadline,
             )
         )
-        return cluster.executor, cluster.description
+        return cluster.executor, cluster.description, cluster.workers
 
     # -- enumeration ------------------------------------------------------
 
