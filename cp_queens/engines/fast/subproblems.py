@@ -460,7 +460,7 @@ def _passes(which: str, runner: Any) -> bool:
         if failed is not None:
             what = "native counting library" if which == "native" else "compiled kernels"
             warnings.warn(
-                f"the {what} count {failed} differently from the interpreted kernels: "
+                f"the {what} counted {failed} differently from the interpreted kernels: "
                 "refused, counting without them",
                 CpQueensWarning,
                 stacklevel=3,
