@@ -44,10 +44,19 @@ def forge(record: dict[str, Any], residues: bool = True) -> str:
     return json.dumps(record) + "\n"
 
 
-@pytest.fixture
-def finished(tmp_path: Path) -> Path:
-    path = tmp_path / "n9.jsonl"
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A finished checkpoint of n = 9, counted once for the module (each record is
+    pushed to disk with fsync: a count per test would cost a third of a second)."""
+    path = tmp_path_factory.mktemp("template") / "n9.jsonl"
     assert count(path)[0] == total(N)
+    return path.read_bytes()
+
+
+@pytest.fixture
+def finished(tmp_path: Path, template: bytes) -> Path:
+    path = tmp_path / "n9.jsonl"
+    path.write_bytes(template)
     return path
 
 
@@ -153,7 +162,7 @@ def test_a_bad_byte_costs_one_record_not_the_file(finished: Path) -> None:
     assert found == total(N) and extra["resumed"] == extra["subproblems"] - 1
 
 
-@pytest.mark.parametrize("cut", [1, 12, 40, 80])
+@pytest.mark.parametrize("cut", [12, 80])
 def test_a_torn_header_is_written_again(finished: Path, cut: int) -> None:
     header = lines_of(finished)[0]
     finished.write_text(header[:cut])  # a crash while the file was being created
