@@ -494,11 +494,11 @@ def _parse_block(body: str, fmt: str) -> Any:
     ``1,3,0,2`` after an optional ``q0,...`` header): that body is read line by line."""
     import numpy as np
 
-    from cp_queens.engines.fast import kernels
+    from cp_queens.engines.fast import loader
 
-    if kernels.COMPILED is None:
+    if loader.COMPILED is None:
         return None  # without Numba the exact reader is as quick as anything here
-    if len(body) < COMPILED_PARSE_FROM and not kernels.COMPILED.native_built():
+    if len(body) < COMPILED_PARSE_FROM and not loader.COMPILED.native_built():
         return None  # a small input is read before a build would have finished
     if fmt == "csv" and body.startswith("q"):
         body = body[body.find("\n") + 1 :] if "\n" in body else ""
@@ -512,7 +512,7 @@ def _parse_block(body: str, fmt: str) -> Any:
         return None
     out = np.empty(data.size // 2 + 1, dtype=np.int64)
     shape = np.zeros(1, dtype=np.int64)
-    rows = kernels.COMPILED.parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
+    rows = loader.COMPILED.parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
     if rows < 0:
         return None
     return out[: rows * int(shape[0])].reshape(rows, int(shape[0]))

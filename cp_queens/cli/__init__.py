@@ -173,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_quiet(getattr(args, "quiet", False))
     debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     previous = _sigterm_as_interrupt()
+    _file_size_limit_as_error()
     try:
         code = args.run(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
@@ -262,6 +263,14 @@ def _sigterm_as_interrupt():
         return previous, previous_int
     except ValueError:  # not the main thread (a test runner): leave signals alone
         return None
+
+
+def _file_size_limit_as_error() -> None:
+    """Ignore ``SIGXFSZ``: a write beyond ``ulimit -f`` then fails with ``EFBIG`` and is
+    reported like a full disk (exit 74, one line) instead of killing the process
+    mid-record with nothing said."""
+    with contextlib.suppress(AttributeError, ValueError):  # no such signal; not main thread
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
 def _silence_stdout() -> None:

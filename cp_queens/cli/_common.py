@@ -161,6 +161,23 @@ def seed_value(text: str) -> int:
     return value
 
 
+def fraction(text: str) -> float:
+    """argparse type for --recheck: a plain decimal from 0 to 1, checked by the library's
+    one checker, :func:`cp_queens.budget.check_recheck`."""
+    from cp_queens.budget import check_recheck
+
+    try:
+        if DECIMAL_NUMBER.fullmatch(text) is None:
+            raise ValueError(text)
+        checked = check_recheck(float(text))
+    except (ValueError, CpQueensError):
+        raise argparse.ArgumentTypeError(
+            f"expected a fraction from 0 to 1, got {_shown(text)}"
+        ) from None
+    assert checked is not None
+    return checked
+
+
 def positive_seconds(text: str) -> float:
     """argparse type for --time-limit: seconds as a plain decimal (``float()`` also
     takes ``1_0``, spaces and other scripts' digits), checked by the library's one
@@ -323,6 +340,8 @@ OPTION_ENGINES = {
     "consistency": "propagate",
     "variable_order": "cpsat, propagate",
     "value_order": "cpsat, propagate",
+    "recheck": "fast",
+    "lost_workers_timeout": "fast",
 }
 
 
@@ -447,67 +466,29 @@ def open_input(path: str) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def open_output(path: str | None) -> Iterator[TextIO]:
-    """``path`` opened for writing, or stdout for ``None`` / ``-``.
+def open_output(path: str | None, lines: bool = False) -> Iterator[Any]:
+    """``path`` opened for writing, or stdout for ``None`` / ``-``: whole records or a
+    failure (:mod:`cp_queens.output`).
 
-    A failed write (a full disk, ``/dev/full``, a file that takes no writes)
-    becomes one :class:`StreamError` naming the target; a regular file is cut
-    back to its last whole line, so what was written stays whole.
+    A failed write (a full disk, ``ulimit -f``, ``/dev/full``, a file that takes no
+    writes) becomes one :class:`StreamError` naming the target, and what was written
+    stays whole: stdout, if a regular file, is cut back to its last whole record; a
+    file named with ``-o`` is written under a temporary name and renamed into place
+    when complete, so it never holds half a placement (on failure it is not created,
+    or an old one stays untouched). Ctrl-C keeps the whole records written so far.
+    ``lines``: every line is a record (jsonl, csv), else every write is (boards, pictures).
     """
-    name = "<stdout>" if path in (None, "-") else path
-    if path in (None, "-"):
-        handle: TextIO = sys.stdout
-    else:
-        try:
-            handle = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
-        except OSError as error:
-            raise StreamError(f"cannot write {path}: {error.strerror}") from None
-    try:
-        try:
-            yield handle
-            handle.flush()
-        finally:
-            if handle is not sys.stdout:
-                handle.close()
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        if isinstance(error, StreamError):
-            raise
-        _cut_to_last_line(handle if handle is sys.stdout else path)
-        raise StreamError(f"cannot write {name}: {error.strerror or error}") from None
-
-
-def _cut_to_last_line(target: TextIO | str | None) -> None:
-    """Truncate a regular file after its last newline: a torn last line is worse than none."""
-    import stat
+    from cp_queens.output import OutputError, whole_file, whole_stream
 
     try:
-        if target is None:
-            return
-        fd = os.open(target, os.O_RDWR) if isinstance(target, str) else os.dup(target.fileno())
-    except (OSError, ValueError, AttributeError):
-        return
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return
-        size = os.lseek(fd, 0, os.SEEK_END)
-        keep, chunk = 0, 1 << 16
-        position = size
-        while position > 0:
-            start = max(0, position - chunk)
-            data = os.pread(fd, position - start, start)
-            newline = data.rfind(b"\n")
-            if newline >= 0:
-                keep = start + newline + 1
-                break
-            position = start
-        if keep < size:
-            os.ftruncate(fd, keep)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        if path in (None, "-"):
+            with whole_stream(sys.stdout, "<stdout>", lines) as out:
+                yield out
+        else:
+            with whole_file(path, lines=lines) as out:
+                yield out
+    except OutputError as error:
+        raise StreamError(error.strerror) from None
 
 
 def _clock(seconds: float | None) -> str:

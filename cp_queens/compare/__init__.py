@@ -297,11 +297,15 @@ def run_one(
     sys.stderr.flush()
     read_end, write_end = os.pipe()
     started = time.perf_counter()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: run, send the result, and leave without cleanup
         os.close(read_end)
         code = 0
         try:
+            from cp_queens.parallel import die_with_parent
+
+            die_with_parent(parent)  # a run never outlives compare, kill -9 included
             result = _child_run(spec, n, task, time_limit)
             with os.fdopen(write_end, "w") as out:
                 json.dump(result, out, default=str)

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from cp_queens.compare import OK, TIMEOUT, Run
 from cp_queens.errors import CpQueensError
+from cp_queens.output import whole_file, write_text_whole
 
 CSV_FIELDS = [
     "engine",
@@ -137,7 +138,7 @@ def _evenly_spread(sizes: Sequence[int]) -> bool:
 
 def write_csv(runs: Sequence[Run], path: Path) -> None:
     """One row per run; ``extra`` (the engine's other figures) as a JSON object."""
-    with path.open("w", newline="") as out:
+    with whole_file(path, keep_partial=False) as out:  # whole or not at all
         writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
         writer.writeheader()
         for run in runs:
@@ -149,7 +150,7 @@ def write_csv(runs: Sequence[Run], path: Path) -> None:
 def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> None:
     """The runs plus how and where they were measured."""
     document = {"settings": settings, "runs": [run.as_dict() for run in runs]}
-    path.write_text(json.dumps(document, indent=2, default=str) + "\n")
+    write_text_whole(path, json.dumps(document, indent=2, default=str) + "\n")
 
 
 #: What :func:`plot` can draw against n, and the axis label for it.

@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor, Future, ProcessPoolExecutor
     from pathlib import Path
 
+#: Seconds a cluster may have no worker at all, tasks in flight, before the run gives up.
+LOST_WORKERS_TIMEOUT = 30.0
+
 Item = TypeVar("Item")
 Record = TypeVar("Record")
 
@@ -127,6 +130,8 @@ def run(
     prepare: Callable[[], None] | None = None,
     context: multiprocessing.context.BaseContext | None = None,
     batch: int | None = None,
+    workers_alive: Callable[[], int] | None = None,
+    lost_timeout: float = LOST_WORKERS_TIMEOUT,
 ) -> RunResult[Record]:
     """Compute ``work`` over ``items`` and collect one record per item key.
 
@@ -152,6 +157,10 @@ def run(
         context: the ``multiprocessing`` context of a local pool (default:
             :func:`start_method`, preloading the module that defines ``work``).
         batch: items per task when ``items`` is streamed (default :data:`BATCH`).
+        workers_alive: how many workers the executor has now (a Dask cluster's); when
+            it stays 0 for ``lost_timeout`` seconds with tasks in flight, the run stops
+            with :class:`~cp_queens.errors.ClusterLostError` instead of waiting for ever.
+        lost_timeout: seconds without a worker before the run gives up.
 
     Returns:
         A :class:`RunResult`; ``complete`` is False if the deadline came first.
@@ -190,7 +199,8 @@ def run(
         else:
             pool = _Pool(processes, context, prepare, _module_of(work))
             ahead = 4 * processes if local else AHEAD
-            complete = _run_on_executor(tasks, work, executor, pool, deadline, ledger, ahead)
+            watch = None if workers_alive is None else _Watch(workers_alive, lost_timeout)
+            complete = _run_on_executor(tasks, work, executor, pool, deadline, ledger, ahead, watch)
     except KeyboardInterrupt:
         path = None if checkpoint is None else checkpoint.path
         raise Interrupted(len(records), total, path) from None
@@ -204,6 +214,17 @@ def run(
         raise ClusterLostError(
             f"lost the {where or 'executor'}: it cancelled the tasks it held (did the "
             f"scheduler stop?) after {len(records)}{of} subproblems; {saved}"
+        ) from None
+    except _WorkersLost as lost:
+        saved = (
+            "nothing was saved (a checkpoint file makes a count resumable)"
+            if checkpoint is None
+            else f"finished ones are saved in {checkpoint.path}: run it again to resume"
+        )
+        of = "" if total is None else f" of {total}"
+        raise ClusterLostError(
+            f"every worker of the {where or 'executor'} left and none came back within "
+            f"{lost.seconds:g} s, after {len(records)}{of} subproblems; {saved}"
         ) from None
     return RunResult(records, complete, resumed, ledger.restarts, where or "an executor")
 
@@ -324,6 +345,34 @@ class _Cancelled(Exception):
     """A task that the executor cancelled on its own: it lost its scheduler."""
 
 
+class _WorkersLost(Exception):
+    """The executor had no worker for ``seconds``: nothing would ever finish."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+class _Watch:
+    """Notices an executor left without workers. Why: Dask keeps the tasks of a worker
+    that died and waits, silently and for ever, for another to join."""
+
+    def __init__(self, workers: Callable[[], int], timeout: float) -> None:
+        self.workers = workers
+        self.timeout = timeout
+        self.since: float | None = None
+
+    def check(self) -> None:
+        """Raise :class:`_WorkersLost` once no worker has been seen for the timeout."""
+        now = time.monotonic()
+        if self.workers() > 0:
+            self.since = None
+        elif self.since is None:
+            self.since = now
+        elif now - self.since >= self.timeout:
+            raise _WorkersLost(self.timeout)
+
+
 @dataclass(frozen=True)
 class _Pool:
     """How to start the local pool a run owns (and restarts when a worker dies)."""
@@ -346,9 +395,11 @@ def _run_on_executor(
     deadline: float | None,
     ledger: _Ledger,
     ahead: int,
+    watch: _Watch | None = None,
 ) -> bool:
     """Submit the tasks, ``ahead`` at a time, and collect them; False if the deadline came
-    first. Only ``ahead`` tasks are in flight, so a streamed split stays small."""
+    first. Only ``ahead`` tasks are in flight, so a streamed split stays small; ``watch``
+    ends a run whose executor has lost every worker."""
     from concurrent.futures import FIRST_COMPLETED, CancelledError, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -385,6 +436,8 @@ def _run_on_executor(
             if not broken:
                 finished, _ = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
             if not finished and not broken:
+                if watch is not None:
+                    watch.check()
                 if left is None or left > poll:
                     continue  # nothing finished yet: look at the flag, wait again
                 for future in pending:
@@ -501,13 +554,15 @@ def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, 
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to kill this process when its parent dies, even by ``kill -9``.
 
     Without it a killed ``cp-queens count`` left its workers counting on at full
-    CPU, orphaned. Linux only (``prctl``); elsewhere a no-op.
+    CPU, orphaned (and ``compare`` its runs). Linux only (``prctl``); elsewhere a
+    no-op. ``parent``: the parent's pid as the parent saw it before forking, so that a
+    parent already gone by the time this runs is noticed too.
     """
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
     try:
         import ctypes
 

@@ -237,6 +237,14 @@ class Cluster:
     #: e.g. ``Dask cluster at tcp://10.0.0.5:8786 (4 workers)``.
     description: str
 
+    def workers(self) -> int:
+        """Workers the scheduler knows now (the client refreshes this every few seconds,
+        without a call of its own); 0 when the scheduler cannot say."""
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # a client closing or a scheduler gone: no workers to count on
+            return 0
+
 
 def parse_cluster(spec: str) -> int | None:
     """``local`` -> ``None`` (Dask picks the number of workers), ``local:W`` -> ``W``."""
