@@ -3,8 +3,8 @@
 The plot shows wall time against n on a log scale, one line per engine.
 A run that timed out is drawn at the time limit with an ``x`` and never
 dropped, so a line that stops early is visibly an engine that ran out of time,
-not one that was not asked. Matplotlib is optional (``pip install
-'cp-queens[plot]'``); without it :func:`plot` raises
+not one that was not asked. Matplotlib is optional (the ``plot`` extra:
+``pip install '.[plot]'`` in a clone); without it :func:`plot` raises
 :class:`PlotUnavailableError` and the tables are still written.
 """
 
@@ -156,7 +156,7 @@ def plot(
     except ImportError:
         raise PlotUnavailableError(
             "cannot draw the plot: matplotlib is not installed "
-            "(pip install 'cp-queens[plot]'); the CSV and JSON were written"
+            "(the plot extra: pip install '.[plot]' in a clone); the CSV and JSON were written"
         ) from None
 
     figure, axes = plt.subplots(figsize=(7, 4.2), dpi=100)

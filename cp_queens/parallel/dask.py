@@ -6,7 +6,7 @@ existing cluster) or ``--cluster local[:W]`` (a ``LocalCluster`` of W worker
 processes, for trying it out). Dask is an optional extra, imported only here
 and only when asked for::
 
-    pip install 'cp-queens[distributed]'
+    pip install '.[distributed]'      (in a clone: the package is not on an index yet)
 
 Every worker needs ``cp_queens`` (and Numba) importable: install the package
 in the workers' environment too. Dask re-runs the tasks of a worker that dies,
@@ -43,7 +43,7 @@ from typing import Any
 
 from cp_queens.errors import ClusterLostError, CpQueensError
 
-INSTALL_HINT = "pip install 'cp-queens[distributed]'"
+INSTALL_HINT = "install the 'distributed' extra (in a clone: pip install '.[distributed]')"
 
 #: Seconds to open the TCP connection to a scheduler.
 CONNECT_TIMEOUT = 10.0
