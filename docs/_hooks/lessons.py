@@ -10,6 +10,7 @@ here or in ``mkdocs.yml``: commit its script and notebook and it appears.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +39,16 @@ def title(notebook: Path) -> str:
     return notebook.stem
 
 
+def short_title(notebook: Path) -> str:
+    """For the nav: "01 The N-Queens constraint model, nothing else" (number, first clause)."""
+    text = re.sub(r"^Lesson \d+:\s*", "", title(notebook))
+    text = re.split(r" - |: | \(", text, maxsplit=1)[0]
+    return f"{notebook.stem[:2]} {text[:1].upper()}{text[1:]}"
+
+
 def on_config(config: Any) -> Any:
-    """Put one nav entry per lesson into the (empty) "Lessons" section of ``mkdocs.yml``."""
-    entries = [{title(path): f"notebooks/{path.name}"} for path in notebooks()]
+    """Put one nav entry per lesson into the "Lessons" section of ``mkdocs.yml``."""
+    entries = [{short_title(path): f"notebooks/{path.name}"} for path in notebooks()]
     for item in config["nav"] or []:
         if isinstance(item, dict) and SECTION in item:
             item[SECTION] = [*(item[SECTION] or []), *entries]
@@ -69,10 +77,10 @@ TABLE = "<!-- lessons-table -->"
 
 def table(page_dir: str) -> str:
     """The lesson table of docs/course.md, from the files: it cannot miss a lesson."""
-    rows = ["| lesson | script | notebook |", "|---|---|---|"]
+    rows = ["| | lesson | script |", "|---|---|---|"]
     for path in notebooks():
         link = f"notebooks/{path.name}"
-        rows.append(f"| [{title(path)}]({link}) | `examples/{path.stem}.py` | `{path.name}` |")
+        rows.append(f"| {path.stem[:2]} | [{title(path)}]({link}) | `examples/{path.stem}.py` |")
     return "\n".join(rows)
 
 
