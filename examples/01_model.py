@@ -11,7 +11,10 @@
 #     AllDifferent(q[r] - r)    no two share a "\" diagonal (r - c is constant on it)
 #
 # Only OR-Tools is imported: this is the model as you would write it in a course.
-# Run it:  python examples/01_model.py
+#
+# Run it as a script, from the repository:
+#
+#     python examples/01_model.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

@@ -7,7 +7,9 @@
 # that callback, so nothing needs to be stored. And once you know enough, the
 # callback can stop the search early with StopSearch().
 #
-# Run it:  python examples/02_enumerate_with_callback.py
+# Run it as a script, from the repository:
+#
+#     python examples/02_enumerate_with_callback.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

@@ -4,7 +4,9 @@
 # x[r][c] = 1  <=>  a queen on (r, c)
 #     exactly one per row, exactly one per column, at most one per diagonal
 #
-# Run: python examples/03_board_model.py
+# Run it as a script, from the repository:
+#
+#     python examples/03_board_model.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

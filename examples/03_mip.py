@@ -5,7 +5,9 @@
 #
 # A MIP solver answers "find one feasible point": it cannot enumerate or count.
 #
-# Run: python examples/03_mip.py
+# Run it as a script, from the repository:
+#
+#     python examples/03_mip.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

@@ -5,7 +5,9 @@
 # peak memory and each engine's own search figures. The command-line version,
 # with CSV, JSON and a plot, is `cp-queens compare`.
 #
-# Run: python examples/03_modelling_vs_backtracking.py
+# Run it as a script, from the repository:
+#
+#     python examples/03_modelling_vs_backtracking.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

@@ -4,7 +4,9 @@
 # Columns are one AllDifferent; diagonals must be pairwise constraints, because
 # python-constraint's constraints take variables, not expressions like q[r] + r.
 #
-# Run: python examples/03_python_constraint.py
+# Run it as a script, from the repository:
+#
+#     python examples/03_python_constraint.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

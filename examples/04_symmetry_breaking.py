@@ -5,7 +5,9 @@
 # solutions fall into classes ("orbits") of 1, 2, 4 or 8 boards, and a solver
 # that finds all of them does up to 8 times the necessary work.
 #
-# Run: python examples/04_symmetry_breaking.py
+# Run it as a script, from the repository:
+#
+#     python examples/04_symmetry_breaking.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

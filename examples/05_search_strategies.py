@@ -18,7 +18,9 @@
 # * ``greedy`` - random queen placements with clause learning on the 0/1 view
 #   of the model - is what ``first()`` uses by default: it answers large boards.
 #
-# Run: python examples/05_search_strategies.py
+# Run it as a script, from the repository:
+#
+#     python examples/05_search_strategies.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

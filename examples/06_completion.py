@@ -10,7 +10,9 @@
 # often "impossible": a claim you cannot check by looking at a board. So we ask
 # two engines and compare.
 #
-# Run it:  python examples/06_completion.py
+# Run it as a script, from the repository:
+#
+#     python examples/06_completion.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

@@ -17,7 +17,9 @@
 # And a million-queen answer still has to be checked: `verify` does it with a
 # few vectorised NumPy passes (it shares no code with the engines).
 #
-# Run it:  python examples/07_large_n.py
+# Run it as a script, from the repository:
+#
+#     python examples/07_large_n.py
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

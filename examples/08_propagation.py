@@ -21,8 +21,10 @@
 # first-fail (the row with fewest squares left, ties to the middle) and the
 # middle columns first, how large a board does this pure-Python solver finish?
 #
-# Run it:  python examples/08_propagation.py          a quick tour (under a minute)
-#          python examples/08_propagation.py --full   n = 4..20 as in docs/course-propagation.md
+# Run it as a script, from the repository:
+#
+#     python examples/08_propagation.py          a quick tour (under a minute)
+#     python examples/08_propagation.py --full   n = 4..20 as in docs/course-propagation.md
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

@@ -16,8 +16,10 @@
 # n = 8..64 and compare their search trees (branch-and-bound nodes against CP
 # branches) and their time.
 #
-# Run it:  python examples/09_cp_vs_mip.py          (n = 8 and 16, a few seconds)
-#          python examples/09_cp_vs_mip.py --full   (n = 8..64, about half a minute)
+# Run it as a script, from the repository:
+#
+#     python examples/09_cp_vs_mip.py          (n = 8 and 16, a few seconds)
+#     python examples/09_cp_vs_mip.py --full   (n = 8..64, about half a minute)
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
