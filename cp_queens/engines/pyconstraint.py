@@ -55,7 +55,7 @@ Solvers (the ``solver`` option):
   placement, moving conflicted queens to their least-attacked column. It
   finds **one** solution quickly on large boards but **cannot enumerate,
   count, or prove that no solution exists**: when it gives up after
-  ``steps`` sweeps, ``first()`` raises :class:`~cp_queens.errors.TimeLimitError`
+  ``steps`` sweeps, ``first()`` raises ``TimeLimitError``
   ("gave up"; ``stats.extra["gave_up_after_steps"]``) - no answer, and not a proof.
 
 Value order (the ``values`` option): python-constraint tries a row's columns
@@ -181,11 +181,11 @@ def build_problem(
 ) -> constraint.Problem:
     """The python-constraint model: variables are rows, values are columns.
 
-    Only the residue is modelled (:class:`~cp_queens.problem.Residue`): a row
+    Only the residue is modelled (``Residue``): a row
     with a given queen has no variable, and every other row's domain holds only
     its open columns, so the given queens, their diagonals and blocked squares
     never enter the search. ``values`` orders the columns each row tries (see
-    :func:`column_order`). ``around`` is a pair of constraints put before and
+    ``column_order``). ``around`` is a pair of constraints put before and
     after the model on every variable (the tallies).
     """
     residue = problem.residue()

@@ -1,7 +1,7 @@
 """Compile the ``fast`` kernels ahead of time, so that later runs start without Numba.
 
 The first count that needs compiled kernels builds them by itself
-(:func:`load_or_build`: half a minute, once; it needs a C compiler). To do it
+(``load_or_build``: half a minute, once; it needs a C compiler). To do it
 ahead, for example in an image or right after installing::
 
     python -m cp_queens.engines.fast.build
@@ -113,10 +113,10 @@ def load() -> ModuleType | None:
     return module
 
 
-#: The C entry point of the native counting library (see :func:`_build_native`).
+#: The C entry point of the native counting library (see ``_build_native``).
 NATIVE_ENTRY = "cp_queens_count_many"
 #: Its arguments after ``n`` and the number of subproblems: the ten arrays of
-#: :func:`cp_queens.engines.fast.kernels.count_many`, with these fixed lengths (``None``:
+#: ``cp_queens.engines.fast.kernels.count_many``, with these fixed lengths (``None``:
 #: given by the call).
 NATIVE_ARRAYS = ("kinds", "depths", "prefixes", "base", "results", 64, 64, 6 * 64, 64, 64)
 

@@ -2,7 +2,7 @@
 
 Everything here is written so that the *same source* runs in two ways:
 
-* compiled with Numba (:data:`COMPILED` builds the ``njit(cache=True)``
+* compiled with Numba (``COMPILED`` builds the ``njit(cache=True)``
   versions on first use, so importing this module costs nothing), the fast
   path, over NumPy ``int64`` arrays;
 * interpreted by CPython over plain lists: the fallback when Numba cannot be
@@ -11,7 +11,7 @@ Everything here is written so that the *same source* runs in two ways:
 
 So the functions use only what both understand: integer arithmetic, indexing
 and loops. Validation and the choice of arrays live in the Python wrappers
-(:mod:`cp_queens.engines.fast`, :mod:`cp_queens.engines.fast.subproblems`).
+(``cp_queens.engines.fast``, ``cp_queens.engines.fast.subproblems``).
 
 How a board is held: bit ``c`` of a row mask is column ``c``. Three masks say
 which squares of the next row are attacked: ``cols`` (a queen above in that
@@ -23,17 +23,17 @@ column per row, hence the shifts). The free squares of a row are
 The search uses an explicit stack (four slots a row: the squares still to try,
 and the attack masks on entering the row) instead of recursion, which Numba
 compiles into a tight loop. The hot loops of a count are specialised per kind
-of subtree (:func:`count_corner`, :func:`count_edge`): their rules are scalar
-tests, and the two deepest rows are settled without descending (:func:`last_two`).
+of subtree (``count_corner``, ``count_edge``): their rules are scalar
+tests, and the two deepest rows are settled without descending (``last_two``).
 
-Symmetry (see :mod:`cp_queens.engines.fast.subproblems` for why it is correct): a count
+Symmetry (see ``cp_queens.engines.fast.subproblems`` for why it is correct): a count
 searches only canonical representatives, in two kinds of subtrees.
 
 * *corner*: a queen in a corner; every such solution has 8 distinct images and
   exactly one of them is searched, so each leaf weighs 8;
 * *edge*: no corner queen; the first-row queen is the edge queen nearest to a
   corner, which prunes (``allow`` masks and the ``side_row`` rule), and each leaf
-  is checked against its images at the leaf (:func:`edge_orbit`), weighing
+  is checked against its images at the leaf (``edge_orbit``), weighing
   8, 4 or 2 by its orbit size, or 0 when it is not the canonical member.
 """
 
@@ -46,7 +46,7 @@ from typing import Any
 
 
 def register_jitable(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a helper the kernels call; :func:`_compile` hands the marked ones to Numba.
+    """Mark a helper the kernels call; ``_compile`` hands the marked ones to Numba.
 
     Nothing is imported here: a count of a small board runs the interpreted
     kernels and never pays for loading Numba (about half a second).
@@ -69,7 +69,7 @@ BIT_INDEX = tuple(
 #: Leaf weight meaning "look at the leaf's symmetries" (edge subtrees).
 BY_ORBIT = 0
 
-#: Kinds of subtree (see :mod:`cp_queens.engines.fast.subproblems`), as the kernels number them.
+#: Kinds of subtree (see ``cp_queens.engines.fast.subproblems``), as the kernels number them.
 PLAIN = 0
 CORNER = 1
 EDGE = 2
@@ -214,8 +214,8 @@ def count_many(
     to the one-bit masks ``prefixes[i*n : i*n + depths[i]]``; its
     ``(weighted solutions, leaves, nodes)`` go to ``results[3*i : 3*i + 3]``.
     Corner and edge subtrees with at least three rows to fill run their own
-    loop (:func:`count_corner`, :func:`count_edge`); the rest (pre-placed
-    queens, nearly complete prefixes) the general :func:`count_subtree`.
+    loop (``count_corner``, ``count_edge``); the rest (pre-placed
+    queens, nearly complete prefixes) the general ``count_subtree``.
     """
     for i in range(len(kinds)):
         kind = kinds[i]
@@ -278,7 +278,7 @@ def count_corner(n: int, depth: int, bits: Any, bound1: int, stack: Any) -> tupl
     The hot loop of a count, kept to what the corner kind needs: the one rule
     (column 1 closed in rows ``2 .. bound1-1``, ``bound1 = q[1]``) is a scalar
     test, every leaf weighs 8 so no board is kept, and the last two rows are
-    settled without descending (:func:`last_two`). The rows above the current
+    settled without descending (``last_two``). The rows above the current
     one live in ``stack`` (four slots a row); ``row & 63`` tells the compiler an
     index is never negative, which spares the wrap-around code on every access.
     """
@@ -376,10 +376,10 @@ def count_edge(
 ) -> tuple[int, int, int]:
     """Orbit-weighted solutions, orbits and nodes below a legal edge prefix (``1 <= depth <= n-3``).
 
-    :func:`count_corner` with the edge rules as scalars (``b = q[0]``): side
+    ``count_corner`` with the edge rules as scalars (``b = q[0]``): side
     columns closed in rows ``1 .. b-1``; by row ``n-1-b`` both taken; the last
     queen at least ``b`` from the corners. The board is kept in ``bits`` for
-    the leaf check (:func:`edge_orbit`), the only place where leaves differ.
+    the leaf check (``edge_orbit``), the only place where leaves differ.
     """
     mask = (1 << n) - 1
     last = n - 1
@@ -467,7 +467,7 @@ def count_edge(
 
 
 def popcount(x: int) -> int:
-    """Bits set in ``x`` (``x >= 0``). Compiled: one ``popcnt`` (:func:`numba_extensions`)."""
+    """Bits set in ``x`` (``x >= 0``). Compiled: one ``popcnt`` (``numba_extensions``)."""
     return x.bit_count()
 
 
@@ -476,7 +476,7 @@ def lowest(x: int) -> int:
     return (x & -x).bit_length() - 1
 
 
-#: Boards up to this size run :func:`count_dynamic`: its diagonal masks are indexed by
+#: Boards up to this size run ``count_dynamic``: its diagonal masks are indexed by
 #: ``row + column``, which needs ``2n - 1`` bits.
 DYNAMIC_UP_TO = 32
 
@@ -495,7 +495,7 @@ def count_dynamic(
     """Leaves (orbit-weighted or not) and nodes below a legal prefix, the most constrained
     row first (``2 <= n <= DYNAMIC_UP_TO``, ``depth <= n - 2``).
 
-    The row-by-row search (:func:`count_corner`) fills rows top-down; this one
+    The row-by-row search (``count_corner``) fills rows top-down; this one
     fills next the open row with the fewest free squares: a row with none ends the
     branch at once (where top-down would discover it rows later), a row with one is
     filled without a choice. At n = 16 that visits 80 million nodes instead of 246
@@ -505,7 +505,7 @@ def count_dynamic(
     Any row can come next, so the diagonals are kept by index, not shifted row by
     row: ``d1`` holds ``row + col`` of every queen, ``d2`` holds ``col + n-1-row``;
     the squares of row ``r`` they attack are ``d1 >> r`` and ``d2 >> (n-1-r)``.
-    ``allow`` carries the kind's rules per row (:func:`kind_rules`, with the side
+    ``allow`` carries the kind's rules per row (``kind_rules``, with the side
     columns closed below row ``n-1-b`` too). Leaves weigh 1, or their orbit size
     (0 when not canonical) with ``by_orbit``: the board is kept in ``bits`` then.
     """
@@ -635,7 +635,7 @@ def count_subtree(
     """Count the completions of the queens preset in ``bits[0:depth]``.
 
     Returns ``(weighted solutions, counted leaves, nodes)``: each leaf adds
-    ``weight``, or its orbit size when ``weight`` is :data:`BY_ORBIT` (then
+    ``weight``, or its orbit size when ``weight`` is ``BY_ORBIT`` (then
     non-canonical leaves add nothing), and counts once when it added anything.
     A preset row that breaks a rule gives ``(0, 0, 0)``.
     """
@@ -851,7 +851,7 @@ PYTHON = SimpleNamespace(
 class _Compiled:
     """The compiled kernels, loaded on first use, not on import.
 
-    Preferably the ahead-of-time build (:mod:`cp_queens.engines.fast.build`),
+    Preferably the ahead-of-time build (``cp_queens.engines.fast.build``),
     which imports in milliseconds; the first use after an install builds it
     (15-30 s). Where that cannot be done, Numba's JIT with ``cache=True``: the
     first run compiles (some 10 s), later ones load the cache (about 0.9 s of
@@ -875,7 +875,7 @@ class _Compiled:
 
     def native_count(self) -> Any:
         """``count_many`` as a C function over ``ctypes`` buffers, or ``None`` (use
-        :attr:`count_many` over NumPy arrays). The native library comes with the
+        ``count_many`` over NumPy arrays). The native library comes with the
         ahead-of-time build and spares a count the import of NumPy."""
         if self._native is None:
             from cp_queens.engines.fast import build
@@ -907,7 +907,7 @@ class _Compiled:
 
 
 def numba_extensions() -> None:
-    """Teach Numba the helpers: the marked functions as they are, :func:`popcount` as the
+    """Teach Numba the helpers: the marked functions as they are, ``popcount`` as the
     ``ctpop`` instruction (``int.bit_count`` is not compiled). Run before compiling,
     by the JIT path and by the ahead-of-time build alike; once is enough."""
     global _extended
