@@ -1,10 +1,10 @@
 """How one call may run: its time, its processes, where it runs, where it saves.
 
-A :class:`Budget` is the one value that carries these run settings from the
+A ``Budget`` is the one value that carries these run settings from the
 command line or a library keyword to the engine. It is built and checked in one
-place, :meth:`Budget.of`, so a bad value gets the same one-line error whichever
+place, ``Budget.of``, so a bad value gets the same one-line error whichever
 door it came through, and ``workers`` is resolved (capped at the cores, warned
-once) before any engine sees it. The engine's :class:`~cp_queens.engines.base.Call`
+once) before any engine sees it. The engine's ``Call``
 holds the budget and turns ``time_limit`` into one deadline on one clock.
 
 Examples:
@@ -30,7 +30,7 @@ from cp_queens.errors import CpQueensError, CpQueensWarning, EngineOptionError
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-#: The keywords :meth:`Budget.of` takes: the library and ``engines.get`` split these off
+#: The keywords ``Budget.of`` takes: the library and ``engines.get`` split these off
 #: an engine's own options. ``scheduler``, ``cluster`` and ``executor`` are spellings of
 #: ``where``.
 KEYWORDS = (
@@ -72,7 +72,7 @@ def check_workers(workers: object) -> int | None:
     """``workers`` as a number of local processes, or ``None`` (the engine's default).
 
     ``0`` means every core. More than the cores this process may use is capped at them
-    with one :class:`~cp_queens.errors.CpQueensWarning`: the work is pure CPU, and
+    with one ``CpQueensWarning``: the work is pure CPU, and
     processes beyond the cores only share them (each costs start-up and ~100 MB).
     """
     if workers is None:
@@ -150,7 +150,7 @@ def _check_checkpoint(checkpoint: object) -> str | os.PathLike[str] | None:
 
 @dataclass(frozen=True)
 class Budget:
-    """The run settings of a call. Build it with :meth:`Budget.of`, which checks them.
+    """The run settings of a call. Build it with ``Budget.of``, which checks them.
 
     Attributes:
         time_limit: seconds the call may take (model building included), or ``None``.

@@ -4,13 +4,13 @@ Why: a writer that ignores a short write (a full disk, ``ulimit -f``, a file-siz
 limit) leaves a file ending mid-placement and reports success; a reader then takes
 half a board, or a list cut short, for the answer. Here every write is checked:
 
-* :class:`WholeRecords` collects records (each ``write`` whose text ends with a
+* ``WholeRecords`` collects records (each ``write`` whose text ends with a
   newline ends one) and writes them with ``os.write`` until every byte is out. When
   a write fails, a regular file is cut back to the end of its last whole record and
-  :class:`OutputError` says what failed; a pipe keeps what it already passed on (it
+  ``OutputError`` says what failed; a pipe keeps what it already passed on (it
   cannot be taken back), and the run fails all the same. A reader gone away
-  (``EPIPE``) stays a :class:`BrokenPipeError`, which callers treat as the end.
-* :func:`whole_file` writes a named file under a temporary name beside it and
+  (``EPIPE``) stays a ``BrokenPipeError``, which callers treat as the end.
+* ``whole_file`` writes a named file under a temporary name beside it and
   renames it into place only when everything was written: a reader sees the old
   file or the new one, never half of it; on failure the temporary file goes and the
   old file (if any) stays as it was.
@@ -53,7 +53,7 @@ class WholeRecords:
 
     Every ``write`` whose text ends with a newline closes a record (a board, a
     picture, a block of lines); with ``lines`` so does every newline. Records are
-    collected up to :data:`BUFFER` bytes and written with a loop of ``os.write``
+    collected up to ``BUFFER`` bytes and written with a loop of ``os.write``
     calls that checks each count.
     """
 
@@ -150,7 +150,7 @@ def whole_file(
     """A named file written under a temporary name beside it, renamed in place when done.
 
     A target that exists and is not a regular file (a device, a FIFO) is written
-    directly: it cannot be replaced. ``lines``: as for :class:`WholeRecords`.
+    directly: it cannot be replaced. ``lines``: as for ``WholeRecords``.
     ``keep_partial``: on Ctrl-C the whole records written so far become the file (a
     stopped run keeps its work); any other failure removes the temporary file and
     leaves no target (or the old one untouched).

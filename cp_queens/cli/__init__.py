@@ -1,14 +1,14 @@
 """The ``cp-queens`` command: parse arguments, call the library, print.
 
 Each subcommand lives in its own module with ``add_parser(subparsers)`` and
-``run(args) -> exit code``; :data:`COMMANDS` lists them in ``--help`` order.
+``run(args) -> exit code``; ``COMMANDS`` lists them in ``--help`` order.
 No solving happens here. A command's module is imported, and its options
 added, only when that command is on the command line: ``cp-queens count 8``
 is over in a fraction of a second, and loading the other eight commands (and
 what they import) would be a good part of it.
 
-Every way out goes through :func:`main`, which turns what happened into one
-line on stderr and one of the exit codes of :mod:`cp_queens.cli.exit_codes`:
+Every way out goes through ``main``, which turns what happened into one
+line on stderr and one of the exit codes of ``cp_queens.cli.exit_codes``:
 a script can tell a proven "no" from a crash, and a complete answer from one
 cut short. A traceback is shown only with ``--debug`` or ``CP_QUEENS_DEBUG=1``.
 """
@@ -92,7 +92,7 @@ DEBUG_HELP = f"show the traceback of an internal error (or set {DEBUG_VARIABLE}=
 
 def build_parser(*, lazy: bool = False) -> OneLineErrorParser:
     """The whole ``cp-queens`` parser; with ``lazy``, a command's options are added (and
-    its module imported) only when parsing reaches that command, as :func:`main` does."""
+    its module imported) only when parsing reaches that command, as ``main`` does."""
     parser = OneLineErrorParser(
         prog="cp-queens",
         description=DESCRIPTION,

@@ -163,7 +163,7 @@ def seed_value(text: str) -> int:
 
 def fraction(text: str) -> float:
     """argparse type for --recheck: a plain decimal from 0 to 1, checked by the library's
-    one checker, :func:`cp_queens.budget.check_recheck`."""
+    one checker, ``cp_queens.budget.check_recheck``."""
     from cp_queens.budget import check_recheck
 
     try:
@@ -181,7 +181,7 @@ def fraction(text: str) -> float:
 def positive_seconds(text: str) -> float:
     """argparse type for --time-limit: seconds as a plain decimal (``float()`` also
     takes ``1_0``, spaces and other scripts' digits), checked by the library's one
-    checker, :func:`cp_queens.budget.check_time_limit`."""
+    checker, ``cp_queens.budget.check_time_limit``."""
     from cp_queens.budget import MAX_SECONDS, check_time_limit
 
     try:
@@ -206,7 +206,7 @@ def engine_name(text: str) -> str:
     """argparse type: a registered engine name, alone or with options (``NAME:KEY=VALUE...``).
 
     The name is checked here, with the known names in the error; the options when
-    the engine is built (:func:`make_engine`).
+    the engine is built (``make_engine``).
     """
     known = engines.names()
     name = text.split(":", 1)[0].strip()
@@ -273,7 +273,7 @@ def add_strategy_arguments(
     (engines/cpsat/search.py), ``--consistency`` and the orders of the propagate engine.
 
     ``--variable-order`` and ``--value-order`` take the values of either engine;
-    :func:`make_engine` checks them against the engine chosen.
+    ``make_engine`` checks them against the engine chosen.
     """
     cpsat_variables, cpsat_values = _cpsat_choices("variable_order"), _cpsat_choices("value_order")
     ours_variables, ours_values = (
@@ -327,7 +327,7 @@ def add_strategy_arguments(
 
 
 def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The search options the user set, as keyword arguments for :func:`make_engine`."""
+    """The search options the user set, as keyword arguments for ``make_engine``."""
     names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers", "solver")
     return {name: getattr(args, name, None) for name in names}
 
@@ -349,7 +349,7 @@ def make_engine(spec: str, **options: Any) -> Engine:
     """Build engine ``spec`` with the options the user set (``None`` means not set).
 
     ``spec`` is a name or ``name:key=value[:...]``, as ``compare --engines`` takes
-    it. :func:`cp_queens.engines.get` checks the options for every caller; here an
+    it. ``cp_queens.engines.get`` checks the options for every caller; here an
     option the engine does not take, or a value it does not know, is named by its
     command-line flag, and an option set twice (in ``spec`` and by a flag) is refused.
     """
@@ -390,7 +390,7 @@ _quiet = False
 
 
 def set_quiet(quiet: bool) -> None:
-    """Silence (or restore) :func:`note`, :func:`report` and the live progress lines."""
+    """Silence (or restore) ``note``, ``report`` and the live progress lines."""
     global _quiet
     _quiet = quiet
 
@@ -468,10 +468,10 @@ def open_input(path: str) -> Iterator[TextIO]:
 @contextlib.contextmanager
 def open_output(path: str | None, lines: bool = False) -> Iterator[Any]:
     """``path`` opened for writing, or stdout for ``None`` / ``-``: whole records or a
-    failure (:mod:`cp_queens.output`).
+    failure (``cp_queens.output``).
 
     A failed write (a full disk, ``ulimit -f``, ``/dev/full``, a file that takes no
-    writes) becomes one :class:`StreamError` naming the target, and what was written
+    writes) becomes one ``StreamError`` naming the target, and what was written
     stays whole: stdout, if a regular file, is cut back to its last whole record; a
     file named with ``-o`` is written under a temporary name and renamed into place
     when complete, so it never holds half a placement (on failure it is not created,
@@ -573,12 +573,12 @@ def progress_line(console: Console) -> tuple[BarColumn, Progress]:
 def progress_display(
     label: str, console: Console | None = None
 ) -> Iterator[ProgressCallback | None]:
-    """One live Rich line for every engine's :class:`~cp_queens.stats.Progress`; ``None``
+    """One live Rich line for every engine's ``Progress``; ``None``
     when stderr is not a terminal (or with ``--quiet``).
 
     With a known amount of work (subproblems) it draws a bar with the rate and an
     ETA; otherwise a spinner with the solutions so far. The line is fitted to the
-    terminal's width at every update (see :func:`fit_progress`), so it stays whole
+    terminal's width at every update (see ``fit_progress``), so it stays whole
     at 80 columns and follows a resized window. Cheap to call often.
     """
     console = console or live_console()
@@ -607,7 +607,7 @@ T = TypeVar("T")
 class TimeCut:
     """Passes a stream through, ending it quietly where the time limit cut it short.
 
-    A library stream raises :class:`~cp_queens.errors.TimeLimitError` after its last
+    A library stream raises ``TimeLimitError`` after its last
     solution; a command writes what came, then reads ``stopped`` to choose its exit
     code (4), so the writers need not know about time limits.
     """

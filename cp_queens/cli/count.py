@@ -3,7 +3,7 @@
 With the ``fast`` engine (the default) the count is split into subproblems
 that run on every core, on a Dask cluster (``--scheduler``, ``--cluster``),
 and can be saved as they finish (``--checkpoint``); see
-:mod:`cp_queens.parallel`. Other engines count in one search.
+``cp_queens.parallel``. Other engines count in one search.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Run engines side by side: one process per run, a time limit, and peak memory.
 
-:func:`compare` runs every chosen engine on every ``n`` for one task
-(``first``, ``count`` or ``enumerate``) and returns one :class:`Run` per pair.
+``compare`` runs every chosen engine on every ``n`` for one task
+(``first``, ``count`` or ``enumerate``) and returns one ``Run`` per pair.
 Each run happens in a forked child process, for three reasons:
 
 * **a fair clock and a hard time limit** - the engine gets the time limit
@@ -20,10 +20,10 @@ An engine that starts worker processes of its own (``cpsat``'s default
 their work, and ``ru_maxrss`` is then the largest single process among the
 run and the workers it waited for, not their sum. Engines are named as on the
 command line, optionally with constructor options: ``cpsat:method=plain``,
-``pyconstraint:solver=min-conflicts`` (see :func:`parse_engine_spec`).
+``pyconstraint:solver=min-conflicts`` (see ``parse_engine_spec``).
 
 Forking needs a POSIX system (Linux, macOS). Tables, CSV, JSON and the plot
-are in :mod:`cp_queens.compare.report`.
+are in ``cp_queens.compare.report``.
 
 Examples:
     >>> parse_range("4..7")
@@ -84,7 +84,7 @@ FAMILIES = {
 
 
 def family_of(engine: engines.Engine) -> str:
-    """What kind of solver ``engine`` is (its own ``family``, else :data:`FAMILIES`)."""
+    """What kind of solver ``engine`` is (its own ``family``, else ``FAMILIES``)."""
     return getattr(engine, "family", "") or FAMILIES.get(engine.name, "")
 
 
@@ -122,7 +122,7 @@ class Run:
     n: int
     task: str
     status: str
-    #: The kind of solver (see :data:`FAMILIES`), so "same model, other solver" reads.
+    #: The kind of solver (see ``FAMILIES``), so "same model, other solver" reads.
     family: str = ""
     wall_time: float | None = None
     peak_rss_mb: float | None = None

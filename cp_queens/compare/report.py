@@ -3,9 +3,9 @@
 The plot shows wall time against n on a log scale, one line per engine.
 A run that timed out is drawn at the time limit with an ``x`` and never
 dropped, so a line that stops early is visibly an engine that ran out of time,
-not one that was not asked. Matplotlib is optional (``pip install
-'cp-queens[plot]'``); without it :func:`plot` raises
-:class:`PlotUnavailableError` and the tables are still written.
+not one that was not asked. Matplotlib is optional (the ``plot`` extra:
+``pip install '.[plot]'`` in a clone); without it ``plot`` raises
+``PlotUnavailableError`` and the tables are still written.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> Non
     write_text_whole(path, json.dumps(document, indent=2, default=str) + "\n")
 
 
-#: What :func:`plot` can draw against n, and the axis label for it.
+#: What ``plot`` can draw against n, and the axis label for it.
 PLOT_METRICS = {
     "wall_time": "wall time (s, log scale)",
     "branches": "search nodes (branches, log scale)",
@@ -186,7 +186,7 @@ def plot(
     except ImportError:
         raise PlotUnavailableError(
             "cannot draw the plot: matplotlib is not installed "
-            "(pip install 'cp-queens[plot]'); the CSV and JSON were written"
+            "(the plot extra: pip install '.[plot]' in a clone); the CSV and JSON were written"
         ) from None
 
     figure, axes = plt.subplots(figsize=(7, 4.2), dpi=100)

@@ -1,6 +1,6 @@
 """``cpmpy``: the card's model written once in CPMpy, run on any of CPMpy's solvers.
 
-The model (:func:`build_model`) is the design card's, as in ``cpsat/model.py``::
+The model (``build_model``) is the design card's, as in ``cpsat/model.py``::
 
     q[r] in 0..n-1            the column of the queen in row r
     AllDifferent(q)           no two queens in one column

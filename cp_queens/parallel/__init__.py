@@ -5,17 +5,17 @@ orbits of first-row prefixes) hand it here as *items* with a stable ``key``
 and a module-level *work* function that turns a list of items into
 ``(key, record)`` pairs. This module does the rest, the same way for all:
 
-* **where**: a local process pool (:func:`local_pool`: workers that leave
+* **where**: a local process pool (``local_pool``: workers that leave
   Ctrl-C to the parent), one process (``workers=1``: no pool at all), or any
-  executor, e.g. a Dask cluster's (:mod:`cp_queens.parallel.dask`);
+  executor, e.g. a Dask cluster's (``cp_queens.parallel.dask``);
 * **how**: items are dealt round-robin into a few hundred tasks, so every
   task mixes large and small items and the workers finish together;
 * **faults**: a lost local worker breaks a ``ProcessPoolExecutor`` for good;
   a pool we own is replaced and the unfinished tasks resubmitted, so the
   result stays exact (Dask reruns a lost worker's tasks itself);
-* **resuming**: with a checkpoint (:mod:`cp_queens.parallel.checkpoint`),
+* **resuming**: with a checkpoint (``cp_queens.parallel.checkpoint``),
   every finished task is on disk before it counts; a rerun skips what the
-  file lists. Ctrl-C raises :class:`Interrupted`, which says what was saved;
+  file lists. Ctrl-C raises ``Interrupted``, which says what was saved;
 * **time limits**: past ``deadline`` the run stops and reports ``complete=False``.
 
 Examples:
@@ -54,7 +54,7 @@ Record = TypeVar("Record")
 #: Tasks per run: enough to balance the load and show progress, few enough that
 #: scheduling costs nothing next to the search (Dask spends ~1 ms per task).
 TASKS = 256
-#: Tasks of a run on a given executor (a Dask cluster): see :func:`_run_on_executor`.
+#: Tasks of a run on a given executor (a Dask cluster): see ``_run_on_executor``.
 EXECUTOR_TASKS = 64
 #: Items per task when the items are streamed (a generator): about 100 tasks at n = 16,
 #: each well under 2 % of the count (so the workers finish together), where a task
@@ -71,8 +71,8 @@ POOL_RESTARTS = 3
 def resolve_workers(workers: int | None) -> int:
     """``workers`` as a number of processes: ``None`` or 0 mean every available core.
 
-    The check and the cap are :func:`cp_queens.budget.check_workers`'s, which a
-    :class:`~cp_queens.budget.Budget` has already applied: a budget's workers pass
+    The check and the cap are ``cp_queens.budget.check_workers``'s, which a
+    ``Budget`` has already applied: a budget's workers pass
     through unchanged (and unwarned).
 
     Examples:
@@ -147,7 +147,7 @@ def run(
         where: how to describe ``executor`` to people.
         workers: local processes when ``executor`` is ``None``: ``1`` runs in
             this process, ``None``/``0`` every core.
-        checkpoint: an open :class:`~cp_queens.parallel.checkpoint.Checkpoint`
+        checkpoint: an open ``Checkpoint``
             whose ``done`` records are skipped and to which new ones are added
             (``items`` must then be a sequence: the file names the whole job).
         report: called after every finished task (progress displays).
@@ -155,15 +155,15 @@ def run(
         prepare: called once in this process before a local pool starts (e.g. to
             compile kernels, so that forked workers start warm).
         context: the ``multiprocessing`` context of a local pool (default:
-            :func:`start_method`, preloading the module that defines ``work``).
-        batch: items per task when ``items`` is streamed (default :data:`BATCH`).
+            ``start_method``, preloading the module that defines ``work``).
+        batch: items per task when ``items`` is streamed (default ``BATCH``).
         workers_alive: how many workers the executor has now (a Dask cluster's); when
             it stays 0 for ``lost_timeout`` seconds with tasks in flight, the run stops
-            with :class:`~cp_queens.errors.ClusterLostError` instead of waiting for ever.
+            with ``ClusterLostError`` instead of waiting for ever.
         lost_timeout: seconds without a worker before the run gives up.
 
     Returns:
-        A :class:`RunResult`; ``complete`` is False if the deadline came first.
+        A ``RunResult``; ``complete`` is False if the deadline came first.
 
     Raises:
         Interrupted: on Ctrl-C, after stopping every worker this run started.
@@ -286,7 +286,7 @@ class _Ledger:
 def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
     """Deal ``items`` round-robin into at most ``tasks`` lists of mixed sizes.
 
-    By default :data:`TASKS`, or one task per 64 items for the huge splits of
+    By default ``TASKS``, or one task per 64 items for the huge splits of
     large boards, so a task (and what Ctrl-C can lose) stays short.
 
     Examples:
@@ -306,7 +306,7 @@ def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
 #: runners look at this flag between tasks as well.
 interrupted = threading.Event()
 
-#: Seconds between two looks at :data:`interrupted` while tasks run elsewhere.
+#: Seconds between two looks at ``interrupted`` while tasks run elsewhere.
 POLL = 0.5
 
 
@@ -363,7 +363,7 @@ class _Watch:
         self.since: float | None = None
 
     def check(self) -> None:
-        """Raise :class:`_WorkersLost` once no worker has been seen for the timeout."""
+        """Raise ``_WorkersLost`` once no worker has been seen for the timeout."""
         now = time.monotonic()
         if self.workers() > 0:
             self.since = None
@@ -477,7 +477,7 @@ def _run_on_executor(
             executor.shutdown(wait=True, cancel_futures=True)
 
 
-#: Modules a forkserver imports once before it forks any worker; see :func:`start_method`.
+#: Modules a forkserver imports once before it forks any worker; see ``start_method``.
 _preloaded: list[str] = []
 
 
@@ -528,7 +528,7 @@ def local_pool(
     """A pool of ``workers`` processes (all cores for ``None``) that leave Ctrl-C to us.
 
     Ctrl-C reaches the whole process group; only the parent should react, by
-    saving what finished and stopping the workers itself (:func:`stop_now`).
+    saving what finished and stopping the workers itself (``stop_now``).
     """
     from concurrent.futures import ProcessPoolExecutor
 

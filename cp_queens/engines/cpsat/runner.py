@@ -13,7 +13,7 @@ Exact enumeration needs care, checked against the reference in the tests:
   solutions of 8 queens were missing, and other settings gave duplicates.
 
 Streaming: CP-SAT calls us back from its own thread, but a Python generator
-must be driven by its consumer. So :func:`stream` runs the solver on a worker
+must be driven by its consumer. So ``stream`` runs the solver on a worker
 thread that hands solutions over a bounded queue. When the consumer stops
 (``limit`` reached, ``close()``, ``break``), the callback sees the stop flag
 and calls ``StopSearch()``, the thread ends, and memory never holds more than
@@ -166,7 +166,7 @@ def visit(
     """Hand every solution to ``visitor`` right in the callback: no thread, no queue.
 
     For a caller that keeps up with the solver anyway (the fast path's worker
-    processes): measured about a third cheaper per solution than :func:`stream`,
+    processes): measured about a third cheaper per solution than ``stream``,
     which must hand each solution over to another thread.
     """
     solver = settings.solver(enumerate_all=True)

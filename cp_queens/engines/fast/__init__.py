@@ -1,9 +1,9 @@
 """``fast``: a compiled bitmask backtracker with full symmetry reduction.
 
-The search itself lives in :mod:`cp_queens.engines.fast.kernels` (plain functions that
+The search itself lives in ``cp_queens.engines.fast.kernels`` (plain functions that
 Numba compiles); the symmetry classes and the split into subproblems in
-:mod:`cp_queens.engines.fast.subproblems`; running them on several cores or a cluster in
-:mod:`cp_queens.parallel`. This module only wires them to the engine interface.
+``cp_queens.engines.fast.subproblems``; running them on several cores or a cluster in
+``cp_queens.parallel``. This module only wires them to the engine interface.
 
 * ``count`` / ``count_unique``: one pass over the canonical representatives
   gives both the total (each weighted by its orbit size) and the number of
@@ -15,7 +15,7 @@ Numba compiles); the symmetry classes and the split into subproblems in
   n = 16 on, this process below, where a pool costs more than it saves; ``0``
   every core; ``1`` this process). ``scheduler``/``cluster``/``executor`` run it
   on Dask or any executor instead, ``checkpoint`` makes it resumable (see
-  :mod:`cp_queens.parallel`). The library and the CLI take this same door.
+  ``cp_queens.parallel``). The library and the CLI take this same door.
 
 Boards up to n = 62 fit the 64-bit masks (far beyond anything countable).
 Without Numba the same kernels run interpreted, with a warning.
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
 BATCH_SIZES = (1, 64, 4096)
-#: Solutions per kernel call for :meth:`FastEngine.solution_arrays`: big blocks, so that
+#: Solutions per kernel call for ``FastEngine.solution_arrays``: big blocks, so that
 #: formatting them costs little per solution, but a quick first one.
 ARRAY_BATCH_SIZES = (1024, 1 << 16)
 #: Search nodes per kernel call at most, so time limits and Ctrl-C are seen promptly.
@@ -86,10 +86,10 @@ class FastEngine(Engine):
             depth: rows preset per subproblem (default grows with n).
             force_python: run the interpreted kernels (exact, much slower).
             lost_workers_timeout: seconds a Dask cluster may have no worker at all
-                before the count stops with :class:`~cp_queens.errors.ClusterLostError`
+                before the count stops with ``ClusterLostError``
                 (finished subproblems stay in the checkpoint).
 
-        The run settings come with each call's :class:`~cp_queens.budget.Budget`:
+        The run settings come with each call's ``Budget``:
         ``workers`` (local processes for a count: ``None`` every core from n = 16 on,
         this process below; ``0`` every core; ``1`` this process), ``where`` (a Dask
         address ``tcp://HOST:8786``, ``local[:W]`` for a local Dask cluster started
@@ -201,12 +201,12 @@ class FastEngine(Engine):
         """Rows preset per subproblem: the default split's, except in this process.
 
         Workers need many small subproblems; one process does not, and the search
-        (:func:`~cp_queens.engines.fast.kernels.count_dynamic`) chooses its rows
-        best from as high up as it may: with :data:`HERE_DEPTH` rows preset it visits
+        (``count_dynamic``) chooses its rows
+        best from as high up as it may: with ``HERE_DEPTH`` rows preset it visits
         about 3 % fewer nodes at n = 16 and the split costs nothing. A time limit
         needs small subproblems, for the clock is read only between them: workers are
         stopped at the deadline, but a search in this process cannot be, so there the
-        split goes as deep as :func:`~cp_queens.engines.fast.subproblems.deadline_depth`.
+        split goes as deep as ``deadline_depth``.
         """
         plain = not problem.fixed and not problem.blocked
         here = not call.budget.elsewhere and self._workers(problem, call) == 1
@@ -251,13 +251,13 @@ class FastEngine(Engine):
     # -- enumeration ------------------------------------------------------
 
     def solution_arrays(self, problem: Problem, *, limit: int | None = None) -> Solutions:
-        """Stream the solutions of :meth:`solutions` in blocks, for writers of big files.
+        """Stream the solutions of ``solutions`` in blocks, for writers of big files.
 
         Each item is a NumPy array of shape ``(k, n)``, one row of columns per
-        solution, in the same order as :meth:`solutions` (lexicographic). A
+        solution, in the same order as ``solutions`` (lexicographic). A
         writer that formats a whole block at once (``cp-queens enumerate``) then
         spends no Python work per solution. ``limit`` and the time limit work as
-        for :meth:`solutions`; the stream's ``stats`` count solutions.
+        for ``solutions``; the stream's ``stats`` count solutions.
 
         Examples:
             >>> [block.shape for block in FastEngine().solution_arrays(Problem(8))]
@@ -347,7 +347,7 @@ class FastEngine(Engine):
 
 
 def _trusted(cols: tuple[int, ...]) -> Placement:
-    """A :class:`Placement` without re-checking its columns: the kernel only emits
+    """A ``Placement`` without re-checking its columns: the kernel only emits
     solutions, and the check would cost more than the search itself."""
     placement = object.__new__(Placement)
     object.__setattr__(placement, "cols", cols)

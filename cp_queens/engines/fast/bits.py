@@ -1,8 +1,8 @@
 """What every kernel shares: board constants, bit helpers, and how Numba learns them.
 
 The helpers are plain functions over integers and arrays that run both interpreted
-and compiled (see :mod:`cp_queens.engines.fast.kernels`); :func:`register_jitable`
-marks them, and :func:`numba_extensions` hands the marked ones to Numba (with
+and compiled (see ``cp_queens.engines.fast.kernels``); ``register_jitable``
+marks them, and ``numba_extensions`` hands the marked ones to Numba (with
 ``popcount`` and ``lowest`` as single instructions) before anything is compiled, by
 the JIT path and the ahead-of-time build alike.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 
 def register_jitable(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a helper the kernels call; :func:`_compile` hands the marked ones to Numba.
+    """Mark a helper the kernels call; ``_compile`` hands the marked ones to Numba.
 
     Nothing is imported here: a count of a small board runs the interpreted
     kernels and never pays for loading Numba (about half a second).
@@ -37,7 +37,7 @@ BIT_INDEX = tuple(
 #: Leaf weight meaning "look at the leaf's symmetries" (edge subtrees).
 BY_ORBIT = 0
 
-#: Kinds of subtree (see :mod:`cp_queens.engines.fast.subproblems`), as the kernels number them.
+#: Kinds of subtree (see ``cp_queens.engines.fast.subproblems``), as the kernels number them.
 PLAIN = 0
 CORNER = 1
 EDGE = 2
@@ -164,7 +164,7 @@ def kind_rules(n: int, kind: int, bits: Any, base: Any, allow: Any) -> int:
 
 
 def popcount(x: int) -> int:
-    """Bits set in ``x`` (``x >= 0``). Compiled: one ``popcnt`` (:func:`numba_extensions`)."""
+    """Bits set in ``x`` (``x >= 0``). Compiled: one ``popcnt`` (``numba_extensions``)."""
     return x.bit_count()
 
 
@@ -174,7 +174,7 @@ def lowest(x: int) -> int:
 
 
 def numba_extensions() -> None:
-    """Teach Numba the helpers: the marked functions as they are, :func:`popcount` as the
+    """Teach Numba the helpers: the marked functions as they are, ``popcount`` as the
     ``ctpop`` instruction (``int.bit_count`` is not compiled). Run before compiling,
     by the JIT path and by the ahead-of-time build alike; once is enough."""
     global _extended

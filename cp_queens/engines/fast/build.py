@@ -1,7 +1,7 @@
 """Compile the ``fast`` kernels ahead of time, so that later runs start without Numba.
 
 The first count that needs compiled kernels builds them by itself
-(:func:`load_or_build`: half a minute, once; it needs a C compiler). To do it
+(``load_or_build``: half a minute, once; it needs a C compiler). To do it
 ahead, for example in an image or right after installing::
 
     python -m cp_queens.engines.fast.build
@@ -23,7 +23,7 @@ Native code is verified before it is believed: a file is loaded only if it and
 the cache directory belong to this user and nobody else may write them, and its
 SHA-256 is the one its build recorded (``<module>.sha256``); anything else is
 refused with one warning line. Once loaded, the kernels must count small boards
-exactly as the interpreted ones do (:func:`cp_queens.engines.fast.subproblems.self_test`)
+exactly as the interpreted ones do (``cp_queens.engines.fast.subproblems.self_test``)
 before a count uses them.
 """
 
@@ -121,7 +121,7 @@ def _built_file(directory: Path, name: str) -> Path | None:
 
 def load() -> ModuleType | None:
     """The ahead-of-time kernels of this exact source, or ``None`` if not built (or broken,
-    or not to be trusted: see :func:`trusted`)."""
+    or not to be trusted: see ``trusted``)."""
     if os.environ.get("CP_QUEENS_JIT"):  # benchmarks and tests of the JIT path
         return None
     name = module_name()
@@ -165,7 +165,7 @@ def why_untrusted(path: Path) -> str | None:
 
 def trusted(path: Path) -> bool:
     """Whether the built file ``path`` may be loaded: it and its directory pass
-    :func:`why_untrusted`, and its SHA-256 is the one the build recorded beside it.
+    ``why_untrusted``, and its SHA-256 is the one the build recorded beside it.
     Refused: one warning line (once per file and process), and ``False``."""
     why = why_untrusted(path.parent)
     where = "its directory" if why else None
@@ -220,10 +220,10 @@ def _digest_mismatch(path: Path) -> str | None:
     return None
 
 
-#: The C entry point of the native counting library (see :func:`_build_native`).
+#: The C entry point of the native counting library (see ``_build_native``).
 NATIVE_ENTRY = "cp_queens_count_many"
 #: Its arguments after ``n`` and the number of subproblems: the ten arrays of
-#: :func:`cp_queens.engines.fast.kernels.count_many`, with these fixed lengths (``None``:
+#: ``cp_queens.engines.fast.kernels.count_many``, with these fixed lengths (``None``:
 #: given by the call).
 NATIVE_ARRAYS = ("kinds", "depths", "prefixes", "base", "results", 64, 64, 6 * 64, 64, 64)
 

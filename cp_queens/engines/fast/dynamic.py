@@ -1,9 +1,9 @@
 """The counting kernel of small boards: the search chooses its next row as it goes.
 
-Part of the kernels (:mod:`cp_queens.engines.fast.kernels` says how they are written:
-the same source runs interpreted and compiled). Boards up to :data:`DYNAMIC_UP_TO`
+Part of the kernels (``cp_queens.engines.fast.kernels`` says how they are written:
+the same source runs interpreted and compiled). Boards up to ``DYNAMIC_UP_TO``
 index their diagonals by ``row + column`` and fill the most constrained row first
-(:func:`count_dynamic`); :func:`count_subtree` is the fixed-order search of the
+(``count_dynamic``); ``count_subtree`` is the fixed-order search of the
 other subtrees.
 """
 
@@ -20,7 +20,7 @@ from cp_queens.engines.fast.bits import (
     row_options,
 )
 
-#: Boards up to this size run :func:`count_dynamic`: its diagonal masks are indexed by
+#: Boards up to this size run ``count_dynamic``: its diagonal masks are indexed by
 #: ``row + column``, which needs ``2n - 1`` bits.
 DYNAMIC_UP_TO = 32
 
@@ -39,7 +39,7 @@ def count_dynamic(
     """Leaves (orbit-weighted or not) and nodes below a legal prefix, the most constrained
     row first (``2 <= n <= DYNAMIC_UP_TO``, ``depth <= n - 2``).
 
-    The row-by-row search (:func:`count_corner`) fills rows top-down; this one
+    The row-by-row search (``count_corner``) fills rows top-down; this one
     fills next the open row with the fewest free squares: a row with none ends the
     branch at once (where top-down would discover it rows later), a row with one is
     filled without a choice. At n = 16 that visits 80 million nodes instead of 246
@@ -49,7 +49,7 @@ def count_dynamic(
     Any row can come next, so the diagonals are kept by index, not shifted row by
     row: ``d1`` holds ``row + col`` of every queen, ``d2`` holds ``col + n-1-row``;
     the squares of row ``r`` they attack are ``d1 >> r`` and ``d2 >> (n-1-r)``.
-    ``allow`` carries the kind's rules per row (:func:`kind_rules`, with the side
+    ``allow`` carries the kind's rules per row (``kind_rules``, with the side
     columns closed below row ``n-1-b`` too). Leaves weigh 1, or their orbit size
     (0 when not canonical) with ``by_orbit``: the board is kept in ``bits`` then.
     """
@@ -179,7 +179,7 @@ def count_subtree(
     """Count the completions of the queens preset in ``bits[0:depth]``.
 
     Returns ``(weighted solutions, counted leaves, nodes)``: each leaf adds
-    ``weight``, or its orbit size when ``weight`` is :data:`BY_ORBIT` (then
+    ``weight``, or its orbit size when ``weight`` is ``BY_ORBIT`` (then
     non-canonical leaves add nothing), and counts once when it added anything.
     A preset row that breaks a rule gives ``(0, 0, 0)``.
     """

@@ -2,7 +2,7 @@
 
 Everything here is written so that the *same source* runs in two ways:
 
-* compiled with Numba (:data:`COMPILED` builds the ``njit(cache=True)``
+* compiled with Numba (``COMPILED`` builds the ``njit(cache=True)``
   versions on first use, so importing this module costs nothing), the fast
   path, over NumPy ``int64`` arrays;
 * interpreted by CPython over plain lists: the fallback when Numba cannot be
@@ -11,7 +11,7 @@ Everything here is written so that the *same source* runs in two ways:
 
 So the functions use only what both understand: integer arithmetic, indexing
 and loops. Validation and the choice of arrays live in the Python wrappers
-(:mod:`cp_queens.engines.fast`, :mod:`cp_queens.engines.fast.subproblems`).
+(``cp_queens.engines.fast``, ``cp_queens.engines.fast.subproblems``).
 
 How a board is held: bit ``c`` of a row mask is column ``c``. Three masks say
 which squares of the next row are attacked: ``cols`` (a queen above in that
@@ -23,17 +23,17 @@ column per row, hence the shifts). The free squares of a row are
 The search uses an explicit stack (four slots a row: the squares still to try,
 and the attack masks on entering the row) instead of recursion, which Numba
 compiles into a tight loop. The hot loops of a count are specialised per kind
-of subtree (:func:`count_corner`, :func:`count_edge`): their rules are scalar
-tests, and the two deepest rows are settled without descending (:func:`last_two`).
+of subtree (``count_corner``, ``count_edge``): their rules are scalar
+tests, and the two deepest rows are settled without descending (``last_two``).
 
-Symmetry (see :mod:`cp_queens.engines.fast.subproblems` for why it is correct): a count
+Symmetry (see ``cp_queens.engines.fast.subproblems`` for why it is correct): a count
 searches only canonical representatives, in two kinds of subtrees.
 
 * *corner*: a queen in a corner; every such solution has 8 distinct images and
   exactly one of them is searched, so each leaf weighs 8;
 * *edge*: no corner queen; the first-row queen is the edge queen nearest to a
   corner, which prunes (``allow`` masks and the ``side_row`` rule), and each leaf
-  is checked against its images at the leaf (:func:`edge_orbit`), weighing
+  is checked against its images at the leaf (``edge_orbit``), weighing
   8, 4 or 2 by its orbit size, or 0 when it is not the canonical member.
 """
 
@@ -90,8 +90,8 @@ def count_many(
     to the one-bit masks ``prefixes[i*n : i*n + depths[i]]``; its
     ``(weighted solutions, leaves, nodes)`` go to ``results[3*i : 3*i + 3]``.
     Corner and edge subtrees with at least three rows to fill run their own
-    loop (:func:`count_corner`, :func:`count_edge`); the rest (pre-placed
-    queens, nearly complete prefixes) the general :func:`count_subtree`.
+    loop (``count_corner``, ``count_edge``); the rest (pre-placed
+    queens, nearly complete prefixes) the general ``count_subtree``.
     """
     for i in range(len(kinds)):
         kind = kinds[i]
@@ -154,7 +154,7 @@ def count_corner(n: int, depth: int, bits: Any, bound1: int, stack: Any) -> tupl
     The hot loop of a count, kept to what the corner kind needs: the one rule
     (column 1 closed in rows ``2 .. bound1-1``, ``bound1 = q[1]``) is a scalar
     test, every leaf weighs 8 so no board is kept, and the last two rows are
-    settled without descending (:func:`last_two`). The rows above the current
+    settled without descending (``last_two``). The rows above the current
     one live in ``stack`` (four slots a row); ``row & 63`` tells the compiler an
     index is never negative, which spares the wrap-around code on every access.
     """
@@ -252,10 +252,10 @@ def count_edge(
 ) -> tuple[int, int, int]:
     """Orbit-weighted solutions, orbits and nodes below a legal edge prefix (``1 <= depth <= n-3``).
 
-    :func:`count_corner` with the edge rules as scalars (``b = q[0]``): side
+    ``count_corner`` with the edge rules as scalars (``b = q[0]``): side
     columns closed in rows ``1 .. b-1``; by row ``n-1-b`` both taken; the last
     queen at least ``b`` from the corners. The board is kept in ``bits`` for
-    the leaf check (:func:`edge_orbit`), the only place where leaves differ.
+    the leaf check (``edge_orbit``), the only place where leaves differ.
     """
     mask = (1 << n) - 1
     last = n - 1

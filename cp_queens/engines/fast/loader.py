@@ -1,10 +1,10 @@
 """The kernels a wrapper calls: interpreted always, compiled when they are trusted.
 
-:data:`PYTHON` are the kernels as written, run by CPython over lists. :data:`COMPILED`
+``PYTHON`` are the kernels as written, run by CPython over lists. ``COMPILED``
 loads the compiled ones on first use (the ahead-of-time build of
-:mod:`cp_queens.engines.fast.build`, else Numba's JIT), and trusts native code only
-after it has shown the same counts as :data:`PYTHON` on small boards
-(:func:`cp_queens.engines.fast.subproblems.self_test`).
+``cp_queens.engines.fast.build``, else Numba's JIT), and trusts native code only
+after it has shown the same counts as ``PYTHON`` on small boards
+(``cp_queens.engines.fast.subproblems.self_test``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ PYTHON = SimpleNamespace(
 class _Compiled:
     """The compiled kernels, loaded on first use, not on import.
 
-    Preferably the ahead-of-time build (:mod:`cp_queens.engines.fast.build`),
+    Preferably the ahead-of-time build (``cp_queens.engines.fast.build``),
     which imports in milliseconds; the first use after an install builds it
     (15-30 s). Where that cannot be done, Numba's JIT with ``cache=True``: the
     first run compiles (some 10 s), later ones load the cache (about 0.9 s of
@@ -53,7 +53,7 @@ class _Compiled:
 
     def native_count(self) -> Any:
         """``count_many`` as a C function over ``ctypes`` buffers, or ``None`` (use
-        :attr:`count_many` over NumPy arrays). The native library comes with the
+        ``count_many`` over NumPy arrays). The native library comes with the
         ahead-of-time build and spares a count the import of NumPy."""
         if self._native is None:
             from cp_queens.engines.fast import build

@@ -1,7 +1,7 @@
 """Splitting a count into independent subproblems, one symmetry class of subtrees each.
 
 A count of all solutions only needs one member of every orbit under the 8
-symmetries of the square (see :mod:`cp_queens.symmetry`): the canonical one,
+symmetries of the square (see ``cp_queens.symmetry``): the canonical one,
 lexicographically smallest of its images. Which boards can be canonical is
 decided mostly by the queens on the border, so it prunes near the root:
 
@@ -22,7 +22,7 @@ decided mostly by the queens on the border, so it prunes near the root:
   be used by row ``n-1-b``, and the last row's queen keeps distance ``>= b``
   from the corners. What these rules cannot see (two border queens at the same
   distance) is settled at each leaf by comparing the few tying images
-  (:func:`cp_queens.engines.fast.kernels.edge_orbit`), which also finds the orbit size.
+  (``cp_queens.engines.fast.kernels.edge_orbit``), which also finds the orbit size.
 
 A subproblem fixes the first rows (its *prefix*) inside one kind, so
 subproblems never overlap and together cover every canonical board once.
@@ -122,7 +122,7 @@ def deadline_depth(n: int) -> int:
     on the first subproblems (compiled kernels): n = 22 with 5 rows 0.1-0.6 s each,
     with 6 rows 10-40 ms; n = 25 with 8 rows 10-20 ms; n = 27 with 10 rows 1-7 ms.
     So about two rows for every three queens past 12, and never fewer than
-    :func:`default_depth`: some 10-50 ms a subproblem, against about 0.1 ms of
+    ``default_depth``: some 10-50 ms a subproblem, against about 0.1 ms of
     overhead each. The split is streamed, so only the subproblems reached are made.
 
     Examples:
@@ -166,7 +166,7 @@ def base_masks(
 def allow_masks(sub: Subproblem) -> tuple[list[int], int]:
     """Per-row masks of the columns the subproblem's kind permits, and its ``side_row``.
 
-    The rules themselves are :func:`cp_queens.engines.fast.kernels.kind_rules`, shared with
+    The rules themselves are ``cp_queens.engines.fast.kernels.kind_rules``, shared with
     the compiled search so that the split and the search can never disagree.
     """
     n = sub.n
@@ -190,11 +190,11 @@ def split(
     blocked: Iterable[tuple[int, int]] = (),
     deadline: float | None = None,
 ) -> list[Subproblem]:
-    """The subproblems of a count of ``n``, as a list (see :func:`iter_split`).
+    """The subproblems of a count of ``n``, as a list (see ``iter_split``).
 
     A huge split (millions of subproblems) takes a while: past ``deadline``
-    (a ``time.monotonic()`` instant) it raises :class:`SplitExpired`, so a
-    time limit covers the split too. A count runs :func:`iter_split` instead and
+    (a ``time.monotonic()`` instant) it raises ``SplitExpired``, so a
+    time limit covers the split too. A count runs ``iter_split`` instead and
     never holds the whole list; a checkpoint needs it (its header names the split).
     """
     found: list[Subproblem] = []
@@ -303,7 +303,7 @@ def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool
 
     Without Numba the interpreted kernels run, after one warning: the answer is
     the same, only some 50-100 times slower. Given the board size ``n``, small
-    boards (up to :data:`INTERPRETED_UP_TO`) run interpreted anyway, unless the
+    boards (up to ``INTERPRETED_UP_TO``) run interpreted anyway, unless the
     compiled kernels are already built: the count (or the enumeration) is over
     before the compiled code would have loaded, let alone been built.
     """
@@ -351,9 +351,9 @@ def count_many(subs: Sequence[Subproblem], *, force_python: bool = False) -> lis
 
 
 def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[PartialCount]:
-    """:func:`count_many` on the given kernels (``loader.COMPILED`` or ``loader.PYTHON``).
+    """``count_many`` on the given kernels (``loader.COMPILED`` or ``loader.PYTHON``).
 
-    Compiled kernels count only after they have passed :func:`self_test` in this
+    Compiled kernels count only after they have passed ``self_test`` in this
     process; kernels that fail it are refused and the interpreted ones count instead.
     """
     native = None
@@ -426,7 +426,7 @@ def self_test_cases() -> list[list[Subproblem]]:
 
 
 def self_test(code: Any, native: Any = None) -> str | None:
-    """Count :func:`self_test_cases` with the compiled kernels and the interpreted ones;
+    """Count ``self_test_cases`` with the compiled kernels and the interpreted ones;
     the first board where they differ, or ``None`` when every figure agrees.
 
     Why: a compiled kernel that is wrong (a broken build, a miscompiling toolchain,
@@ -471,7 +471,7 @@ def _passes(which: str, runner: Any) -> bool:
 def _count_native(
     native: Any, n: int, kinds: list[int], depths: list[int], prefixes: list[int], base: list[int]
 ) -> list[PartialCount]:
-    """:func:`count_with` through the native library: ``ctypes`` buffers, no NumPy."""
+    """``count_with`` through the native library: ``ctypes`` buffers, no NumPy."""
     import ctypes
 
     def buffer(values: list[int] | int) -> Any:
