@@ -1,27 +1,52 @@
-"""Lesson 10: one model, many solvers.
+# %% [markdown]
+# # Lesson 10: one model, many solvers.
+#
+# CP-SAT counts the 14,200 solutions of n = 12 in a couple of seconds. Is that the
+# model, AllDifferent's propagation, clause learning, or CP-SAT itself? The
+# modelling world answers with one model run on many solvers. We write the card's
+# model once in CPMpy (``q[r]``, AllDifferent on ``q``, ``q + r`` and ``q - r``)
+# and hand it to solvers of different families:
+#
+# * CP with propagation - Choco, and Gecode through MiniZinc: search a tree,
+#   shrink domains after each choice, forget nothing;
+# * lazy clause generation - OR-Tools CP-SAT and Pumpkin: propagate like CP,
+#   but explain each failure as a clause and learn it;
+# * SAT - PySAT: no integers at all; CPMpy *encodes* each ``q[r]`` as n Booleans
+#   and each AllDifferent as clauses before the solver sees anything;
+# * pseudo-Boolean - Exact: linear inequalities over 0/1 variables.
+#
+# Then the same model as a MiniZinc file, and what a search annotation changes.
+# Every count is checked against the reference backtracker.
+#
+# Run it:  python examples/10_one_model_many_solvers.py          a quick tour (seconds)
+#          python examples/10_one_model_many_solvers.py --full   n = 8 and 9, larger boards
+# Needs:   pip install '.[solvers]' in a clone, and apt-get install minizinc
 
-CP-SAT counts the 14,200 solutions of n = 12 in a couple of seconds. Is that the
-model, AllDifferent's propagation, clause learning, or CP-SAT itself? The
-modelling world answers with one model run on many solvers. We write the card's
-model once in CPMpy (``q[r]``, AllDifferent on ``q``, ``q + r`` and ``q - r``)
-and hand it to solvers of different families:
+# %% [markdown]
+# This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
+# missing: from a clone of the repository it installs the clone (editable, with the
+# `notebook` extra). In a hosted notebook (Colab, Binder) without a clone, first run
+# `%pip install "cp-queens[notebook] @ git+<repository URL>"`.
 
-* CP with propagation - Choco, and Gecode through MiniZinc: search a tree,
-  shrink domains after each choice, forget nothing;
-* lazy clause generation - OR-Tools CP-SAT and Pumpkin: propagate like CP,
-  but explain each failure as a clause and learn it;
-* SAT - PySAT: no integers at all; CPMpy *encodes* each ``q[r]`` as n Booleans
-  and each AllDifferent as clauses before the solver sees anything;
-* pseudo-Boolean - Exact: linear inequalities over 0/1 variables.
+# %%
+# Install cp-queens into this kernel when it is missing (a no-op in a set-up
+# environment, and when the lesson runs as a script).
+import importlib.util
 
-Then the same model as a MiniZinc file, and what a search annotation changes.
-Every count is checked against the reference backtracker.
+if importlib.util.find_spec("cp_queens") is None:
+    import subprocess
+    import sys
+    from pathlib import Path
 
-Run it:  python examples/10_one_model_many_solvers.py          a quick tour (seconds)
-         python examples/10_one_model_many_solvers.py --full   n = 8 and 9, larger boards
-Needs:   pip install 'cp-queens[solvers]' and apt-get install minizinc
-"""
+    here = Path.cwd().resolve()
+    clone = next((d for d in [here, *here.parents] if (d / "cp_queens").is_dir()), None)
+    if clone is None:
+        raise SystemExit("cp-queens is missing: install it from its repository (see above)")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-e", f"{clone}[notebook]"]
+    subprocess.check_call(pip)
+    sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
 
+# %%
 import sys
 import time
 
@@ -35,8 +60,11 @@ FULL = "--full" in sys.argv
 COUNT_SIZES = (8, 9) if FULL else (6, 7)
 FIRST_SIZES = (20, 40, 60) if FULL else (20, 40)
 
-
+# %% [markdown]
 # 1. The card's model in CPMpy: six lines, no solver named yet.
+
+
+# %%
 def queens_model(n):
     q = cp.intvar(0, n - 1, shape=n, name="q")
     model = cp.Model(
@@ -55,8 +83,11 @@ for solver in SOLVERS:
     found = model.solve(solver=solver)
     print(f"  {solver:8} first solution: {[int(v) for v in q.value()] if found else None}")
 
-
+# %% [markdown]
 # 2. Count on every solver, against the reference. The `cpmpy` engine is this model.
+
+
+# %%
 def timed_count(engine, n):
     started = time.perf_counter()
     total = engine.count(Problem(n))
@@ -78,8 +109,10 @@ for spec in [*(f"cpmpy:solver={s}" for s in SOLVERS), "minizinc:solver=gecode"]:
     how = stats.extra.get("enumeration", "native")
     print(f"{options['solver']:10}{engine.family:24}{''.join(cells)}  {how}")
 
-
+# %% [markdown]
 # 3. Native enumeration against blocking clauses, on the same solver (CP-SAT).
+
+# %%
 n = COUNT_SIZES[-1]
 print(f"\nCP-SAT under CPMpy, n = {n}: its own enumeration versus blocking clauses")
 for how in ("native", "blocking"):
@@ -89,14 +122,20 @@ for how in ("native", "blocking"):
 # Blocking: find a solution, add the clause "not this one", search again from the top.
 # The k-th search carries k clauses and repeats the work of the k-1 before it.
 
+# %% [markdown]
 # 4. The same model as a MiniZinc file, shipped in the package.
+
+# %%
 print("\nThe model in MiniZinc (cp_queens/models/queens.mzn), without its comments:")
 with open(model_path("plain"), encoding="utf-8") as source:
     for line in source:
         if line.strip() and not line.lstrip().startswith("%"):
             print("  " + line.split("  %")[0].rstrip())
 
+# %% [markdown]
 # 5. What a search annotation changes: first solutions on larger boards (Gecode).
+
+# %%
 print("\nGecode, first solution: nodes without and with int_search(first_fail, median)")
 print(f"{'n':>4}{'plain':>12}{'first-fail':>12}")
 for n in FIRST_SIZES:
