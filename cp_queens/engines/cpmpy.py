@@ -69,7 +69,7 @@ NATIVE = frozenset({"ortools", "choco", "exact"})
 #: Backends whose solver must stay on the thread that made it.
 ON_CALLER_THREAD = frozenset({"pumpkin", "pysat"})
 ENUMERATIONS = ("auto", "native", "blocking")
-INSTALL = "pip install 'cp-queens[solvers]'"
+INSTALL = "the 'solvers' extra: pip install '.[solvers]' in a clone"
 
 _DONE = object()
 
@@ -442,5 +442,5 @@ def _check_installed(solver: str) -> None:
         supported = importlib.util.find_spec("pypblib") is not None
     if not supported:
         raise CpQueensError(
-            f"cpmpy: solver '{solver}' is not installed here ({INSTALL}; pysat also needs pypblib)"
+            f"cpmpy: solver '{solver}' is not installed here ({INSTALL}; pysat also needs pypblib and pindakaas)"
         )
