@@ -28,7 +28,7 @@ class Stats:
         n: board size.
         wall_time: seconds from the start of the call to its end.
         solutions: solutions found (counted, emitted or 0/1 for ``first``).
-        status: :data:`COMPLETE`, :data:`TIME_LIMIT` or :data:`STOPPED`.
+        status: ``COMPLETE``, ``TIME_LIMIT`` or ``STOPPED``.
         branches: search nodes / branches (backtracker nodes, CP-SAT branches).
         conflicts: dead ends the search met (backtracker failures, CP-SAT conflicts).
         extra: anything else the engine wants to report (solver parameters, ...).
@@ -93,7 +93,7 @@ class Progress:
     #: Units of ``done`` that were read from a checkpoint instead of searched in this run.
     resumed: int = 0
     #: Wall seconds the whole call is expected to take, estimated before any work (see
-    #: :mod:`cp_queens.limits`); sent once, in the first record of a count, when known.
+    #: ``cp_queens.limits``); sent once, in the first record of a count, when known.
     expected: float | None = None
 
     @property

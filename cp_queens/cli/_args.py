@@ -52,8 +52,8 @@ def _whole(text: str, minimum: int, check: Callable[[int], object] | None = None
 
 
 def board_size(text: str) -> int:
-    """argparse type for N: a whole number, checked by :func:`cp_queens.problem.check_size`
-    (the check every :class:`~cp_queens.problem.Problem` makes)."""
+    """argparse type for N: a whole number, checked by ``cp_queens.problem.check_size``
+    (the check every ``Problem`` makes)."""
     from cp_queens.problem import check_size
 
     return _whole(text, -(1 << 62), check_size)
@@ -66,7 +66,7 @@ def non_negative_int(text: str) -> int:
 
 def workers_value(text: str) -> int:
     """argparse type for --workers: local processes, checked (capped at the cores, with
-    one warning) by :func:`cp_queens.budget.check_workers`, the check of the library's
+    one warning) by ``cp_queens.budget.check_workers``, the check of the library's
     ``workers=``. ``0`` means every core."""
     from cp_queens.budget import check_workers
 
@@ -90,10 +90,27 @@ def seed_value(text: str) -> int:
     return value
 
 
+def fraction(text: str) -> float:
+    """argparse type for --recheck: a plain decimal from 0 to 1, checked by the library's
+    one checker, ``cp_queens.budget.check_recheck``."""
+    from cp_queens.budget import check_recheck
+
+    try:
+        if DECIMAL_NUMBER.fullmatch(text) is None:
+            raise ValueError(text)
+        checked = check_recheck(float(text))
+    except (ValueError, CpQueensError):
+        raise argparse.ArgumentTypeError(
+            f"expected a fraction from 0 to 1, got {_shown(text)}"
+        ) from None
+    assert checked is not None
+    return checked
+
+
 def positive_seconds(text: str) -> float:
     """argparse type for --time-limit: seconds as a plain decimal (``float()`` also
     takes ``1_0``, spaces and other scripts' digits), checked by the library's one
-    checker, :func:`cp_queens.budget.check_time_limit`."""
+    checker, ``cp_queens.budget.check_time_limit``."""
     from cp_queens.budget import MAX_SECONDS, check_time_limit
 
     try:
@@ -118,7 +135,7 @@ def engine_name(text: str) -> str:
     """argparse type: a registered engine name, alone or with options (``NAME:KEY=VALUE...``).
 
     The name is checked here, with the known names in the error; the options when
-    the engine is built (:func:`make_engine`).
+    the engine is built (``make_engine``).
     """
     known = engines.names()
     name = text.split(":", 1)[0].strip()

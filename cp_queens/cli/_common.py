@@ -3,11 +3,11 @@
 
 Each job has its own module:
 
-* :mod:`~cp_queens.cli._parser` - the parser: one-line errors, help wrapped to the terminal;
-* :mod:`~cp_queens.cli._args` - argument types, calling the library's checkers;
-* :mod:`~cp_queens.cli._engine` - ``--engine`` and the method's flags, :func:`make_engine`;
-* :mod:`~cp_queens.cli._output` - errors, ``#`` notes, answers as JSON, files and streams;
-* :mod:`~cp_queens.cli._progress` - the live progress line.
+* ``_parser`` - the parser: one-line errors, help wrapped to the terminal;
+* ``_args`` - argument types, calling the library's checkers;
+* ``_engine`` - ``--engine`` and the method's flags, ``make_engine``;
+* ``_output`` - errors, ``#`` notes, answers as JSON, files and streams;
+* ``_progress`` - the live progress line.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from cp_queens.cli._args import (
     board_size,
     engine_name,
+    fraction,
     non_negative_int,
     positive_seconds,
     seed_value,
@@ -68,6 +69,7 @@ __all__ = [
     "engine_name",
     "fail",
     "fit_progress",
+    "fraction",
     "live_console",
     "make_engine",
     "non_negative_int",

@@ -1,8 +1,8 @@
 """Choosing an engine on the command line: ``--engine``, the flags of its method, and
-:func:`make_engine`, which checks them with the engine's own checker.
+``make_engine``, which checks them with the engine's own checker.
 
 The values a flag offers (``--strategy``, ``--consistency``, ...) are the engine
-class's :attr:`~cp_queens.engines.base.Engine.option_choices`, read when first needed
+class's ``option_choices``, read when first needed
 (a flag given, or ``--help``), so that building a parser imports no engine.
 """
 
@@ -74,6 +74,9 @@ FLAG_ENGINES: dict[str, tuple[str, ...]] = {
     "consistency": ("propagate",),
     "variable_order": ("cpsat", "propagate"),
     "value_order": ("cpsat", "propagate"),
+    "solver": ("cpmpy", "minizinc"),
+    "recheck": ("fast",),
+    "lost_workers_timeout": ("fast",),
 }
 
 
@@ -112,11 +115,11 @@ def add_strategy_arguments(
     (engines/cpsat/search.py), ``--consistency`` and the orders of the propagate engine.
 
     ``--variable-order`` and ``--value-order`` take the values of either engine;
-    :func:`make_engine` checks them against the engine chosen. Every flag has a
+    ``make_engine`` checks them against the engine chosen. Every flag has a
     ``metavar``: without one, argparse would read the choices (and import the
     engines) as the flag is added, not when it is used.
     """
-    group = parser.add_argument_group("how the search chooses (cpsat, propagate)")
+    group = parser.add_argument_group("how the search chooses (cpsat, propagate, cpmpy, minizinc)")
     group.add_argument(
         "--strategy",
         choices=_choices("strategy"),
@@ -148,6 +151,12 @@ def add_strategy_arguments(
         help="which column first, one of %(choices)s; cpsat (with --strategy fixed) takes "
         "all but centre (random uses --seed), propagate min or centre; default: min",
     )
+    group.add_argument(
+        "--solver",
+        metavar="SOLVER",
+        help="cpmpy: the CPMpy backend (ortools, the default; choco, exact, pumpkin, pysat); "
+        "minizinc: any solver MiniZinc has (gecode, the default)",
+    )
     if solver_workers:
         group.add_argument(
             "--solver-workers",
@@ -159,8 +168,8 @@ def add_strategy_arguments(
 
 
 def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The search options the user set, as keyword arguments for :func:`make_engine`."""
-    names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers")
+    """The search options the user set, as keyword arguments for ``make_engine``."""
+    names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers", "solver")
     return {name: getattr(args, name, None) for name in names}
 
 
@@ -168,7 +177,7 @@ def make_engine(spec: str, **options: Any) -> Engine:
     """Build engine ``spec`` with the options the user set (``None`` means not set).
 
     ``spec`` is a name or ``name:key=value[:...]``, as ``compare --engines`` takes
-    it. :func:`cp_queens.engines.get` checks the options for every caller; here an
+    it. ``cp_queens.engines.get`` checks the options for every caller; here an
     option the engine does not take, or a value it does not know, is named by its
     command-line flag, and an option set twice (in ``spec`` and by a flag) is refused.
     """

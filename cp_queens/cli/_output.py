@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -29,7 +28,7 @@ _quiet = False
 
 
 def set_quiet(quiet: bool) -> None:
-    """Silence (or restore) :func:`note`, :func:`report` and the live progress lines."""
+    """Silence (or restore) ``note``, ``report`` and the live progress lines."""
     global _quiet
     _quiet = quiet
 
@@ -129,67 +128,29 @@ def open_input(path: str) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def open_output(path: str | None) -> Iterator[TextIO]:
-    """``path`` opened for writing, or stdout for ``None`` / ``-``.
+def open_output(path: str | None, lines: bool = False) -> Iterator[Any]:
+    """``path`` opened for writing, or stdout for ``None`` / ``-``: whole records or a
+    failure (``cp_queens.output``).
 
-    A failed write (a full disk, ``/dev/full``, a file that takes no writes)
-    becomes one :class:`StreamError` naming the target; a regular file is cut
-    back to its last whole line, so what was written stays whole.
+    A failed write (a full disk, ``ulimit -f``, ``/dev/full``, a file that takes no
+    writes) becomes one ``StreamError`` naming the target, and what was written
+    stays whole: stdout, if a regular file, is cut back to its last whole record; a
+    file named with ``-o`` is written under a temporary name and renamed into place
+    when complete, so it never holds half a placement (on failure it is not created,
+    or an old one stays untouched). Ctrl-C keeps the whole records written so far.
+    ``lines``: every line is a record (jsonl, csv), else every write is (boards, pictures).
     """
-    name = "<stdout>" if path in (None, "-") else path
-    if path in (None, "-"):
-        handle: TextIO = sys.stdout
-    else:
-        try:
-            handle = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
-        except OSError as error:
-            raise StreamError(f"cannot write {path}: {error.strerror}") from None
-    try:
-        try:
-            yield handle
-            handle.flush()
-        finally:
-            if handle is not sys.stdout:
-                handle.close()
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        if isinstance(error, StreamError):
-            raise
-        _cut_to_last_line(handle if handle is sys.stdout else path)
-        raise StreamError(f"cannot write {name}: {error.strerror or error}") from None
-
-
-def _cut_to_last_line(target: TextIO | str | None) -> None:
-    """Truncate a regular file after its last newline: a torn last line is worse than none."""
-    import stat
+    from cp_queens.output import OutputError, whole_file, whole_stream
 
     try:
-        if target is None:
-            return
-        fd = os.open(target, os.O_RDWR) if isinstance(target, str) else os.dup(target.fileno())
-    except (OSError, ValueError, AttributeError):
-        return
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return
-        size = os.lseek(fd, 0, os.SEEK_END)
-        keep, chunk = 0, 1 << 16
-        position = size
-        while position > 0:
-            start = max(0, position - chunk)
-            data = os.pread(fd, position - start, start)
-            newline = data.rfind(b"\n")
-            if newline >= 0:
-                keep = start + newline + 1
-                break
-            position = start
-        if keep < size:
-            os.ftruncate(fd, keep)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        if path in (None, "-"):
+            with whole_stream(sys.stdout, "<stdout>", lines) as out:
+                yield out
+        else:
+            with whole_file(path, lines=lines) as out:
+                yield out
+    except OutputError as error:
+        raise StreamError(error.strerror) from None
 
 
 T = TypeVar("T")
@@ -198,7 +159,7 @@ T = TypeVar("T")
 class TimeCut:
     """Passes a stream through, ending it quietly where the time limit cut it short.
 
-    A library stream raises :class:`~cp_queens.errors.TimeLimitError` after its last
+    A library stream raises ``TimeLimitError`` after its last
     solution; a command writes what came, then reads ``stopped`` to choose its exit
     code (4), so the writers need not know about time limits.
     """

@@ -12,7 +12,7 @@ class OneLineErrorParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr (exit code 2), not a usage dump.
 
     The line starts ``cp-queens: error:`` like every other error of the command (see
-    :func:`fail`), whichever subcommand's parser found it: one prefix to grep for.
+    ``fail``), whichever subcommand's parser found it: one prefix to grep for.
     """
 
     def error(self, message: str) -> NoReturn:

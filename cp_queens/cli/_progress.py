@@ -97,12 +97,12 @@ def progress_line(console: Console) -> tuple[BarColumn, Progress]:
 def progress_display(
     label: str, console: Console | None = None
 ) -> Iterator[ProgressCallback | None]:
-    """One live Rich line for every engine's :class:`~cp_queens.stats.Progress`; ``None``
+    """One live Rich line for every engine's ``Progress``; ``None``
     when stderr is not a terminal (or with ``--quiet``).
 
     With a known amount of work (subproblems) it draws a bar with the rate and an
     ETA; otherwise a spinner with the solutions so far. The line is fitted to the
-    terminal's width at every update (see :func:`fit_progress`), so it stays whole
+    terminal's width at every update (see ``fit_progress``), so it stays whole
     at 80 columns and follows a resized window. Cheap to call often.
     """
     console = console or live_console()

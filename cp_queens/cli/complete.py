@@ -203,7 +203,7 @@ def _all(args: argparse.Namespace, said: list[str], problem: Problem, engine: En
     found: set[Placement] = set()
     written = 0
     cut = TimeCut()
-    with open_output(args.output) as out:
+    with open_output(args.output, lines=args.format == "jsonl") as out:
         for placement in cut(completions(problem, engine, limit=args.limit)):
             text = _draw(placement, problem, args.format)
             out.write(text if written == 0 or args.format == "jsonl" else "\n" + text)

@@ -1,7 +1,7 @@
 """What a student's model returned, read as placements: lists or tuples of columns,
 NumPy vectors, python-constraint's ``{row: column}`` dicts or 0/1 boards.
 
-:mod:`cp_queens.course.check` compares the placements with the reference; reading them
+``cp_queens.course.check`` compares the placements with the reference; reading them
 is this module's one job, so that every shape a model may return is handled, and
 refused with a line that says what was expected, in one place.
 """
@@ -63,7 +63,7 @@ def _board_columns(rows: list[Any], n: int) -> tuple[Any, str | None]:
 
 def solutions_in(produced: Any, n: int, label: str) -> Iterable[Any]:
     """What ``label(n)`` returned, as the collection of solutions it should be; a clear
-    :class:`UnusableOutput` for ``None``, a number, a dict or one lone placement."""
+    ``UnusableOutput`` for ``None``, a number, a dict or one lone placement."""
     if produced is None:
         raise UnusableOutput(
             f"{label}({n}) returned None: it must return (or yield) the solutions, "

@@ -1,40 +1,40 @@
 """The one interface every solver implements, and how to add one.
 
-An engine answers three questions about a :class:`~cp_queens.problem.Problem`:
+An engine answers three questions about a ``Problem``:
 
 * ``solutions(problem, limit=None)`` - a stream of placements, so a caller can
   read millions of them at flat memory and stop whenever it likes;
 * ``count(problem)`` (and ``count_unique``) - how many solutions, without keeping them;
 * ``first(problem)`` - one solution, or ``None`` when it is proven that none exists.
 
-Every public method also takes ``budget=`` (a :class:`~cp_queens.budget.Budget`: time
+Every public method also takes ``budget=`` (a ``Budget``: time
 limit, workers, where, checkpoint); without one the engine's own default budget
 (what ``engines.get(name, time_limit=...)`` gave it) applies.
 
 An answer is complete or the call raises: a count, a first solution or a stream
-that the time limit cut short raises :class:`~cp_queens.errors.TimeLimitError`
+that the time limit cut short raises ``TimeLimitError``
 carrying the partial figure (``.partial``) and the statistics (``.stats``). A
 stream first yields what it found, then raises from ``next()``. A solution
 ``limit`` reached, or the caller closing a stream, is not an error.
 
-Every call gets its own :class:`Call`: the problem, the budget and its one
+Every call gets its own ``Call``: the problem, the budget and its one
 deadline, the solution limit, the progress callback and the
-:class:`~cp_queens.stats.Stats` it fills.
+``Stats`` it fills.
 Nothing about a call lives on the engine object, so one engine can serve several
 calls at once (threads, or two open streams). ``engine.stats`` is a convenience:
 the statistics of the latest call made *in this thread*; a stream carries its own
 (``stream.stats``).
 
 An engine that cannot do a task (a formula cannot enumerate) raises
-:class:`~cp_queens.errors.UnsupportedTaskError` instead of pretending; the
+``UnsupportedTaskError`` instead of pretending; the
 ``can_*`` flags say so up front, so tests and the CLI can ask before calling.
 
-How to add an engine: copy :class:`TemplateEngine` (below) into one new file,
+How to add an engine: copy ``TemplateEngine`` (below) into one new file,
 ``cp_queens/engines/my_engine.py`` for engine ``my-engine``, and register it; its
 options, their choices and what it costs are attributes of its class. Step by step in
 ``docs/adding-an-engine.md``; test it with ``pytest --engine my-engine``.
 
-:class:`TemplateEngine` below is the smallest complete engine; the tests run it
+``TemplateEngine`` below is the smallest complete engine; the tests run it
 through the same contract as the real ones.
 """
 
@@ -91,7 +91,7 @@ __all__ = [
 #: be tried, ``col`` is -1), ``"solution"`` (every row has its queen; -1, -1) and
 #: ``"undo"`` (the queen on ``(row, col)`` is taken back, with whatever was crossed out
 #: since it was placed). Engines check for ``None`` once per step, so an engine without
-#: a tracer pays next to nothing. :mod:`cp_queens.course.trace` draws these events.
+#: a tracer pays next to nothing. ``cp_queens.course.trace`` draws these events.
 Tracer = Callable[[str, int, int], None]
 
 
@@ -103,8 +103,8 @@ class Engine:
     """Base class of all engines: subclasses override what they can do.
 
     Subclasses set ``name`` and ``description``, the ``can_*`` flags, and
-    override :meth:`_solutions` (and, where they have a faster way,
-    :meth:`_count`, :meth:`_count_unique` and :meth:`_first`). The public
+    override ``_solutions`` (and, where they have a faster way,
+    ``_count``, ``_count_unique`` and ``_first``). The public
     methods add the bookkeeping every engine shares: support checks, the
     solution limit, the deadline, timing and statistics.
     """
@@ -117,21 +117,21 @@ class Engine:
     supports_fixed: ClassVar[bool] = True
     #: Largest board the engine accepts, or ``None`` for no limit.
     max_n: ClassVar[int | None] = None
-    #: The fields of a :class:`~cp_queens.budget.Budget` this engine honours; the
+    #: The fields of a ``Budget`` this engine honours; the
     #: keywords of ``engines.get`` beyond the constructor's (``where`` is spelt
     #: ``scheduler``, ``cluster`` or ``executor`` there).
     budget_keys: ClassVar[tuple[str, ...]] = ("time_limit",)
-    #: The values each option of the method takes, for :meth:`check_options` and the
+    #: The values each option of the method takes, for ``check_options`` and the
     #: command line's choices (an option missing here takes any value its type allows).
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     #: A count also gives the count up to symmetry at no extra cost, so callers may
-    #: always ask :meth:`count_unique`.
+    #: always ask ``count_unique``.
     unique_for_free: ClassVar[bool] = False
 
     @classmethod
     def check_options(cls, **chosen: object) -> None:
-        """The one check of option values against :attr:`option_choices`, for every
+        """The one check of option values against ``option_choices``, for every
         engine's constructor and the command line alike.
 
         Raises:
@@ -144,7 +144,7 @@ class Engine:
                     f"{cls.name}: unknown {option} '{value}' (choose from {', '.join(choices)})"
                 )
 
-    # What a call costs, checked before any work (:mod:`cp_queens.limits` does the
+    # What a call costs, checked before any work (``cp_queens.limits`` does the
     # arithmetic). Rough figures measured on the development machine (2 cores); they
     # only have to be right within a factor of a few, because they guard against
     # requests off by factors of millions. An instance may refine them by its options.
@@ -194,9 +194,9 @@ class Engine:
             budget: how the call may run (default: the engine's own budget).
 
         Returns:
-            A :class:`Solutions` stream; its ``stats`` describe the call so far. When the
+            A ``Solutions`` stream; its ``stats`` describe the call so far. When the
             time limit cuts the stream short, ``next()`` raises
-            :class:`~cp_queens.errors.TimeLimitError` after the last solution found
+            ``TimeLimitError`` after the last solution found
             (``partial``: how many were yielded).
 
         Raises:
@@ -218,7 +218,7 @@ class Engine:
 
         Args:
             problem: the board and any pre-placed queens.
-            progress: called now and then with a :class:`~cp_queens.stats.Progress`.
+            progress: called now and then with a ``Progress``.
             budget: how the call may run (default: the engine's own budget).
 
         Returns:
@@ -247,8 +247,8 @@ class Engine:
         """Count all solutions and those distinct up to the 8 symmetries of the square.
 
         Only defined without pre-placed queens (they break the symmetry). Raises
-        :class:`~cp_queens.errors.TimeLimitError` like :meth:`count`, its ``partial``
-        a :class:`UniqueCount` of lower bounds.
+        ``TimeLimitError`` like ``count``, its ``partial``
+        a ``UniqueCount`` of lower bounds.
         """
         expected = self._check(problem, "count", self.able_to("count"), budget)
         if not problem.is_empty_board:
@@ -373,7 +373,7 @@ class Engine:
 
         Better now than after the limit: the solver does not look at the clock until
         its model is loaded, and the call would overrun by the whole setup. Setups
-        under :data:`SETUP_CHECKED_FROM` seconds are left to the limit itself.
+        under ``SETUP_CHECKED_FROM`` seconds are left to the limit itself.
         """
         limit = (budget or self.budget).time_limit
         setup = limits.setup_seconds(self, problem.n, problem.n - len(problem.fixed))
@@ -447,11 +447,11 @@ class Engine:
     def _stream(
         self, problem: Problem, call: Call, blocks: Iterator[Any] | None = None
     ) -> Iterator[Any]:
-        """The stream behind :meth:`solutions`: the limit, the status and the statistics.
+        """The stream behind ``solutions``: the limit, the status and the statistics.
 
         ``blocks``: solutions in blocks (anything with ``len()`` and slicing, such as the
         rows of an array) to stream as they come, the last one cut to the limit; by
-        default the engine's :meth:`_solutions`, one placement at a time.
+        default the engine's ``_solutions``, one placement at a time.
         """
         one_by_one = blocks is None
         if call.limit == 0:  # nothing wanted: not even a model built

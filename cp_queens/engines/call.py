@@ -1,7 +1,7 @@
-"""One call of an engine: what it was asked (:class:`Call`), the stream it returns
-(:class:`Solutions`), and the checks of its per-call arguments.
+"""One call of an engine: what it was asked (``Call``), the stream it returns
+(``Solutions``), and the checks of its per-call arguments.
 
-Here, apart from :mod:`cp_queens.engines.base`, so that the engine's interface reads
+Here, apart from ``cp_queens.engines.base``, so that the engine's interface reads
 on its own; every engine imports these names from ``base`` as before.
 """
 
@@ -25,7 +25,7 @@ class UniqueCount(NamedTuple):
     unique: int
 
 
-#: Called now and then during a long call with a :class:`~cp_queens.stats.Progress` record.
+#: Called now and then during a long call with a ``Progress`` record.
 ProgressCallback = Callable[[Progress], None]
 
 
@@ -64,7 +64,7 @@ def check_seed(seed: object) -> int | None:
 class Call:
     """One call of an engine: what it was asked, and what it reports.
 
-    Created by the public methods of :class:`Engine` and handed to the ``_``
+    Created by the public methods of ``Engine`` and handed to the ``_``
     methods a subclass overrides; never shared between calls.
     """
 

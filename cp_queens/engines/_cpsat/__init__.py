@@ -2,5 +2,5 @@
 
 ``cpsat`` (the integer model) and ``cpsat-board`` (the 0/1 board) both import these;
 neither imports the other, as no engine does. The leading underscore keeps this
-package off the engine list (:func:`cp_queens.engines.names`).
+package off the engine list (``cp_queens.engines.names``).
 """
