@@ -127,7 +127,7 @@ def test_a_missing_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> N
             return False
 
     monkeypatch.setattr(cpmpy.SolverLookup, "lookup", lambda name: Missing)
-    with pytest.raises(CpQueensError, match=r"pip install 'cp-queens\[solvers\]'"):
+    with pytest.raises(CpQueensError, match=r"pip install '\.\[solvers\]' in a clone"):
         engines.get("cpmpy", solver="choco")
 
 
