@@ -445,7 +445,9 @@ def describe_square(row: int, col: int, n: int) -> str:
         '(row 0, col 0)'
     """
     where = f"(row {row}, col {col})"
-    if n <= NAMED_UP_TO and 0 <= row < n and 0 <= col < n:
+    # Messages about bad input call this too, where a column may be anything at all.
+    numbers = all(isinstance(x, int) for x in (row, col, n))
+    if numbers and n <= NAMED_UP_TO and 0 <= row < n and 0 <= col < n:
         return f"{square_name(row, col, n)} {where}"
     return where
 
