@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
@@ -130,6 +131,16 @@ def test_help_explains_commands() -> None:
         assert command in helped.stdout
 
 
+def _written(target: Path) -> int:
+    """Bytes written so far to ``target`` or to the temporary file it is written under."""
+    sizes = [0]
+    for path in [target, *target.parent.glob(f".{target.name}.*.part")]:
+        # (a temporary file may be renamed into place between the listing and the stat)
+        with contextlib.suppress(FileNotFoundError):
+            sizes.append(path.stat().st_size)
+    return max(sizes)
+
+
 @pytest.mark.parametrize(
     "engine", [["reference"], ["cpsat", "--method", "plain"]], ids=["reference", "cpsat"]
 )
@@ -140,11 +151,15 @@ def test_ctrl_c_keeps_written_lines_intact(tmp_path: Path, engine: list[str]) ->
          "--format", "jsonl", "--output", str(target)],
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    # The run writes under a temporary name beside the target (renamed into place on
+    # Ctrl-C, see cp_queens.output.whole_file): wait until that has some records in it.
+    # Watching the target itself would wait out the whole deadline, a minute of CPU.
     deadline = time.monotonic() + 60
-    while (not target.exists() or target.stat().st_size < 10_000) and time.monotonic() < deadline:
+    while _written(target) < 10_000 and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
+    assert not list(tmp_path.glob(f".{target.name}.*.part"))  # renamed, none left behind
     assert process.returncode == 130, err
     assert "interrupted after" in err and "Traceback" not in err
     lines = target.read_text().splitlines()
