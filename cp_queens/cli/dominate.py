@@ -23,10 +23,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "and whether it is proven optimal or only the best found, with the proven lower "
         "bound and the gap. Statistics go to stderr.",
         epilog="examples:\n"
-        "  cp-queens dominate 8                        5 queens, proven optimal\n"
+        "  cp-queens dominate 8 --model mip            5 queens, proven optimal\n"
         "  cp-queens dominate 8 --independent          5 non-attacking queens\n"
-        "  cp-queens dominate 11 --model mip --time-limit 10\n"
-        "  cp-queens dominate 9 --symmetry lex         one set per symmetry class",
+        "  cp-queens dominate 13 --time-limit 10       best set, bound and gap (exit 4)",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N)")
     parser.add_argument(
