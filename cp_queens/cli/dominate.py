@@ -5,13 +5,27 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cp_queens.cli._common import board_size, note, open_output, positive_seconds
+from cp_queens.cli._common import (
+    board_size,
+    non_negative_int,
+    note,
+    open_output,
+    positive_seconds,
+)
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensError
 
 #: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module.
 MODELS = ("cp", "mip")
 SYMMETRIES = ("none", "halves", "lex")
+
+
+def solver_threads(text: str) -> int:
+    """argparse type for --workers: a whole number >= 1."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 thread, got {value}")
+    return value
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -58,7 +72,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=board_size,
+        type=solver_threads,
         default=1,
         metavar="K",
         help="solver threads (default 1, so that runs repeat)",
