@@ -22,7 +22,7 @@ The lesson walks from satisfaction to optimisation:
 5. symmetry: with 8 images of every optimum, breaking it helps the *proof*.
 
 Run it:  python examples/11_optimisation.py          (n up to 7, a few seconds)
-         python examples/11_optimisation.py --full   (n up to 9, a few minutes)
+         python examples/11_optimisation.py --full   (n up to 8, a few minutes)
 """
 
 import sys
@@ -36,7 +36,7 @@ from cp_queens.dominate.models import build_cp
 from cp_queens.render import squares
 
 FULL = "--full" in sys.argv
-LARGEST = 9 if FULL else 7
+LARGEST = 8 if FULL else 7
 
 
 # 1. Satisfaction: drop the objective, demand exactly k queens, and ask CP-SAT
