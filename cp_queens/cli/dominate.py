@@ -55,7 +55,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--symmetry",
         choices=SYMMETRIES,
         default="none",
-        help="none (default); halves: more queens in the top and left halves; "
+        help="none (default); halves: no fewer queens in the top half than in the bottom, "
+        "nor in the left than in the right; "
         "lex: the board no larger, as a 0/1 word, than its 7 images",
     )
     parser.add_argument(
