@@ -31,7 +31,7 @@ from cp_queens import engines
 from cp_queens.budget import Budget
 from cp_queens.engines.base import Solutions, UniqueCount
 from cp_queens.errors import CpQueensError, IncompleteError, InvalidProblemError, TimeLimitError
-from cp_queens.problem import Placement, Problem
+from cp_queens.problem import Placement, Problem, squares
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
 
@@ -103,15 +103,25 @@ def default_solve_engine(n: int, *, fixed: bool = False) -> str:
 SMALL_RESIDUE = 64
 
 
-def default_complete_engine(problem: Problem) -> str:
+def default_complete_engine(problem: Problem, task: str = "first") -> str:
     """The engine ``cp-queens complete`` uses when none is named, by the size of the residue.
+
+    A board with nothing given or blocked is a plain solve: one completion comes from
+    the ``construct`` formula (a billion-square board is then refused for its memory
+    in a second, or solved in O(n), never modelled), a count from the counting engine.
 
     Examples:
         >>> default_complete_engine(Problem(8, {0: 0, 1: 2, 2: 4, 3: 6}))
         'pyconstraint'
-        >>> default_complete_engine(Problem(12))
+        >>> default_complete_engine(Problem(12, blocked=[(0, 0)]))
         'cpsat'
+        >>> default_complete_engine(Problem(10**9)), default_complete_engine(Problem(12), "count")
+        ('construct', 'fast')
     """
+    if problem.is_empty_board and task == "first":
+        return "construct"
+    if problem.is_empty_board and task == "count":
+        return default_count_engine()
     if problem.residue().open_squares() <= SMALL_RESIDUE:
         return "pyconstraint"
     return DEFAULT_MODEL_ENGINE
@@ -132,10 +142,14 @@ def _problem(
                 "a Problem holds its own queens and blocked squares"
             )
         return n
-    return Problem(
+    queens = squares({} if fixed is None else fixed, "fixed", mapping=True)
+    return Problem.from_queens(
         _as_int(n),
-        {_as_int(r): _as_int(c) for r, c in (fixed or {}).items()},
-        frozenset((_as_int(r), _as_int(c)) for r, c in (blocked or ())),
+        [(_as_int(r), _as_int(c)) for r, c in queens],
+        [
+            (_as_int(r), _as_int(c))
+            for r, c in squares(() if blocked is None else blocked, "blocked")
+        ],
     )
 
 

@@ -247,33 +247,40 @@ def check_json_depth(text: str, deepest: int, name: str) -> None:
             raise ParseError(f"{name}: JSON nested more than {deepest} deep; this is not a board")
 
 
-#: The longest line a reader takes (characters): a JSON line of a million queens is
-#: about 8 million. Without a bound, a source with no line end (``/dev/full``, ``/dev/zero``)
-#: was read into memory until the machine ran out.
-MAX_LINE_CHARS = 1 << 26
+#: The longest line a reader takes (characters), 16 Mi. The largest placement this
+#: project writes on its own, ``solve 1000000 -e construct --format jsonl``, is one line
+#: of 7,888,891 characters (measured): the cap leaves it a margin of 2x. Without a bound
+#: a source with no line end (``/dev/zero``) was read until the machine ran out, and at
+#: the former 64 Mi one line of 50 MB took ``verify`` to a 3.5 GB peak (a parsed queen
+#: costs some 70 bytes a character of its text); at the cap, about 1 GB.
+MAX_LINE_CHARS = 1 << 24
 
 
-def too_long(name: str) -> ParseError:
-    """The error for a line longer than :data:`MAX_LINE_CHARS`."""
+def too_long(name: str, line: int | None = None) -> ParseError:
+    """The error for a line longer than :data:`MAX_LINE_CHARS`, naming it when known."""
+    which = "a line" if line is None else f"line {line}"
     return ParseError(
-        f"{name}: a line of more than {MAX_LINE_CHARS:,} characters; this is not a "
-        "file of placements or boards"
+        f"{name}: {which} is longer than {MAX_LINE_CHARS:,} characters, the cap on one "
+        "line (a placement of a million queens takes 7.9 million); this is not a file of "
+        "placements or boards this tool reads"
     )
 
 
-def bounded_lines(source: Iterable[str], name: str) -> Iterator[str]:
+def bounded_lines(source: Iterable[str], name: str, first: int = 1) -> Iterator[str]:
     """The lines of ``source``, none longer than :data:`MAX_LINE_CHARS` (else a
     :class:`ParseError`); a file is read at most that much past a line end."""
     readline = getattr(source, "readline", None)
     if readline is None:
-        for line in source:
+        for number, line in enumerate(source, start=first):
             if len(line) > MAX_LINE_CHARS:
-                raise too_long(name)
+                raise too_long(name, number)
             yield line
         return
+    number = first - 1
     while line := readline(MAX_LINE_CHARS + 1):
+        number += 1
         if len(line) > MAX_LINE_CHARS:
-            raise too_long(name)
+            raise too_long(name, number)
         yield line
 
 
@@ -430,11 +437,12 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
     head = source.read(BLOCK_CHARS)
     if head and not head.endswith("\n"):
         head += source.readline(MAX_LINE_CHARS + 1)  # whole lines only
-        if len(head) > BLOCK_CHARS + MAX_LINE_CHARS:
-            raise too_long(name)
+        last_start = head.rfind("\n", 0, len(head) - 1) + 1
+        if len(head) - last_start > MAX_LINE_CHARS:
+            raise too_long(name, head.count("\n", 0, last_start) + 1)
     fmt = _detect(head)
     if fmt is None:  # boards, or no placement line in the first block: line by line
-        rest = itertools.chain(io.StringIO(head), bounded_lines(source, name))
+        rest = itertools.chain(io.StringIO(head), bounded_lines(source, name, head.count("\n") + 1))
         yield from read_placements(rest, name)  # type: ignore[arg-type]
         return
     lines_before = 0
@@ -447,7 +455,7 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
         cut = len(text) if ended else text.rfind("\n") + 1
         if cut == 0:  # one line longer than a block: keep reading
             if len(text) > MAX_LINE_CHARS:
-                raise too_long(name)
+                raise too_long(name, lines_before + 1)
             pending = text
             continue
         body, pending = text[:cut], text[cut:]

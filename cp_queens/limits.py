@@ -12,50 +12,60 @@ Examples:
     ('about 5 minutes', 'about 3 days', 'about 3 years')
     >>> known_or_estimated_total(8)
     92
+
+The per-engine figures live on each engine class (``bytes_per_square``,
+``seconds_per_solution``, ``counts_on_every_core``, ``first_reach``): see :class:`Costs`.
 """
 
 from __future__ import annotations
 
 import math
 import os
+from typing import Protocol
 
 from cp_queens.errors import UnsupportedTaskError
 
-#: Bytes per square of the board a model needs (peak RSS over n^2, measured:
-#: cpsat 807 MB at n = 1000, cpsat-board 170 MB at n = 200, mip 70 MB at n = 60,
-#: pyconstraint 66 MB at n = 400), and bytes per queen of engines linear in n
-#: (construct 70 MB at n = 10^6, the placement itself ~40 bytes a queen).
-BYTES_PER_SQUARE = {
-    "cpsat": 800,
-    "cpsat-board": 4_000,
-    "mip": 20_000,
-    "pyconstraint": 400,
-}
+#: What every engine holds per queen besides its model (the placement itself, ~40 bytes
+#: a queen as Python ints, and the text written out): construct 70 MB at n = 10^6.
 BYTES_PER_QUEEN = 100
-
-#: CPU seconds per solution found when counting (one core): fast 10.5 s for the
-#: 95.8 million solutions of n = 17; the others measured at n = 10..11.
-SECONDS_PER_SOLUTION = {
-    "fast": 1.1e-7,
-    "reference": 1e-4,
-    "cpsat": 1e-4,
-    "cpsat-board": 5e-4,
-    "pyconstraint": 4e-4,
-    "propagate": 1e-4,
-}
-#: Engines whose count uses every core.
-COUNTS_ON_EVERY_CORE = frozenset({"fast"})
 #: A count expected to take longer than this is refused unless a time limit is given.
 BEYOND_REACH = 365 * 86400.0
+#: A call may plan to use at most this share of the memory free when it starts. The
+#: figures are rough (within a factor of about 1.5), other processes grow meanwhile, and
+#: running out is not a clean failure on Linux (the OOM killer picks a process, maybe not
+#: ours): better refuse ``solve 5000 -e cpsat`` (20 GB planned, 21.6 GB measured) on a
+#: 24 GB machine than take it to the edge.
+MEMORY_SHARE = 0.75
+#: Plans smaller than this are not checked (100 MB fits anywhere this runs).
+CHECK_FROM_BYTES = 100e6
 
-#: Engines that look for a first solution by plain backtracking in row order, and the
-#: largest empty board on which they are expected to find one in minutes. Measured (the
-#: lexicographic first solution, counted by the fast engine's kernel in the same order):
-#: 58.7 million nodes at n = 30, 88 million at n = 32, more than 260 million at n = 36 and
-#: beyond; ``reference`` visits about 10^5 nodes a second, so n = 30 takes some 10 minutes
-#: (n = 32 ran for more than 14 under load), larger boards hours or more (the growth is
-#: exponential, if irregular). Up to n = 29 it answers within about a minute.
-FIRST_REACH = {"reference": 29}
+
+class Costs(Protocol):
+    """What an engine costs, as its class says (see :class:`~cp_queens.engines.base.Engine`).
+
+    The figures live on the engine class, so that adding an engine is one file; this
+    module only does the arithmetic and writes the messages.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def bytes_per_square(self) -> float | None:
+        """Peak bytes per square of the residue its model needs, or ``None`` (no model)."""
+
+    @property
+    def seconds_per_solution(self) -> float | None:
+        """CPU seconds per solution when counting (one core), or ``None``: unknown."""
+
+    @property
+    def counts_on_every_core(self) -> bool:
+        """Whether a count runs on every core (the figure above is divided by them)."""
+
+    @property
+    def first_reach(self) -> int | None:
+        """Largest empty board on which a first solution is expected within minutes, or
+        ``None``: no limit (a formula, local search, a solver with first-fail heuristics)."""
+
 
 #: Number of solutions, OEIS A000170; n = 27 is the largest ever counted (2016).
 KNOWN_TOTALS = (
@@ -95,53 +105,92 @@ def available_memory() -> int:
         return 1 << 34
 
 
-def memory_needed(engine: str, n: int, free: int | None = None) -> float | None:
-    """Rough peak bytes for one call of ``engine`` on an n x n board (``None``: unknown).
+def memory_needed(engine: Costs, n: int, free: int | None = None) -> float:
+    """Rough peak bytes for one call of ``engine`` on an n x n board.
 
     ``free``: rows without a given queen; models are built on those rows only (the
     residue of a completion problem), so a huge board with few open rows is cheap.
     """
-    per_square = BYTES_PER_SQUARE.get(engine)
-    if per_square is not None:
-        side = n if free is None else free
-        return float(per_square) * side * side + float(BYTES_PER_QUEEN) * n
-    if engine in ("construct", "minconflicts", "reference", "propagate"):
-        return float(BYTES_PER_QUEEN) * n
-    return None
+    linear = float(BYTES_PER_QUEEN) * n
+    if engine.bytes_per_square is None:
+        return linear
+    side = n if free is None else free
+    return float(engine.bytes_per_square) * side * side + linear
 
 
-def count_seconds(engine: str, n: int, cores: int = 1) -> float | None:
+def residue_bytes(n: int, free: int) -> float:
+    """Rough peak bytes of :meth:`Problem.residue` itself: tuples of the free rows and
+    columns (~40 bytes an entry as Python ints) and one set per free row (~220 bytes).
+
+    Every completion engine and the choice of the default one build it, so a board of
+    a billion rows with one given queen is refused here, before 300 GB are asked for.
+    """
+    return 300.0 * free + 40.0 * n
+
+
+def setup_seconds(engine: Costs, n: int, free: int | None = None) -> float | None:
+    """Rough seconds to build and load the model of one call (``None``: not measured).
+
+    The figures were measured on an idle machine: an underestimate on a busy one, so
+    a call refused for its setup would have overrun its time limit in any case.
+    """
+    per_square = getattr(engine, "setup_seconds_per_square", None)
+    if per_square is None:
+        return None
+    side = n if free is None else free
+    return float(per_square) * side * side
+
+
+def count_seconds(engine: Costs, n: int, cores: int = 1) -> float | None:
     """Rough wall seconds to count every solution of n queens (``None``: unknown)."""
-    per_solution = SECONDS_PER_SOLUTION.get(engine)
+    per_solution = engine.seconds_per_solution
     if per_solution is None:
         return None
-    if engine not in COUNTS_ON_EVERY_CORE:
+    if not engine.counts_on_every_core:
         cores = 1
     return known_or_estimated_total(n) * per_solution / max(1, cores)
 
 
-def check_memory(engine: str, n: int, free: int | None = None) -> None:
-    """Refuse, before building anything, a call that cannot fit in this machine's memory."""
-    need = memory_needed(engine, n, free)
-    if need is None:
-        return
+def check_bytes(need: float, what: str, instead: str) -> None:
+    """Refuse, before building anything, ``what`` if ``need`` bytes do not fit.
+
+    ``need`` is compared with :data:`MEMORY_SHARE` of the memory free now; the message
+    names the estimate, what is free, and ``instead`` (what can do it).
+    """
     have = available_memory()
-    if need <= have:
+    if need <= MEMORY_SHARE * have:
         return
-    per = "square" if engine in BYTES_PER_SQUARE else "queen"
-    instead = (
-        "use engine 'construct' (one solution for any n >= 4, O(n)) or 'minconflicts'"
-        if engine != "construct"
-        else "no engine can hold a placement this large here"
-    )
     raise UnsupportedTaskError(
-        f"engine '{engine}' would need about {format_bytes(need)} of memory for n={n} "
-        f"(roughly {BYTES_PER_SQUARE.get(engine, BYTES_PER_QUEEN)} bytes per {per}); this "
-        f"machine has {format_bytes(have)} available: {instead}"
+        f"{what} would need about {format_bytes(need)} of memory; this machine has "
+        f"{format_bytes(have)} available (a call may plan on {MEMORY_SHARE:.0%} of it): {instead}"
     )
 
 
-def check_count_reach(engine: str, n: int, cores: int, time_limit: float | None) -> None:
+def check_memory(
+    engine: Costs, n: int, free: int | None = None, *, completion: bool = False
+) -> None:
+    """Refuse, before building anything, a call that cannot fit in this machine's memory.
+
+    ``completion``: given queens or blocked squares, which the formula cannot take.
+    """
+    need = memory_needed(engine, n, free)
+    per_square = engine.bytes_per_square
+    if per_square is not None:
+        what = f"engine '{engine.name}' (roughly {per_square:g} bytes per square) for n={n}"
+    else:
+        what = f"engine '{engine.name}' (roughly {BYTES_PER_QUEEN} bytes per queen) for n={n}"
+    if engine.name == "construct":
+        instead = "no engine can hold a placement this large here"
+    elif completion:
+        instead = "engines 'reference' and 'propagate' need memory linear in n"
+    else:
+        instead = (
+            "use engine 'construct' (one solution for any n >= 4, O(n) memory) or 'minconflicts'"
+        )
+    check_bytes(need, what, instead)
+
+
+def check_count_reach(engine: Costs, n: int, cores: int, time_limit: float | None) -> None:
     """Refuse a count that would run for more than a year, saying how long it would take.
 
     With a time limit the caller accepts a partial count, so the count may start.
@@ -153,25 +202,26 @@ def check_count_reach(engine: str, n: int, cores: int, time_limit: float | None)
         return
     record = len(KNOWN_TOTALS)
     raise UnsupportedTaskError(
-        f"counting n={n} with engine '{engine}' would take {format_duration(seconds)} "
+        f"counting n={n} with engine '{engine.name}' would take {format_duration(seconds)} "
         f"on this machine ({cores} core{'s' * (cores != 1)}); the largest n ever counted is "
         f"{record}. Give a time limit of S seconds to count for that long anyway"
     )
 
 
-def check_first_reach(engine: str, n: int, time_limit: float | None) -> None:
-    """Refuse a first solution that plain backtracking will not find in reasonable time.
+def check_first_reach(engine: Costs, n: int, time_limit: float | None) -> None:
+    """Refuse a first solution that backtracking will not find in reasonable time.
 
-    ``solve 3000 -e reference`` would otherwise run for ever without a word. With a time
-    limit the caller accepts "none found in time", so the search may start.
+    ``solve 3000 -e reference`` or ``solve 2000 -e propagate`` would otherwise run for
+    ever without a word. With a time limit the caller accepts "none found in time", so
+    the search may start.
     """
-    reach = FIRST_REACH.get(engine)
+    reach = engine.first_reach
     if time_limit is not None or reach is None or n <= reach:
         return
     raise UnsupportedTaskError(
-        f"engine '{engine}' (plain backtracking in row order) is not expected to find a "
-        f"solution for n={n} in reasonable time: its search grows exponentially with n "
-        f"(from n={reach + 1} on, ten minutes to years). Use engine 'construct' (one "
+        f"engine '{engine.name}' is not expected to find a solution for n={n} in reasonable "
+        f"time: its backtracking search reaches about n={reach} within minutes and grows "
+        f"steeply beyond (hours to years). Use engine 'construct' (one "
         "solution for any n >= 4, at once) or 'minconflicts', or give a time limit to search "
         "that long anyway"
     )

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from typing import Any, overload
 
+from cp_queens import limits
 from cp_queens.errors import (
     AttackingQueensError,
     InvalidPlacementError,
@@ -142,12 +143,12 @@ class Problem:
             raise InvalidProblemError(f"board size n must be an integer, got {n!r}")
         if n < 1:
             raise InvalidProblemError(f"board size n must be at least 1, got {n}")
-        fixed = dict(self.fixed)
+        fixed = _by_row(n, squares(self.fixed, "fixed", mapping=True))
         for row, col in fixed.items():
             _check_square(n, row, col, "given queen")
         _check_no_attacks(sorted(fixed.items()), n)
         object.__setattr__(self, "fixed", dict(sorted(fixed.items())))
-        blocked = frozenset((row, col) for row, col in self.blocked)
+        blocked = frozenset(squares(self.blocked, "blocked"))
         for row, col in blocked:
             _check_square(n, row, col, "blocked square")
             if fixed.get(row) == col:
@@ -167,15 +168,7 @@ class Problem:
         blocked: Iterable[tuple[int, int]] = (),
     ) -> Problem:
         """Build a completion problem from ``(row, col)`` pairs; two in one row is an error."""
-        fixed: dict[int, int] = {}
-        for row, col in queens:
-            if row in fixed:
-                raise InvalidProblemError(
-                    f"given queens at {describe_square(row, fixed[row], n)} and "
-                    f"{describe_square(row, col, n)} share row {row}"
-                )
-            fixed[row] = col
-        return cls(n, fixed, frozenset(blocked))
+        return cls(n, _by_row(n, squares(queens, "queens")), frozenset(squares(blocked, "blocked")))
 
     @property
     def is_empty_board(self) -> bool:
@@ -235,6 +228,14 @@ class Residue:
     @classmethod
     def of(cls, problem: Problem) -> Residue:
         n, fixed = problem.n, problem.fixed
+        need = limits.residue_bytes(n, n - len(fixed))
+        if need > limits.CHECK_FROM_BYTES:  # reading what is free costs more than a small one
+            limits.check_bytes(
+                need,
+                f"the residue of n={n} with {len(fixed)} given queens ({n - len(fixed)} rows "
+                "left to fill)",
+                "a completion this open is beyond every engine here",
+            )
         rows = tuple(r for r in range(n) if r not in fixed)
         taken = set(fixed.values())
         columns = tuple(c for c in range(n) if c not in taken)
@@ -283,6 +284,60 @@ class Residue:
         for row, col in zip(self.rows, free_columns, strict=True):
             cols[row] = col
         return Placement(tuple(cols))
+
+
+def squares(value: object, what: str, *, mapping: bool = False) -> Iterator[tuple[Any, Any]]:
+    """The ``(row, col)`` pairs of ``value``, each one checked to be a pair.
+
+    ``fixed``, ``blocked`` and ``queens`` are written many ways (a dict, a set of
+    tuples, a list of lists, NumPy rows): any iterable of pairs is taken, and with
+    ``mapping`` a ``{row: col}`` mapping too. Anything else (``None``, a number, a
+    string, a triple) is an :class:`InvalidProblemError` naming the argument and
+    the item, not a bare ``ValueError`` from unpacking. Whether the pair holds
+    integers on the board is :func:`_check_square`'s job.
+
+    Examples:
+        >>> list(squares({0: 1}, "fixed", mapping=True)), list(squares([[2, 3]], "blocked"))
+        ([(0, 1)], [(2, 3)])
+        >>> list(squares({(0,)}, "blocked"))
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.InvalidProblemError: blocked: (0,) is not a (row, column) pair
+    """
+    if mapping and isinstance(value, Mapping):
+        yield from value.items()
+        return
+    shape = "a {row: column} mapping or " if mapping else ""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidProblemError(
+            f"{what} must be {shape}an iterable of (row, column) pairs, got {value!r:.60}"
+        )
+    for item in value:
+        if isinstance(item, str | bytes) or not isinstance(item, Iterable):
+            raise InvalidProblemError(f"{what}: {item!r:.60} is not a (row, column) pair")
+        pair = tuple(item)
+        if len(pair) != 2:
+            raise InvalidProblemError(f"{what}: {item!r:.60} is not a (row, column) pair")
+        try:
+            hash(pair)  # the pairs go into sets and dicts: ``[1]`` as a row is no number
+        except TypeError:
+            raise InvalidProblemError(
+                f"{what}: {item!r:.60} is not a (row, column) pair of integers"
+            ) from None
+        yield pair
+
+
+def _by_row(n: Any, pairs: Iterable[tuple[Any, Any]]) -> dict[int, int]:
+    """Given queens as ``{row: col}``; two in one row is an error, not the last one winning."""
+    fixed: dict[Any, Any] = {}
+    for row, col in pairs:
+        if row in fixed:
+            name = describe_square if isinstance(n, int) and isinstance(row, int) else None
+            first = name(row, fixed[row], n) if name else f"(row {row!r}, col {fixed[row]!r})"
+            second = name(row, col, n) if name else f"(row {row!r}, col {col!r})"
+            raise InvalidProblemError(f"given queens at {first} and {second} share row {row}")
+        fixed[row] = col
+    return fixed
 
 
 def _close_given_diagonals(

@@ -15,10 +15,11 @@ importing it takes longer (0.2 s) than checking 100,000 queens with sets.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from cp_queens.errors import InvalidPlacementError, InvalidProblemError
 from cp_queens.problem import NAMED_UP_TO, Placement, Problem, square_name
 
 if TYPE_CHECKING:
@@ -53,10 +54,18 @@ def verify(placement: Sequence[int], problem: Problem | None = None) -> Verdict:
         >>> verify([0, 2, 4, 1, 3, 5]).reason
         'rows 0 and 5 share a diagonal (a6 and f1)'
     """
+    if problem is not None and not isinstance(problem, Problem):
+        raise InvalidProblemError(f"verify: problem must be a Problem or None, got {problem!r:.60}")
     if _is_array(placement):
         cols: Sequence[int] | np.ndarray = placement
         bad_shape = _shape_problem_vectorised(placement)
     else:
+        if not isinstance(placement, Iterable) or isinstance(placement, str | bytes | Mapping):
+            # A wrong *kind* of argument is the caller's error, not a verdict on a board.
+            raise InvalidPlacementError(
+                "verify: a placement is a sequence of column numbers (one per row), "
+                f"got {type(placement).__name__} {placement!r:.60}"
+            )
         cols = placement.cols if isinstance(placement, Placement) else tuple(placement)
         # A Placement checked its shape when it was built; anything else is checked here.
         bad_shape = None if isinstance(placement, Placement) else _shape_problem_plain(cols)

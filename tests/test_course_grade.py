@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -271,29 +272,49 @@ def test_the_sample_class_gets_the_marks_a_teacher_would_give(tmp_path: Path) ->
     assert graders_processes() == []
 
 
-def test_each_limit_stops_only_its_own_submission(tmp_path: Path) -> None:
+def _grade_class(tmp_path: Path, sources: dict[str, str], limits: str) -> dict[str, Any]:
     folder = tmp_path / "subs"
     folder.mkdir()
-    sources = {
-        "loops.py": "def model(n):\n    while True:\n        pass\n",
-        "sleeps.py": "import time\ndef model(n):\n    time.sleep(60)\n",
-        "hogs.py": "def model(n):\n    x = []\n    while True:\n        x.append(bytes(1 << 24))\n",
-        "right.py": RIGHT,
-    }
     for name, source in sources.items():
         (folder / name).write_text(source, encoding="utf-8")
     rubric = tmp_path / "rubric.toml"
-    rubric.write_text(
-        "[limits]\ncpu_seconds = 1\nwall_seconds = 1.5\nmemory_mb = 256\n", encoding="utf-8"
+    rubric.write_text(f"[limits]\n{limits}\n", encoding="utf-8")
+    return {r.student: r for r in grade(folder, [4, 5], rubric=rubric, jobs=4)}
+
+
+def test_each_limit_stops_only_its_own_submission(tmp_path: Path) -> None:
+    # The wall-clock allowance is far above the CPU one: on a loaded machine a looping
+    # submission may get a fraction of a core, and must still be stopped by its CPU limit.
+    results = _grade_class(
+        tmp_path,
+        {
+            "loops.py": "def model(n):\n    while True:\n        pass\n",
+            "hogs.py": (
+                "def model(n):\n    x = []\n    while True:\n        x.append(bytes(1 << 24))\n"
+            ),
+            "right.py": RIGHT,
+        },
+        "cpu_seconds = 1\nwall_seconds = 60\nmemory_mb = 256",
     )
-    results = {r.student: r for r in grade(folder, [4, 5], rubric=rubric, jobs=4)}
     assert {name: r.statuses() for name, r in results.items()} == {
         "hogs": ["memory", "memory"],
         "loops": ["cpu limit", "not run"],
         "right": ["ok", "ok"],
-        "sleeps": ["timeout", "not run"],
     }
     assert "stopped after 1 s of CPU: an endless loop?" in feedback(results["loops"])
-    assert "still running after 1.5 s of real time" in feedback(results["sleeps"])
     assert "more than 256 MB" in feedback(results["hogs"])
+    assert graders_processes() == []
+
+
+def test_the_wall_clock_limit_stops_a_sleeping_submission(tmp_path: Path) -> None:
+    results = _grade_class(
+        tmp_path,
+        {"sleeps.py": "import time\ndef model(n):\n    time.sleep(60)\n", "right.py": RIGHT},
+        "cpu_seconds = 30\nwall_seconds = 1.5\nmemory_mb = 256",
+    )
+    assert {name: r.statuses() for name, r in results.items()} == {
+        "right": ["ok", "ok"],
+        "sleeps": ["timeout", "not run"],
+    }
+    assert "still running after 1.5 s of real time" in feedback(results["sleeps"])
     assert graders_processes() == []

@@ -211,9 +211,10 @@ def test_a_long_count_says_how_long_it_may_take(capsys, monkeypatch) -> None:
 
 
 def test_estimates_refuse_only_what_cannot_fit() -> None:
-    assert limits.memory_needed("cpsat", 100) < limits.available_memory()
+    cpsat = engines.engine_class("cpsat")
+    assert limits.memory_needed(cpsat, 100) < limits.available_memory()
     with pytest.raises(UnsupportedTaskError, match="construct"):
-        limits.check_memory("cpsat", 10**6)
+        limits.check_memory(cpsat, 10**6)
     assert limits.known_or_estimated_total(27) == limits.KNOWN_TOTALS[-1]
     assert limits.known_or_estimated_total(28) > 10 * limits.KNOWN_TOTALS[-1]
     assert limits.known_or_estimated_total(10**6) == float("inf")

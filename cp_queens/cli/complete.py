@@ -44,6 +44,14 @@ input (detected):
 Only the residue is solved: the given queens' rows, columns and diagonals are
 taken out before any model is built, so a nearly full board is a small search.
 
+default engine: a board with nothing given or blocked is a plain solve (the
+construct formula for one completion, the counting engine for --count).
+Otherwise pyconstraint for a residue of at most 64 open squares, cpsat above.
+To find one completion cpsat uses, with at most 64 rows left to fill, the
+same complete search as --count (so "no completion exists" is proven as fast
+as the count proves it), and its greedy search on larger residues, where
+solutions abound and a proof is out of reach anyway (docs/completion.md).
+
 exit codes: 0 completed, 1 no completion exists, 2 unreadable input or queens
 that attack each other, 3 the engines named by --engine and --cross-check
 disagree, 4 stopped by --time-limit (see 'cp-queens --help' for all codes).
@@ -117,10 +125,16 @@ def run(args: argparse.Namespace) -> int:
     elif args.engine is None and any(strategy_options(args).values()):
         args.engine = DEFAULT_MODEL_ENGINE  # the other search options are the CP-SAT engine's
     elif args.engine is None:
-        args.engine = default_complete_engine(problem)
-        squares = problem.residue().open_squares()
-        plural = "" if squares == 1 else "s"
-        note(f"engine: {args.engine} (default for a residue of {squares} open square{plural})")
+        task = "count" if args.count else "all" if args.all else "first"
+        args.engine = default_complete_engine(problem, task)
+        if problem.is_empty_board:
+            args.chosen = f"engine: {args.engine} (default for a board with nothing given)"
+        else:
+            squares = problem.residue().open_squares()
+            plural = "" if squares == 1 else "s"
+            args.chosen = (
+                f"engine: {args.engine} (default for a residue of {squares} open square{plural})"
+            )
     engine = make_engine(
         args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
@@ -201,6 +215,10 @@ def _stopped(args: argparse.Namespace, what: str) -> int:
 
 
 def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
+    # Said with the statistics, after the call: a request refused before any work is
+    # one line, the refusal.
+    if getattr(args, "chosen", None):
+        note(args.chosen)
     given, blocked = len(problem.fixed), len(problem.blocked)
     squares = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
     note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares}")

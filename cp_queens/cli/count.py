@@ -147,6 +147,6 @@ def _say_how_long(engine: Engine, args: argparse.Namespace) -> None:
     """A count of more than a minute says so up front (one beyond reach is refused)."""
     from cp_queens.limits import BEYOND_REACH, count_seconds, format_duration
 
-    seconds = count_seconds(engine.name, args.n, engine.count_cores())
+    seconds = count_seconds(engine, args.n, engine.count_cores())
     if seconds is not None and 60 < seconds <= BEYOND_REACH and args.time_limit is None:
         note(f"this count may take {format_duration(seconds)} (Ctrl-C stops it)")

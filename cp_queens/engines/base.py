@@ -216,6 +216,10 @@ class Solutions(Iterator[Placement]):
 Tracer = Callable[[str, int, int], None]
 
 
+#: Model setups estimated shorter than this (seconds) are not checked against the limit.
+SETUP_CHECKED_FROM = 1.0
+
+
 class Engine:
     """Base class of all engines: subclasses override what they can do.
 
@@ -238,6 +242,24 @@ class Engine:
     #: keywords of ``engines.get`` beyond the constructor's (``where`` is spelt
     #: ``scheduler``, ``cluster`` or ``executor`` there).
     budget_keys: ClassVar[tuple[str, ...]] = ("time_limit",)
+
+    # What a call costs, checked before any work (:mod:`cp_queens.limits` does the
+    # arithmetic). Rough figures measured on the development machine (2 cores); they
+    # only have to be right within a factor of a few, because they guard against
+    # requests off by factors of millions. An instance may refine them by its options.
+    #: Peak bytes per square of the residue for a model, or ``None``: no n x n model.
+    bytes_per_square: ClassVar[float | None] = None
+    #: CPU seconds per solution when counting on one core, or ``None``: unknown.
+    seconds_per_solution: ClassVar[float | None] = None
+    #: A count runs on every core (``seconds_per_solution`` is divided by them).
+    counts_on_every_core: ClassVar[bool] = False
+    #: Largest empty board on which a first solution is expected within minutes, or
+    #: ``None``: no limit. Beyond it, a call without a time limit is refused.
+    first_reach: ClassVar[int | None] = None
+    #: Seconds per square to build and load a model, in steps that cannot look at the
+    #: clock (a solver's own parsing and loading), or ``None``: the engine checks the
+    #: clock as it builds. A time limit shorter than this setup ends the call at once.
+    setup_seconds_per_square: ClassVar[float | None] = None
 
     def __init__(self) -> None:
         #: Used by a call that brings no budget of its own (``engines.get`` sets it).
@@ -271,6 +293,7 @@ class Engine:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
         self._check(problem, "enumerate", self.can_enumerate, budget)
+        self._check_setup(problem, "solutions", budget, 0)
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
 
@@ -296,6 +319,7 @@ class Engine:
                 count so far (a lower bound), ``stats`` the call's statistics.
         """
         self._check(problem, "count", self.can_count, budget)
+        self._check_setup(problem, "count", budget, 0)
         call = self._call("count", problem, progress=progress, budget=budget)
         total = self._count(problem, call)
         self._finish(call, total)
@@ -321,6 +345,7 @@ class Engine:
                 "unique counts (up to symmetry) are only defined without pre-placed queens "
                 "or blocked squares"
             )
+        self._check_setup(problem, "count", budget, UniqueCount(0, 0))
         call = self._call("count", problem, progress=progress, budget=budget)
         result = self._count_unique(problem, call)
         call.stats.extra["unique"] = result.unique
@@ -340,6 +365,7 @@ class Engine:
                 there is none (``partial`` is ``None``).
         """
         self._check(problem, "find a solution", True, budget)
+        self._check_setup(problem, "first", budget, None)
         call = self._call("first", problem, budget=budget)
         found = self._first(problem, call)
         self._finish(call, 0 if found is None else 1)
@@ -405,16 +431,43 @@ class Engine:
             )
         # What the call will cost, before any work: a request off by factors of a million
         # is refused in a second, naming what can do it, not after minutes and a MemoryError.
-        limits.check_memory(self.name, problem.n, problem.n - len(problem.fixed))
+        limits.check_memory(
+            self,
+            problem.n,
+            problem.n - len(problem.fixed),
+            completion=not problem.is_empty_board,
+        )
         if budget is not None:
             self._check_budget(budget)
         budget = budget or self.budget
-        if task == "count" and not problem.fixed:
-            limits.check_count_reach(
-                self.name, problem.n, self.count_cores(budget), budget.time_limit
-            )
+        if task == "count" and problem.is_empty_board:  # blocked squares change the total
+            limits.check_count_reach(self, problem.n, self.count_cores(budget), budget.time_limit)
         if task != "count" and problem.is_empty_board:
-            limits.check_first_reach(self.name, problem.n, budget.time_limit)
+            limits.check_first_reach(self, problem.n, budget.time_limit)
+
+    def _check_setup(
+        self, problem: Problem, task: str, budget: Budget | None, partial: object
+    ) -> None:
+        """End a call at once whose model setup alone would outlast its time limit.
+
+        Better now than after the limit: the solver does not look at the clock until
+        its model is loaded, and the call would overrun by the whole setup. Setups
+        under :data:`SETUP_CHECKED_FROM` seconds are left to the limit itself.
+        """
+        limit = (budget or self.budget).time_limit
+        setup = limits.setup_seconds(self, problem.n, problem.n - len(problem.fixed))
+        if limit is None or setup is None or setup < SETUP_CHECKED_FROM or setup <= limit:
+            return
+        stats = Stats(engine=self.name, task=task, n=problem.n, status=TIME_LIMIT)
+        stats.extra["setup_seconds"] = round(setup, 1)
+        self._latest.stats = stats
+        raise TimeLimitError(
+            f"engine '{self.name}' needs {limits.format_duration(setup)} to build "
+            f"and load its model of n={problem.n}, more than the time limit of "
+            f"{limit:g} s; nothing was searched",
+            partial=partial,
+            stats=stats,
+        )
 
     def _check_budget(self, budget: Budget) -> None:
         """A run setting this engine would ignore is refused, as ``engines.get`` does."""

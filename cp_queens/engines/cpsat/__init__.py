@@ -71,6 +71,17 @@ METHODS = CPSAT_METHODS
 #: More CP-SAT search threads than this gain nothing (its portfolio has fewer strategies).
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10
+#: A completion with at most this many free rows is searched for one solution the way
+#: ``--count`` searches (the integer model, CP-SAT's default search, one worker), not
+#: with the greedy strategy. Greedy is made for boards where solutions abound (an empty
+#: n = 500 in a second); it cannot prove that none exists, and a completion may have
+#: none: on CSPLib prob079's ``diag-20-4-3`` greedy ran out its 30 s while the count's
+#: search proved "no completion" in 1.8 s (``benchmarks/completion_proofs.py`` times the
+#: family from n = 16 to 24). One worker, because the second worker's strategies doubled
+#: the wall time of that proof on two busy cores. Up to here the complete search also
+#: finds solutions quickly (an empty n = 80 in 2 s); beyond it the greedy search is the
+#: one that scales (n = 150: 1.6 s against 12 s).
+PROVE_UP_TO = 64
 #: ... and up to this one, the largest n ever counted: beyond it a complete search
 #: cannot end, so what is wanted is a stream, and one model streams at once (the
 #: split of n = 200 into 3.7 million subproblems took a minute, ignoring the time limit).
@@ -86,6 +97,13 @@ class CpSatEngine(Engine):
     """
 
     name = "cpsat"
+    #: Peak RSS over n^2: 807 MB at n = 1000, 3.1 GB at n = 2000, 21.6 GB at n = 5000.
+    bytes_per_square = 850
+    #: Building the 0/1 view (merged as text) and CP-SAT loading it, neither looking at
+    #: the clock: n = 2000 took 32 s under load 8 (15 s + 17 s), some 8 s on an idle
+    #: machine, so 2 us a square.
+    setup_seconds_per_square = 2e-6
+    seconds_per_solution = 1e-4
     description = "OR-Tools CP-SAT on q[r] with AllDifferent on q, q+r, q-r"
     budget_keys = ("time_limit", "workers")
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -243,12 +261,15 @@ class CpSatEngine(Engine):
 
         task = call.task
         strategy = self.search.resolve(task)
+        settings = self.settings
         if strategy == "greedy" and self.symmetry != "none":
             strategy = "portfolio"  # auto with symmetry breaking: the integer model
+        elif strategy == "greedy" and self.search.name == "auto" and _may_have_none(problem):
+            strategy = "portfolio"  # the count's search: proves "none" as fast as it
+            settings = settings.with_defaults({"num_workers": 1})
         call.stats.extra["strategy"] = (
             self.search.describe(task) if strategy == self.search.resolve(task) else strategy
         )
-        settings = self.settings
         if strategy == "greedy":
             settings = settings.with_defaults(greedy.GREEDY_PARAMETERS)
             model, decode = greedy.model_and_decoder(problem)
@@ -272,6 +293,11 @@ class CpSatEngine(Engine):
             add_fixed_search(model, q, self.search, self.settings.seed, n=problem.n)
             settings = settings.with_defaults(fixed_parameters(self.search))
         return model, decode, settings.within(call.remaining())
+
+
+def _may_have_none(problem: Problem) -> bool:
+    """A completion small enough to prove impossible (see :data:`PROVE_UP_TO`)."""
+    return not problem.is_empty_board and problem.n - len(problem.fixed) <= PROVE_UP_TO
 
 
 def _columns_of(residue: Residue, q: list[cp_model.IntVar]) -> runner.Decoder:

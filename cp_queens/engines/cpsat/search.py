@@ -17,7 +17,10 @@ Three strategies a course can compare (``strategy=`` on the ``cpsat`` engine,
 
 ``"auto"`` (the default) means ``greedy`` for one solution and ``portfolio``
 for counting and enumeration, where the plain model with CP-SAT's default
-search (or the ``fast`` method) is what was measured to be quick.
+search (or the ``fast`` method) is what was measured to be quick. One
+exception, made by the engine: one solution of a completion with few free rows
+is searched as the count searches (``PROVE_UP_TO`` in ``engines/cpsat``), since
+the greedy search cannot prove that none exists.
 
 Two honest caveats, both found by measuring:
 
