@@ -11,7 +11,7 @@ Examples:
     True
 
 Every answer is complete or the call raises: a count, first solution or stream that
-a time limit cut short raises :class:`TimeLimitError`, which carries what was found
+a time limit cut short raises ``TimeLimitError``, which carries what was found
 (``partial``) and the statistics (``stats``):
 
     >>> try:
@@ -58,7 +58,7 @@ __all__ = [
     "verify",
 ]
 
-#: Engine used by :func:`first` and :func:`solutions`: this is a modelling toolkit.
+#: Engine used by ``first`` and ``solutions``: this is a modelling toolkit.
 DEFAULT_MODEL_ENGINE = "cpsat"
 
 
@@ -71,7 +71,7 @@ def default_count_engine() -> str:
     return "reference"
 
 
-#: Largest board for which :func:`default_solve_engine` picks the CP-SAT model. Its
+#: Largest board for which ``default_solve_engine`` picks the CP-SAT model. Its
 #: greedy search finds n = 500 in about a second, but the 0/1 view has n^2 literals
 #: (n = 2000: some 20 s and gigabytes); the formula is instant at any n.
 SOLVE_WITH_MODEL_UP_TO = 500
@@ -80,7 +80,7 @@ SOLVE_WITH_MODEL_UP_TO = 500
 def default_solve_engine(n: int, *, fixed: bool = False) -> str:
     """The engine ``cp-queens solve`` uses when none is named.
 
-    The CP-SAT model for boards up to :data:`SOLVE_WITH_MODEL_UP_TO` and for any
+    The CP-SAT model for boards up to ``SOLVE_WITH_MODEL_UP_TO`` and for any
     completion problem (only a complete search can prove that none exists); the
     ``construct`` formula, O(n), for larger empty boards.
 
@@ -93,8 +93,8 @@ def default_solve_engine(n: int, *, fixed: bool = False) -> str:
     return "construct"
 
 
-#: Largest residue (open squares, see :meth:`Problem.residue`) that
-#: :func:`default_complete_engine` gives to python-constraint. Such a search is
+#: Largest residue (open squares, see ``Problem.residue``) that
+#: ``default_complete_engine`` gives to python-constraint. Such a search is
 #: over in milliseconds in any engine, so what counts is start-up: OR-Tools takes
 #: about 0.8 s of CPU to import, python-constraint 0.1 s. Larger residues go to
 #: CP-SAT, whose propagation and clause learning win once there is real search
@@ -155,7 +155,7 @@ def _problem(
 
 def _as_int(value: Any) -> Any:
     """A Python int for any integer type (``__index__``); anything else unchanged, so that
-    :class:`Problem` names it in its error."""
+    ``Problem`` names it in its error."""
     if isinstance(value, int) or not hasattr(value, "__index__"):  # bool is an int too
         return value
     return operator.index(value)
@@ -172,14 +172,14 @@ def first(
     """One solution of the n-queens problem (or its completion), or ``None``.
 
     Args:
-        n: the board size, or a whole :class:`Problem`.
+        n: the board size, or a whole ``Problem``.
         fixed: pre-placed queens, ``{row: column}`` (the completion problem).
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine searches (see ``cp_queens.engines.names()``).
         **options: engine options, e.g. ``time_limit=5`` (see ``engines.options(name)``).
 
     Returns:
-        A :class:`Placement`, or ``None`` when it is proven that there is none.
+        A ``Placement``, or ``None`` when it is proven that there is none.
 
     Raises:
         CpQueensError: a bad board, an unknown engine or option, or a task the
@@ -209,12 +209,12 @@ def count(
     ``cp-queens count`` takes this same door: ``count(17)`` uses every core,
     ``workers=1`` one process, ``checkpoint="f.jsonl"`` makes it resumable and
     ``cluster="local:2"`` / ``scheduler="tcp://..."`` runs it on Dask (the run
-    settings of a :class:`Budget`, which the ``fast`` engine honours in full). With
+    settings of a ``Budget``, which the ``fast`` engine honours in full). With
     ``logging`` at level INFO the statistics line of every call is logged to the
     ``cp_queens`` logger, as the CLI prints it.
 
     Args:
-        n: the board size, or a whole :class:`Problem`.
+        n: the board size, or a whole ``Problem``.
         fixed: pre-placed queens, ``{row: column}``.
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine counts; default ``fast`` (or ``reference`` without Numba).
@@ -251,15 +251,15 @@ def count_unique(
     """All solutions and those distinct up to rotation and reflection, in one call.
 
     Args:
-        n: the board size, or a whole :class:`Problem`.
-        fixed, blocked: accepted like :func:`count`'s, but given queens and blocked
+        n: the board size, or a whole ``Problem``.
+        fixed, blocked: accepted like ``count``'s, but given queens and blocked
             squares break the symmetry: the engine refuses them in one clear error.
         engine: which engine counts; default ``fast`` (both numbers in one pass).
-        **options: engine options, as for :func:`count`.
+        **options: engine options, as for ``count``.
 
     Returns:
-        ``UniqueCount(total, unique)``; like :func:`count` it raises
-        :class:`TimeLimitError` (``partial``: a ``UniqueCount`` of lower bounds)
+        ``UniqueCount(total, unique)``; like ``count`` it raises
+        ``TimeLimitError`` (``partial``: a ``UniqueCount`` of lower bounds)
         when the time limit cuts it short.
 
     Examples:
@@ -282,7 +282,7 @@ def solutions(
     """Stream solutions one at a time at flat memory; stop after ``limit`` if given.
 
     Args:
-        n: the board size, or a whole :class:`Problem`.
+        n: the board size, or a whole ``Problem``.
         fixed: pre-placed queens, ``{row: column}``.
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine enumerates (default ``cpsat``, the model).
@@ -290,10 +290,10 @@ def solutions(
         **options: engine options.
 
     Returns:
-        A stream of :class:`Placement` (close it, or use it in ``with``, to stop
+        A stream of ``Placement`` (close it, or use it in ``with``, to stop
         the search early); its ``stats`` describe the call so far. If the time
         limit cuts it short, it yields what it found and then raises
-        :class:`TimeLimitError` (``partial``: how many it yielded); reaching
+        ``TimeLimitError`` (``partial``: how many it yielded); reaching
         ``limit`` or closing it is not an error.
 
     Examples:

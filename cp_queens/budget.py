@@ -1,15 +1,15 @@
 """How one call may run: its time, its processes, where it runs, where it saves.
 
-A :class:`Budget` is the one value that carries these run settings from the
+A ``Budget`` is the one value that carries these run settings from the
 command line or a library keyword to the engine. It is built and checked in one
-place, :meth:`Budget.of`, so a bad value gets the same one-line error whichever
+place, ``Budget.of``, so a bad value gets the same one-line error whichever
 door it came through, and ``workers`` is resolved (capped at the cores, warned
-once) before any engine sees it. The engine's :class:`~cp_queens.engines.base.Call`
+once) before any engine sees it. The engine's ``Call``
 holds the budget and turns ``time_limit`` into one deadline on one clock.
 
 Examples:
     >>> Budget.of(time_limit=5, workers=1)
-    Budget(time_limit=5.0, workers=1, where=None, checkpoint=None)
+    Budget(time_limit=5.0, workers=1, where=None, checkpoint=None, recheck=None)
     >>> Budget.of(cluster="local:2").where
     'local:2'
     >>> Budget.of(time_limit=0)
@@ -30,10 +30,19 @@ from cp_queens.errors import CpQueensError, CpQueensWarning, EngineOptionError
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-#: The keywords :meth:`Budget.of` takes: the library and ``engines.get`` split these off
+#: The keywords ``Budget.of`` takes: the library and ``engines.get`` split these off
 #: an engine's own options. ``scheduler``, ``cluster`` and ``executor`` are spellings of
 #: ``where``.
-KEYWORDS = ("time_limit", "workers", "where", "checkpoint", "scheduler", "cluster", "executor")
+KEYWORDS = (
+    "time_limit",
+    "workers",
+    "where",
+    "checkpoint",
+    "recheck",
+    "scheduler",
+    "cluster",
+    "executor",
+)
 
 
 #: The longest time limit: a year, beyond which the clocks and timers that enforce it
@@ -63,7 +72,7 @@ def check_workers(workers: object) -> int | None:
     """``workers`` as a number of local processes, or ``None`` (the engine's default).
 
     ``0`` means every core. More than the cores this process may use is capped at them
-    with one :class:`~cp_queens.errors.CpQueensWarning`: the work is pure CPU, and
+    with one ``CpQueensWarning``: the work is pure CPU, and
     processes beyond the cores only share them (each costs start-up and ~100 MB).
     """
     if workers is None:
@@ -117,6 +126,20 @@ def _check_where(where: Any, given_as: str = "where") -> Any:
     )
 
 
+def check_recheck(fraction: object) -> float | None:
+    """A share of resumed records to count again: a number from 0 to 1, or ``None``.
+
+    The one check of the value: the command line's ``--recheck`` type calls it too.
+    """
+    if fraction is None:
+        return None
+    if isinstance(fraction, bool) or not isinstance(fraction, int | float):
+        raise CpQueensError(f"recheck must be a fraction from 0 to 1, got {fraction!r}")
+    if not 0 <= fraction <= 1:
+        raise CpQueensError(f"recheck must be a fraction from 0 to 1, got {fraction}")
+    return float(fraction)
+
+
 def _check_checkpoint(checkpoint: object) -> str | os.PathLike[str] | None:
     if checkpoint is None or isinstance(checkpoint, str | os.PathLike):
         if checkpoint == "":
@@ -127,7 +150,7 @@ def _check_checkpoint(checkpoint: object) -> str | os.PathLike[str] | None:
 
 @dataclass(frozen=True)
 class Budget:
-    """The run settings of a call. Build it with :meth:`Budget.of`, which checks them.
+    """The run settings of a call. Build it with ``Budget.of``, which checks them.
 
     Attributes:
         time_limit: seconds the call may take (model building included), or ``None``.
@@ -136,12 +159,15 @@ class Budget:
         where: ``None`` (this process or a local pool), a Dask address ``tcp://...``,
             ``local`` / ``local:W`` (a local Dask cluster for the call) or an Executor.
         checkpoint: a file recording finished work, so the same call resumes, or ``None``.
+        recheck: the share (0 to 1) of the records resumed from the checkpoint to count
+            again and compare; a mismatch fails the call. ``None``: none.
     """
 
     time_limit: float | None = None
     workers: int | None = None
     where: Any = None
     checkpoint: str | os.PathLike[str] | None = None
+    recheck: float | None = None
 
     @classmethod
     def of(
@@ -151,6 +177,7 @@ class Budget:
         workers: object = None,
         where: Any = None,
         checkpoint: object = None,
+        recheck: object = None,
         scheduler: str | None = None,
         cluster: str | None = None,
         executor: Executor | None = None,
@@ -176,6 +203,10 @@ class Budget:
         if len(places) > 1:
             raise EngineOptionError(f"give one of {' and '.join(places)}, not both")
         place = next((v for v in (where, scheduler, cluster, executor) if v is not None), None)
+        if recheck is not None and checkpoint is None:
+            raise EngineOptionError(
+                "recheck needs a checkpoint: it recounts records resumed from one"
+            )
         if place is not None and workers is not None:
             raise EngineOptionError(f"workers is for local processes; size the {places[0]} instead")
         return cls(
@@ -183,6 +214,7 @@ class Budget:
             check_workers(workers),
             _check_where(place, places[0] if places else "where"),
             _check_checkpoint(checkpoint),
+            check_recheck(recheck),
         )
 
     @property

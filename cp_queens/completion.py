@@ -6,8 +6,8 @@ exists" is a claim that cannot be checked by looking at a board. So this module
 never trusts one engine alone:
 
 * every completion an engine returns goes through the independent
-  :func:`cp_queens.verify.verify`, which also checks the given queens are kept;
-* :func:`cross_check` asks a *second* engine the same question and says where
+  ``cp_queens.verify.verify``, which also checks the given queens are kept;
+* ``cross_check`` asks a *second* engine the same question and says where
   the two disagree (existence, number of completions, or the set of them).
 
 Examples:
@@ -48,7 +48,7 @@ def first_completion(problem: Problem, engine: str | Engine, **options: Any) -> 
     """One verified completion, or ``None`` when it is proven that there is none.
 
     Raises:
-        TimeLimitError: the time limit ran out first (see :meth:`Engine.first`).
+        TimeLimitError: the time limit ran out first (see ``Engine.first``).
     """
     solver = _engine(engine, options)
     found = solver.first(problem)
@@ -59,7 +59,7 @@ def completions(
     problem: Problem, engine: str | Engine, *, limit: int | None = None, **options: Any
 ) -> Iterator[Placement]:
     """Stream every completion, each verified on its way out (a stream cut short by the
-    time limit raises :class:`~cp_queens.errors.TimeLimitError` after its last one)."""
+    time limit raises ``TimeLimitError`` after its last one)."""
     solver = _engine(engine, options)
     for placement in solver.solutions(problem, limit=limit):
         yield checked(problem, placement, solver.name)
@@ -122,7 +122,7 @@ def _engine(engine: str | Engine, options: dict[str, Any]) -> Engine:
     return engines.get(engine, **options) if isinstance(engine, str) else engine
 
 
-#: Where :func:`generate` takes its hidden solution from.
+#: Where ``generate`` takes its hidden solution from.
 SOURCES = ("construct", "random")
 
 

@@ -1,8 +1,8 @@
 """Every error a user can cause, as one family of exceptions.
 
-The CLI catches :class:`CpQueensError` and prints its message on one line with
+The CLI catches ``CpQueensError`` and prints its message on one line with
 exit code 2, so each message must say *what* is wrong and *where* on its own.
-They subclass :class:`ValueError` because each one is a bad value handed in.
+They subclass ``ValueError`` because each one is a bad value handed in.
 """
 
 from __future__ import annotations
@@ -54,11 +54,11 @@ class CpQueensWarning(UserWarning):
 class IncompleteError(RuntimeError):
     """A call stopped before its answer was whole; nothing was wrong with the request.
 
-    Not a :class:`CpQueensError` (the CLI's exit code 2 is for bad input): the answer is
+    Not a ``CpQueensError`` (the CLI's exit code 2 is for bad input): the answer is
     simply not all there. ``partial`` is what was found so far - a count found so far
     (a lower bound), a ``UniqueCount`` of lower bounds, the number of solutions a stream
     yielded, or ``None`` when a search for one solution found none in time - and
-    ``stats`` the call's :class:`~cp_queens.stats.Stats`.
+    ``stats`` the call's ``Stats``.
     """
 
     def __init__(self, message: str, *, partial: object = None, stats: object = None) -> None:
@@ -68,4 +68,4 @@ class IncompleteError(RuntimeError):
 
 
 class TimeLimitError(IncompleteError):
-    """The time limit ran out before the answer was complete (see :class:`IncompleteError`)."""
+    """The time limit ran out before the answer was complete (see ``IncompleteError``)."""

@@ -67,7 +67,7 @@ def write_blocks(blocks: Iterable[Any], out: TextIO, fmt: str) -> int:
     """Write blocks of placements (2-D integer arrays, one row of columns each); return
     how many placements were written.
 
-    The text is exactly what :func:`write_placements` writes for the same rows,
+    The text is exactly what ``write_placements`` writes for the same rows,
     built a whole block at a time with NumPy (no Python work per placement), so
     a file of millions of lines is written at about disk speed. Each block goes
     out in one ``write`` call: an interrupted stream still ends on a whole line.
@@ -257,7 +257,7 @@ MAX_LINE_CHARS = 1 << 24
 
 
 def too_long(name: str, line: int | None = None) -> ParseError:
-    """The error for a line longer than :data:`MAX_LINE_CHARS`, naming it when known."""
+    """The error for a line longer than ``MAX_LINE_CHARS``, naming it when known."""
     which = "a line" if line is None else f"line {line}"
     return ParseError(
         f"{name}: {which} is longer than {MAX_LINE_CHARS:,} characters, the cap on one "
@@ -267,8 +267,8 @@ def too_long(name: str, line: int | None = None) -> ParseError:
 
 
 def bounded_lines(source: Iterable[str], name: str, first: int = 1) -> Iterator[str]:
-    """The lines of ``source``, none longer than :data:`MAX_LINE_CHARS` (else a
-    :class:`ParseError`); a file is read at most that much past a line end."""
+    """The lines of ``source``, none longer than ``MAX_LINE_CHARS`` (else a
+    ``ParseError``); a file is read at most that much past a line end."""
     readline = getattr(source, "readline", None)
     if readline is None:
         for number, line in enumerate(source, start=first):
@@ -285,7 +285,7 @@ def bounded_lines(source: Iterable[str], name: str, first: int = 1) -> Iterator[
 
 
 def read_rest(source: TextIO, name: str) -> str:
-    """The rest of ``source`` as one text, if it is no longer than :data:`MAX_LINE_CHARS`."""
+    """The rest of ``source`` as one text, if it is no longer than ``MAX_LINE_CHARS``."""
     rest = source.read(MAX_LINE_CHARS + 1)
     if len(rest) > MAX_LINE_CHARS:
         raise too_long(name)
@@ -298,7 +298,7 @@ def read_placements(source: TextIO, name: str = "<stdin>") -> Iterator[list[int]
     The first line that is neither blank nor a ``#`` comment decides: ``[``
     starts jsonl; a comma, or a ``q0`` header, means csv (no board has a comma);
     anything else is boards. Columns are returned as plain lists, unchecked:
-    judging them is :func:`cp_queens.verify.verify`'s job, so a bad placement is
+    judging them is ``cp_queens.verify.verify``'s job, so a bad placement is
     reported as *invalid*, not as unreadable. A byte-order mark and ``\\r\\n``
     line ends are accepted.
     """
@@ -416,7 +416,7 @@ def _read_boards(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[i
 
 # -- reading large files in blocks ---------------------------------------------
 
-#: Characters read per block by :func:`read_blocks` (about 40,000 lines of n = 15).
+#: Characters read per block by ``read_blocks`` (about 40,000 lines of n = 15).
 BLOCK_CHARS = 1 << 21
 
 #: Smaller blocks are read line by line unless the compiled kernels are already built:
@@ -425,11 +425,11 @@ COMPILED_PARSE_FROM = 1 << 20
 
 
 def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
-    """The placements of ``source`` as :func:`read_placements` reads them, but in blocks.
+    """The placements of ``source`` as ``read_placements`` reads them, but in blocks.
 
     Yields 2-D NumPy arrays (one row of columns per placement) for runs of
     plain ``jsonl`` or ``csv`` lines, parsed a few megabytes at a time with
-    NumPy, and single lists (from :func:`read_placements`' exact line-by-line
+    NumPy, and single lists (from ``read_placements``' exact line-by-line
     parser) for anything else: a block with a line the fast parser is not sure
     about (blank lines, other spacing, signs, a bad line) is read again line
     by line, so the placements and the errors, naming the line, are the same.
@@ -474,7 +474,7 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
 
 
 def _detect(head: str) -> str | None:
-    """``jsonl`` or ``csv`` as :func:`read_placements` decides from the first line that is
+    """``jsonl`` or ``csv`` as ``read_placements`` decides from the first line that is
     neither blank nor a comment; ``None`` for boards or when no such line is in ``head``."""
     for line in io.StringIO(head.removeprefix("\ufeff")):
         stripped = line.strip()
@@ -494,11 +494,11 @@ def _parse_block(body: str, fmt: str) -> Any:
     ``1,3,0,2`` after an optional ``q0,...`` header): that body is read line by line."""
     import numpy as np
 
-    from cp_queens.engines.fast import kernels
+    from cp_queens.engines.fast import loader
 
-    if kernels.COMPILED is None:
+    if loader.COMPILED is None:
         return None  # without Numba the exact reader is as quick as anything here
-    if len(body) < COMPILED_PARSE_FROM and not kernels.COMPILED.native_built():
+    if len(body) < COMPILED_PARSE_FROM and not loader.COMPILED.native_built():
         return None  # a small input is read before a build would have finished
     if fmt == "csv" and body.startswith("q"):
         body = body[body.find("\n") + 1 :] if "\n" in body else ""
@@ -512,7 +512,7 @@ def _parse_block(body: str, fmt: str) -> Any:
         return None
     out = np.empty(data.size // 2 + 1, dtype=np.int64)
     shape = np.zeros(1, dtype=np.int64)
-    rows = kernels.COMPILED.parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
+    rows = loader.COMPILED.parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
     if rows < 0:
         return None
     return out[: rows * int(shape[0])].reshape(rows, int(shape[0]))

@@ -14,7 +14,7 @@ Examples:
     92
 
 The per-engine figures live on each engine class (``bytes_per_square``,
-``seconds_per_solution``, ``counts_on_every_core``, ``first_reach``): see :class:`Costs`.
+``seconds_per_solution``, ``counts_on_every_core``, ``first_reach``): see ``Costs``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ CHECK_FROM_BYTES = 100e6
 
 
 class Costs(Protocol):
-    """What an engine costs, as its class says (see :class:`~cp_queens.engines.base.Engine`).
+    """What an engine costs, as its class says (see ``Engine``).
 
     The figures live on the engine class, so that adding an engine is one file; this
     module only does the arithmetic and writes the messages.
@@ -119,7 +119,7 @@ def memory_needed(engine: Costs, n: int, free: int | None = None) -> float:
 
 
 def residue_bytes(n: int, free: int) -> float:
-    """Rough peak bytes of :meth:`Problem.residue` itself: tuples of the free rows and
+    """Rough peak bytes of ``Problem.residue`` itself: tuples of the free rows and
     columns (~40 bytes an entry as Python ints) and one set per free row (~220 bytes).
 
     Every completion engine and the choice of the default one build it, so a board of
@@ -154,7 +154,7 @@ def count_seconds(engine: Costs, n: int, cores: int = 1) -> float | None:
 def check_bytes(need: float, what: str, instead: str) -> None:
     """Refuse, before building anything, ``what`` if ``need`` bytes do not fit.
 
-    ``need`` is compared with :data:`MEMORY_SHARE` of the memory free now; the message
+    ``need`` is compared with ``MEMORY_SHARE`` of the memory free now; the message
     names the estimate, what is free, and ``instead`` (what can do it).
     """
     have = available_memory()

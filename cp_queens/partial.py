@@ -23,8 +23,8 @@ task is to add the rest. Two ways to write one:
 
 Every error names the source and the line (and column, where one character
 is at fault); given queens that attack each other are named both, by
-:class:`~cp_queens.problem.Problem`. Full placements (every row filled) are
-read and written by :mod:`cp_queens.formats`; this module reads boards where
+``Problem``. Full placements (every row filled) are
+read and written by ``cp_queens.formats``; this module reads boards where
 rows may be empty.
 
 Examples:
@@ -112,7 +112,7 @@ def format_partial(problem: Problem, fmt: str = "board") -> str:
 def _parse_board(lines: Iterable[str], name: str) -> Problem:
     """Read the board one line at a time, keeping only its queens and blocked squares.
 
-    The grammar is the one of every board reader (:func:`cp_queens.formats.board_row`);
+    The grammar is the one of every board reader (``cp_queens.formats.board_row``);
     here a row may hold any number of queens, and the file holds one board.
     """
     shape = BoardShape(name)

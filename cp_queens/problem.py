@@ -1,4 +1,4 @@
-"""The two values every engine speaks: a :class:`Problem` in, :class:`Placement` out.
+"""The two values every engine speaks: a ``Problem`` in, ``Placement`` out.
 
 A placement is stored the way the model states it: ``q[r]`` is the column of
 the queen in row ``r``. One queen per row is therefore built into the shape,
@@ -8,7 +8,7 @@ Squares have one naming convention everywhere (diagrams, messages, docs), the
 chess one: files ``a``, ``b``, ... are the columns from left to right, ranks
 ``1``, ``2``, ... the rows from the bottom up. Row 0 is printed first, at the
 top, so it is rank ``n``: on 8 queens ``(row 0, col 0)`` is ``a8`` and
-``(row 7, col 0)`` is ``a1``. :func:`square_name` and :func:`parse_square`
+``(row 7, col 0)`` is ``a1``. ``square_name`` and ``parse_square``
 convert; files go up to ``z``, so boards up to 26 have names.
 """
 
@@ -33,7 +33,7 @@ class Placement(Sequence[int]):
     Immutable and hashable, so placements can be collected in sets and
     compared across engines. A placement is only *shaped* right on
     construction (columns inside the board); whether queens attack each other
-    is the job of :func:`cp_queens.verify.verify`, which names the first
+    is the job of ``cp_queens.verify.verify``, which names the first
     attacking pair instead of failing anonymously.
 
     Examples:
@@ -103,7 +103,7 @@ class Placement(Sequence[int]):
         return list(enumerate(self.cols))
 
     def _repr_svg_(self) -> str:
-        """Jupyter draws a placement as a board; big boards shrink (see :mod:`cp_queens.render`)."""
+        """Jupyter draws a placement as a board; big boards shrink (see ``cp_queens.render``)."""
         from cp_queens.render import svg
 
         return svg(self.cols)
@@ -185,7 +185,7 @@ class Problem:
         )
 
     def residue(self) -> Residue:
-        """What is left to solve once the given queens are in: see :class:`Residue`."""
+        """What is left to solve once the given queens are in: see ``Residue``."""
         return Residue.of(self)
 
 
@@ -201,7 +201,7 @@ class Residue:
     the board's own coordinates. So a 5521-board with 5500 queens given is a
     search over 21 rows of at most 21 columns each, never an ``n x n`` model.
 
-    Engines solve the residue and :meth:`place` puts the given queens back.
+    Engines solve the residue and ``place`` puts the given queens back.
     Without given queens or blocked squares the residue is the whole board
     (every row's open columns are the one tuple ``columns``).
 
@@ -292,9 +292,9 @@ def squares(value: object, what: str, *, mapping: bool = False) -> Iterator[tupl
     ``fixed``, ``blocked`` and ``queens`` are written many ways (a dict, a set of
     tuples, a list of lists, NumPy rows): any iterable of pairs is taken, and with
     ``mapping`` a ``{row: col}`` mapping too. Anything else (``None``, a number, a
-    string, a triple) is an :class:`InvalidProblemError` naming the argument and
+    string, a triple) is an ``InvalidProblemError`` naming the argument and
     the item, not a bare ``ValueError`` from unpacking. Whether the pair holds
-    integers on the board is :func:`_check_square`'s job.
+    integers on the board is ``_check_square``'s job.
 
     Examples:
         >>> list(squares({0: 1}, "fixed", mapping=True)), list(squares([[2, 3]], "blocked"))
@@ -372,7 +372,7 @@ def _close_given_diagonals(
 
 
 def _check_square(n: int, row: object, col: object, what: str) -> None:
-    """Raise :class:`InvalidProblemError` unless ``(row, col)`` is a square of the board."""
+    """Raise ``InvalidProblemError`` unless ``(row, col)`` is a square of the board."""
     for name, value in (("row", row), ("column", col)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidProblemError(f"{what} {name} {value!r} is not an integer")
@@ -436,7 +436,7 @@ def describe_square(row: int, col: int, n: int) -> str:
 
 
 def _check_no_attacks(queens: Sequence[tuple[int, int]], n: int) -> None:
-    """Raise :class:`AttackingQueensError` naming the first attacking pair of given queens.
+    """Raise ``AttackingQueensError`` naming the first attacking pair of given queens.
 
     One table per line direction (column, both diagonals), so 5500 given queens
     are checked in milliseconds; "first" means the pair whose later queen comes first.

@@ -3,10 +3,10 @@
 Three audiences, three formats: ``text`` (``.`` and ``Q``) is what the
 completion reader parses back, so a board can round-trip through a file;
 ``unicode`` looks like a chess diagram in a terminal; ``svg`` is for
-notebooks, slides and the web (:class:`~cp_queens.problem.Placement` uses it
+notebooks, slides and the web (``Placement`` uses it
 as ``_repr_svg_``, so Jupyter shows a board).
 
-Squares are named as on a chess board (see :mod:`cp_queens.problem`): files
+Squares are named as on a chess board (see ``cp_queens.problem``): files
 ``a``, ``b``, ... from left to right, ranks ``1``, ``2``, ... from the bottom
 up, so row 0, drawn at the top, is rank ``n``. The Unicode and SVG boards
 carry these coordinates (up to 26 files), and ``a1`` is a dark square.
@@ -16,8 +16,8 @@ differently (``♕`` instead of ``♛``, a red disc instead of a black one), so 
 student sees which queens were asked for and which were found.
 
 Large boards must not flood a screen or a notebook: the SVG stays the same
-size whatever ``n``; above :data:`SVG_SQUARES_UP_TO` it drops the checker
-pattern and draws each queen as a dot, and above :data:`SVG_QUEENS_UP_TO` it
+size whatever ``n``; above ``SVG_SQUARES_UP_TO`` it drops the checker
+pattern and draws each queen as a dot, and above ``SVG_QUEENS_UP_TO`` it
 draws an evenly spaced sample of rows and says so in a caption.
 """
 
@@ -55,7 +55,7 @@ def escape(text: str) -> str:
 
 
 def render(placement: Sequence[int], fmt: Format = "text", **options: object) -> str:
-    """Render in one of :data:`FORMATS`; ``options`` go to that format's function."""
+    """Render in one of ``FORMATS``; ``options`` go to that format's function."""
     try:
         function = {"text": text, "unicode": unicode, "svg": svg}[fmt]
     except KeyError:
@@ -138,7 +138,7 @@ def svg(
 ) -> str:
     """A standalone SVG document of about ``size`` pixels, whatever the board size.
 
-    Boards up to :data:`LABELLED_UP_TO` files carry their coordinates inside the edge
+    Boards up to ``LABELLED_UP_TO`` files carry their coordinates inside the edge
     squares, as on a printed chess diagram: rank numbers down the ``a`` file, file
     letters along rank 1.
 
@@ -227,8 +227,8 @@ def squares(
     n: int, queens: Iterable[tuple[int, int]], *, style: Literal["text", "unicode"] = "text"
 ) -> str:
     """A board with queens on any squares (``(row, col)`` pairs), not one per row: the
-    shape of a dominating set. ``text`` is ``.`` and ``Q`` as :func:`text` draws them,
-    ``unicode`` a chess diagram as :func:`unicode` draws it (coordinates up to 26 files).
+    shape of a dominating set. ``text`` is ``.`` and ``Q`` as ``text`` draws them,
+    ``unicode`` a chess diagram as ``unicode`` draws it (coordinates up to 26 files).
 
     Examples:
         >>> print(squares(3, [(1, 1)]))

@@ -28,7 +28,7 @@ class Stats:
         n: board size.
         wall_time: seconds from the start of the call to its end.
         solutions: solutions found (counted, emitted or 0/1 for ``first``).
-        status: :data:`COMPLETE`, :data:`TIME_LIMIT` or :data:`STOPPED`.
+        status: ``COMPLETE``, ``TIME_LIMIT`` or ``STOPPED``.
         branches: search nodes / branches (backtracker nodes, CP-SAT branches).
         conflicts: dead ends the search met (backtracker failures, CP-SAT conflicts).
         extra: anything else the engine wants to report (solver parameters, ...).

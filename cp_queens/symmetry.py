@@ -73,7 +73,7 @@ def _checked(placement: Placement) -> tuple[int, ...]:
 
 
 def _images(q: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The 8 images of a column tuple, in the order of :data:`SYMMETRIES`: the one D4 table.
+    """The 8 images of a column tuple, in the order of ``SYMMETRIES``: the one D4 table.
 
     Computed together because most share the inverse permutation (row of the
     queen in each column), which is the expensive part.
@@ -93,7 +93,7 @@ def _images(q: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 
 class Symmetry(NamedTuple):
-    """One element of D4: its name, its place in :func:`_images`, and what it does."""
+    """One element of D4: its name, its place in ``_images``, and what it does."""
 
     name: str
     position: int
@@ -190,7 +190,7 @@ def canonical(placement: Placement) -> Placement:
 
 
 def is_canonical_columns(cols: tuple[int, ...]) -> bool:
-    """:func:`is_canonical` on a plain column tuple."""
+    """``is_canonical`` on a plain column tuple."""
     n = len(cols)
     if n == 0:
         return True

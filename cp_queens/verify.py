@@ -3,7 +3,7 @@
 It shares no code with any engine, so an engine bug cannot hide behind its own
 checker. The answer names the first attacking pair (rows in order: the first
 row that attacks an earlier one) and, on boards up to 26, their squares in the
-chess names of :func:`cp_queens.problem.square_name`, e.g. ``rows 2 and 5 share
+chess names of ``cp_queens.problem.square_name``, e.g. ``rows 2 and 5 share
 a diagonal (c6 and f3)``.
 
 Small boards are checked with plain sets, which a student can read; large
@@ -36,7 +36,7 @@ IMPORT_NUMPY_FROM = 200_000
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """Result of :func:`verify`: truthy when the placement is a solution."""
+    """Result of ``verify``: truthy when the placement is a solution."""
 
     ok: bool
     reason: str | None = None
@@ -225,8 +225,8 @@ def verify_rows(block: np.ndarray) -> np.ndarray | None:
     row's columns, sums and differences go into one bit mask each, and a row is
     a solution when each mask has ``n`` bits (no two queens share a line).
     Returns a boolean array, or ``None`` when ``n`` is too large for 64-bit
-    masks (then check the rows with :func:`verify`). The reason a row fails
-    is :func:`verify`'s to give: call it on the few rows that do.
+    masks (then check the rows with ``verify``). The reason a row fails
+    is ``verify``'s to give: call it on the few rows that do.
 
     Examples:
         >>> import numpy as np

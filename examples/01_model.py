@@ -1,18 +1,46 @@
-"""Lesson 1: the N-Queens constraint model, nothing else.
+# %% [markdown]
+# # Lesson 1: the N-Queens constraint model, nothing else.
+#
+# Place 8 queens on a chess board so that no two attack each other.
+# One integer variable per row, q[r] = the column of the queen in row r, so
+# "one queen per row" holds by construction. Three AllDifferent constraints do
+# the rest:
+#
+#     AllDifferent(q[r])        no two queens share a column
+#     AllDifferent(q[r] + r)    no two share a "/" diagonal (r + c is constant on it)
+#     AllDifferent(q[r] - r)    no two share a "\" diagonal (r - c is constant on it)
+#
+# Only OR-Tools is imported: this is the model as you would write it in a course.
+#
+# Run it as a script, from the repository:
+#
+#     python examples/01_model.py
 
-Place 8 queens on a chess board so that no two attack each other.
-One integer variable per row, q[r] = the column of the queen in row r, so
-"one queen per row" holds by construction. Three AllDifferent constraints do
-the rest:
+# %% [markdown]
+# This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
+# missing: from a clone of the repository it installs the clone (editable, with the
+# `notebook` extra). In a hosted notebook (Colab, Binder) without a clone, first run
+# `%pip install "cp-queens[notebook] @ git+<repository URL>"`.
 
-    AllDifferent(q[r])        no two queens share a column
-    AllDifferent(q[r] + r)    no two share a "/" diagonal (r + c is constant on it)
-    AllDifferent(q[r] - r)    no two share a "\\" diagonal (r - c is constant on it)
+# %%
+# Install cp-queens into this kernel when it is missing (a no-op in a set-up
+# environment, and when the lesson runs as a script).
+import importlib.util
 
-Only OR-Tools is imported: this is the model as you would write it in a course.
-Run it:  python examples/01_model.py
-"""
+if importlib.util.find_spec("cp_queens") is None:
+    import subprocess
+    import sys
+    from pathlib import Path
 
+    here = Path.cwd().resolve()
+    clone = next((d for d in [here, *here.parents] if (d / "cp_queens").is_dir()), None)
+    if clone is None:
+        raise SystemExit("cp-queens is missing: install it from its repository (see above)")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-e", f"{clone}[notebook]"]
+    subprocess.check_call(pip)
+    sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
+
+# %%
 from ortools.sat.python import cp_model
 
 N = 8

@@ -1,14 +1,41 @@
-"""Lesson 2: every solution, one at a time - through a callback, then as a stream.
+# %% [markdown]
+# # Lesson 2: every solution, one at a time - through a callback, then as a stream.
+#
+# CP-SAT does not return a list of solutions: it *calls you back* once per
+# solution while it searches. Whatever you want to know about the solutions
+# (how many, which have some property, the first one that ...) you compute in
+# that callback, so nothing needs to be stored. And once you know enough, the
+# callback can stop the search early with StopSearch().
+#
+# Run it as a script, from the repository:
+#
+#     python examples/02_enumerate_with_callback.py
 
-CP-SAT does not return a list of solutions: it *calls you back* once per
-solution while it searches. Whatever you want to know about the solutions
-(how many, which have some property, the first one that ...) you compute in
-that callback, so nothing needs to be stored. And once you know enough, the
-callback can stop the search early with StopSearch().
+# %% [markdown]
+# This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
+# missing: from a clone of the repository it installs the clone (editable, with the
+# `notebook` extra). In a hosted notebook (Colab, Binder) without a clone, first run
+# `%pip install "cp-queens[notebook] @ git+<repository URL>"`.
 
-Run it:  python examples/02_enumerate_with_callback.py
-"""
+# %%
+# Install cp-queens into this kernel when it is missing (a no-op in a set-up
+# environment, and when the lesson runs as a script).
+import importlib.util
 
+if importlib.util.find_spec("cp_queens") is None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path.cwd().resolve()
+    clone = next((d for d in [here, *here.parents] if (d / "cp_queens").is_dir()), None)
+    if clone is None:
+        raise SystemExit("cp-queens is missing: install it from its repository (see above)")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-e", f"{clone}[notebook]"]
+    subprocess.check_call(pip)
+    sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
+
+# %%
 from collections import Counter
 
 from ortools.sat.python import cp_model
@@ -71,9 +98,12 @@ solver.solve(model, stopper)
 print(f"\nfirst solution with half-turn symmetry: {stopper.found}")
 print(f"found after {solver.num_branches} branches, then StopSearch()")
 
+# %% [markdown]
 # The toolkit wraps exactly this callback in a Python generator: the solver runs
 # on a thread and hands each solution over, so a plain for-loop (or islice, or
 # break) can consume them, and memory stays flat however many solutions exist.
+
+# %%
 corner = sum(1 for p in cp_queens.solutions(N) if p[0] in (0, N - 1))
 print(f"\nwith the generator: {corner} solutions have a queen in a top corner")
 for p in cp_queens.solutions(10, limit=3):

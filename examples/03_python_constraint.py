@@ -1,18 +1,48 @@
-"""The same integer model in python-constraint2, and why the solver choice matters.
+# %% [markdown]
+# # The same integer model in python-constraint2, and why the solver choice matters.
+#
+# Columns are one AllDifferent; diagonals must be pairwise constraints, because
+# python-constraint's constraints take variables, not expressions like q[r] + r.
+#
+# Run it as a script, from the repository:
+#
+#     python examples/03_python_constraint.py
 
-Columns are one AllDifferent; diagonals must be pairwise constraints, because
-python-constraint's constraints take variables, not expressions like q[r] + r.
+# %% [markdown]
+# This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
+# missing: from a clone of the repository it installs the clone (editable, with the
+# `notebook` extra). In a hosted notebook (Colab, Binder) without a clone, first run
+# `%pip install "cp-queens[notebook] @ git+<repository URL>"`.
 
-Run: python examples/03_python_constraint.py
-"""
+# %%
+# Install cp-queens into this kernel when it is missing (a no-op in a set-up
+# environment, and when the lesson runs as a script).
+import importlib.util
 
+if importlib.util.find_spec("cp_queens") is None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path.cwd().resolve()
+    clone = next((d for d in [here, *here.parents] if (d / "cp_queens").is_dir()), None)
+    if clone is None:
+        raise SystemExit("cp-queens is missing: install it from its repository (see above)")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-e", f"{clone}[notebook]"]
+    subprocess.check_call(pip)
+    sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
+
+# %%
 import constraint
 
 from cp_queens import Problem, engines
 from cp_queens.course.display import wrapped
 from cp_queens.errors import TimeLimitError, UnsupportedTaskError
 
+# %% [markdown]
 # 1. The model written directly against the library (n = 6).
+
+# %%
 n = 6
 csp = constraint.Problem(constraint.BacktrackingSolver())
 csp.addVariables(range(n), range(n))  # variable = row, value = column
@@ -24,14 +54,20 @@ print("n = 6 solutions:")
 for solution in sorted(tuple(s[r] for r in range(n)) for s in csp.getSolutions()):
     print("  ", solution)
 
+# %% [markdown]
 # 2. The engine wraps the same model; solutions stream from getSolutionIter().
+
+# %%
 engine = engines.get("pyconstraint")
 print("n = 10 count:", engine.count(Problem(10)))
 print(wrapped(engine.stats.summary()))
 
+# %% [markdown]
 # 3. Why the solver matters for a first solution at n = 40:
 #    'backtracking' re-picks the row with the fewest free columns at every node;
 #    'optimized' (python-constraint2's default) fixes the row order once.
+
+# %%
 for solver in ("backtracking", "optimized", "min-conflicts"):
     engine = engines.get("pyconstraint", solver=solver, time_limit=1.0, seed=1)
     try:
@@ -41,7 +77,10 @@ for solver in ("backtracking", "optimized", "min-conflicts"):
     print(f"{solver:>13}: {found}")
     print(wrapped("      " + engine.stats.summary(), indent="      "))
 
+# %% [markdown]
 # 4. Min-conflicts is local search: one solution at most, never a count.
+
+# %%
 try:
     engines.get("pyconstraint", solver="min-conflicts").count(Problem(8))
 except UnsupportedTaskError as error:

@@ -1,29 +1,56 @@
-"""Lesson 8: propagation - why constraint programming works.
+# %% [markdown]
+# # Lesson 8: propagation - why constraint programming works.
+#
+# CP-SAT does its reasoning out of sight. The ``propagate`` engine is a small
+# solver of our own, in plain Python, over the same model (``q[r]``, AllDifferent
+# on ``q``, ``q + r`` and ``q - r``), and it lets us choose how hard it thinks
+# after each queen (``consistency``):
+#
+# * ``none``    - generate and test: try a square, keep it if nothing attacks it;
+# * ``forward`` - forward checking: a new queen crosses out what it attacks in
+#   every empty row, so a row with no square left is seen at once;
+# * ``arc``     - arc consistency on the pairwise "not equal" constraints: a row
+#   down to one square crosses out in turn, until nothing changes;
+# * ``alldiff`` - generalised arc consistency on each AllDifferent (Régin's
+#   matching algorithm): also sees "these two rows share the last two columns".
+#
+# We count the nodes (queens placed) and the fails (dead ends) of the same
+# search at each level, through ``compare`` (each run in its own process, with a
+# time limit), for all solutions and for the first one. Then the other side of
+# the coin: what each level costs per node. Finally the heuristics: with
+# first-fail (the row with fewest squares left, ties to the middle) and the
+# middle columns first, how large a board does this pure-Python solver finish?
+#
+# Run it as a script, from the repository:
+#
+#     python examples/08_propagation.py          a quick tour (under a minute)
+#     python examples/08_propagation.py --full   n = 4..20 as in docs/course-propagation.md
 
-CP-SAT does its reasoning out of sight. The ``propagate`` engine is a small
-solver of our own, in plain Python, over the same model (``q[r]``, AllDifferent
-on ``q``, ``q + r`` and ``q - r``), and it lets us choose how hard it thinks
-after each queen (``consistency``):
+# %% [markdown]
+# This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
+# missing: from a clone of the repository it installs the clone (editable, with the
+# `notebook` extra). In a hosted notebook (Colab, Binder) without a clone, first run
+# `%pip install "cp-queens[notebook] @ git+<repository URL>"`.
 
-* ``none``    - generate and test: try a square, keep it if nothing attacks it;
-* ``forward`` - forward checking: a new queen crosses out what it attacks in
-  every empty row, so a row with no square left is seen at once;
-* ``arc``     - arc consistency on the pairwise "not equal" constraints: a row
-  down to one square crosses out in turn, until nothing changes;
-* ``alldiff`` - generalised arc consistency on each AllDifferent (Régin's
-  matching algorithm): also sees "these two rows share the last two columns".
+# %%
+# Install cp-queens into this kernel when it is missing (a no-op in a set-up
+# environment, and when the lesson runs as a script).
+import importlib.util
 
-We count the nodes (queens placed) and the fails (dead ends) of the same
-search at each level, through ``compare`` (each run in its own process, with a
-time limit), for all solutions and for the first one. Then the other side of
-the coin: what each level costs per node. Finally the heuristics: with
-first-fail (the row with fewest squares left, ties to the middle) and the
-middle columns first, how large a board does this pure-Python solver finish?
+if importlib.util.find_spec("cp_queens") is None:
+    import subprocess
+    import sys
+    from pathlib import Path
 
-Run it:  python examples/08_propagation.py          a quick tour (under a minute)
-         python examples/08_propagation.py --full   n = 4..20 as in docs/course-propagation.md
-"""
+    here = Path.cwd().resolve()
+    clone = next((d for d in [here, *here.parents] if (d / "cp_queens").is_dir()), None)
+    if clone is None:
+        raise SystemExit("cp-queens is missing: install it from its repository (see above)")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-e", f"{clone}[notebook]"]
+    subprocess.check_call(pip)
+    sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
 
+# %%
 import dataclasses
 import sys
 import tempfile
@@ -78,23 +105,35 @@ def nodes_table(runs, title):
     print(f"every run agrees with the reference: {'yes' if agree else 'NO'}")
 
 
+# %% [markdown]
 # 1. All solutions: the whole tree, so every level explores the same solutions.
+
+# %%
 count_runs = compare(SPECS, COUNT_SIZES, "count", time_limit=TIME_LIMIT)
 nodes_table(count_runs, "all solutions")
 
+# %% [markdown]
 # 2. The first solution, rows in order and columns left to right.
+
+# %%
 first_runs = compare(SPECS, FIRST_SIZES, "first", time_limit=TIME_LIMIT)
 nodes_table(first_runs, "first solution, rows in order")
 
+# %% [markdown]
 # One plot of the nodes for both tasks, drawn by compare's report.
+
+# %%
 both = [short(run, "all") for run in count_runs] + [short(run, "first") for run in first_runs]
 with tempfile.TemporaryDirectory() as folder:
     picture = Path(folder) / "propagation_nodes.png"
     plot(both, picture, time_limit=TIME_LIMIT, metric="branches", title="search nodes per level")
     show(Picture(picture, "plot of the nodes per level"))
 
-
+# %% [markdown]
 # 3. Nodes saved against time spent, relative to generate and test, at each n.
+
+
+# %%
 def finished(runs, level, n):
     for run in runs:
         if run.engine.endswith("=" + level) and run.n == n and run.status == OK:
@@ -126,12 +165,15 @@ for n in COUNT_SIZES:
         never_more_nodes &= counts == sorted(counts, reverse=True)
 print(f"nodes never grow with a stronger level (rows in order): {never_more_nodes}")
 
+# %% [markdown]
 # 4. Heuristics: first-fail with ties to the middle rows, middle columns first. The search
 # hardly backtracks (about n nodes), so the cost of a node decides how far it gets. Measured
 # with benchmarks/propagate.py on 23 Nov 2026 (2-core machine, 10 s of CPU): `forward` and
 # `arc` find a first solution up to n = 2500 or so, `alldiff` up to 1600. `--full` below
 # measures it again, in wall time, so a busy machine finds less. The search is a loop over
 # an explicit stack, not a recursion: n is not bounded by Python's recursion limit.
+
+# %%
 print(f"\nfirst solution, time limit 10 s, with\n  {HEURISTIC}:")
 sizes = [25, 50, 100, 200, 400, 800, 1600, 3200] if FULL else [25, 50, 100]
 largest, too_large = None, None
@@ -154,6 +196,9 @@ if FULL and largest is not None and too_large is not None:
 if FULL:
     print(f"largest n solved within 10 s (to about 5 %): {largest}")
 
+# %% [markdown]
 # 5. The search drawn: the tree of forward checking on 5 x 5 (inline in Jupyter; from the
 # shell: cp-queens trace 5 --engine propagate --consistency forward --output tree.svg).
+
+# %%
 show(record(5, engine="propagate", consistency="forward"))

@@ -1,24 +1,51 @@
-"""Lesson 9: CP versus MIP - the same board, two ways of searching, measured.
+# %% [markdown]
+# # Lesson 9: CP versus MIP - the same board, two ways of searching, measured.
+#
+# Constraint programming (CP-SAT, the card's model) and mixed-integer
+# programming (SCIP, the 0/1 board model of lesson 3) both answer "place n
+# queens". They get there differently:
+#
+# * the MIP solver relaxes x[r][c] in {0, 1} to 0 <= x[r][c] <= 1, solves that
+#   linear program (LP), and branches on a fractional variable when the LP
+#   answer is not a board: branch and bound, guided by the LP's *bound*;
+# * the CP solver branches on q[r] = c and, after every decision, *propagates*:
+#   it removes the columns the new queen attacks from the other rows' domains.
+#
+# What does the LP know about queens? Ask it for as many queens as it can place
+# and look at what it returns. Then let both solvers find one board for
+# n = 8..64 and compare their search trees (branch-and-bound nodes against CP
+# branches) and their time.
+#
+# Run it as a script, from the repository:
+#
+#     python examples/09_cp_vs_mip.py          (n = 8 and 16, a few seconds)
+#     python examples/09_cp_vs_mip.py --full   (n = 8..64, about half a minute)
 
-Constraint programming (CP-SAT, the card's model) and mixed-integer
-programming (SCIP, the 0/1 board model of lesson 3) both answer "place n
-queens". They get there differently:
+# %% [markdown]
+# This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
+# missing: from a clone of the repository it installs the clone (editable, with the
+# `notebook` extra). In a hosted notebook (Colab, Binder) without a clone, first run
+# `%pip install "cp-queens[notebook] @ git+<repository URL>"`.
 
-* the MIP solver relaxes x[r][c] in {0, 1} to 0 <= x[r][c] <= 1, solves that
-  linear program (LP), and branches on a fractional variable when the LP
-  answer is not a board: branch and bound, guided by the LP's *bound*;
-* the CP solver branches on q[r] = c and, after every decision, *propagates*:
-  it removes the columns the new queen attacks from the other rows' domains.
+# %%
+# Install cp-queens into this kernel when it is missing (a no-op in a set-up
+# environment, and when the lesson runs as a script).
+import importlib.util
 
-What does the LP know about queens? Ask it for as many queens as it can place
-and look at what it returns. Then let both solvers find one board for
-n = 8..64 and compare their search trees (branch-and-bound nodes against CP
-branches) and their time.
+if importlib.util.find_spec("cp_queens") is None:
+    import subprocess
+    import sys
+    from pathlib import Path
 
-Run it:  python examples/09_cp_vs_mip.py          (n = 8 and 16, a few seconds)
-         python examples/09_cp_vs_mip.py --full   (n = 8..64, about half a minute)
-"""
+    here = Path.cwd().resolve()
+    clone = next((d for d in [here, *here.parents] if (d / "cp_queens").is_dir()), None)
+    if clone is None:
+        raise SystemExit("cp-queens is missing: install it from its repository (see above)")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "-e", f"{clone}[notebook]"]
+    subprocess.check_call(pip)
+    sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
 
+# %%
 import sys
 import time
 
@@ -32,16 +59,22 @@ from cp_queens.engines.mip import build_model as build_mip_model
 FULL = "--full" in sys.argv
 SIZES = [8, 12, 16, 24, 32, 48, 64] if FULL else [8, 16]
 
+# %% [markdown]
 # 1. Two models of the same board. CP: n integer variables, 3 AllDifferent.
 #    MIP: n^2 binaries, one linear row per row, column and diagonal.
+
+# %%
 cp, q = build_cp_model(Problem(8))
 mip, x = build_mip_model(Problem(8))
 print(f"n = 8  CP: {len(q)} variables, {len(cp.proto.constraints)} constraints")
 print(f"      MIP: {mip.NumVariables()} binaries, {mip.NumConstraints()} linear rows")
 
-
+# %% [markdown]
 # 2. The LP relaxation. Take the MIP model, allow "at most one" per row and column,
 #    ask for as many queens as possible, and drop integrality: x may be 0.5.
+
+
+# %%
 def most_queens(n: int, *, relaxed: bool) -> tuple[float, list[list[float]]]:
     solver, x = build_mip_model(Problem(n))
     for row in solver.constraints():
@@ -71,10 +104,13 @@ print(f"\nthe LP's answer for n = 8: {bound:.0f} 'queens', {half} squares fracti
 for line in point:
     print("   ", " ".join("  ." if value < 1e-6 else f"{value:.1f}" for value in line))
 
-
+# %% [markdown]
 # 3. One board each, n = 8..64: the MIP's branch-and-bound nodes and simplex
 #    iterations against CP-SAT's branches and conflicts (one worker each, so the
 #    search is one tree and the times are comparable).
+
+
+# %%
 def solve_mip(n: int) -> tuple[Placement, int, int, float]:
     solver, x = build_mip_model(Problem(n))
     started = time.perf_counter()
@@ -116,13 +152,19 @@ for n in SIZES:
 # domains) and CP-SAT takes thousands. Which wins is a question of n and of
 # the machine: measure, don't guess.
 
+# %% [markdown]
 # Two different boards for n = 8: each solver stops at the first one its search meets.
+
+# %%
 print("\nn = 8, MIP (SCIP):")
 show(boards[8][0])
 print("n = 8, CP (CP-SAT):")
 show(boards[8][1])
 
+# %% [markdown]
 # 4. The same table as a picture (drawn inline in the notebook version).
+
+# %%
 try:
     import matplotlib.pyplot as plt
 except ImportError:

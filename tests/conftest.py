@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from cp_queens import budget, engines
+from cp_queens import budget
 from cp_queens.engines.base import Engine, TemplateEngine
-from tests.helpers import ALL_ENGINES, TEMPLATE, run_example_once
+from tests.helpers import ALL_ENGINES, TEMPLATE, build_or_skip, run_example_once
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -49,7 +49,7 @@ def make_engine(engine_name: str) -> Callable[..., Engine]:
             engine = TemplateEngine(**options)
             engine.budget = budget.Budget.of(**run)
             return engine
-        return engines.get(engine_name, **options)
+        return build_or_skip(engine_name, **options)
 
     return build
 

@@ -47,6 +47,40 @@ ALL_ENGINES = engines.names()
 TEMPLATE = "template"
 
 
+def build_or_skip(name: str, **options: Any) -> engines.Engine:
+    """``engines.get(name, **options)``; a solver that is not installed here (engines
+    ``cpmpy`` and ``minizinc`` name what to install) is a skip with that reason, except
+    on CI (``CI=true``), where every solver must run and a missing one fails."""
+    import pytest
+
+    from cp_queens.errors import CpQueensError
+
+    try:
+        return engines.get(name, **options)
+    except CpQueensError as error:
+        missing = "not installed" in str(error) or "needs" in str(error)
+        if not missing or os.environ.get("CI", "").lower() == "true":
+            raise
+        pytest.skip(str(error))
+
+
+def usable(names: list[str]) -> list[str]:
+    """``names`` without the engines whose solver is not installed here, outside CI only
+    (tests that loop over many engines; the engine contract skips those with the reason)."""
+    if os.environ.get("CI", "").lower() == "true":
+        return list(names)
+    from cp_queens.errors import CpQueensError
+
+    kept = []
+    for name in names:
+        try:
+            engines.get(name)
+        except CpQueensError:
+            continue
+        kept.append(name)
+    return kept
+
+
 def engines_that(*, enumerate: bool = False, count: bool = False) -> list[str]:
     """Registered engine names that can do the given tasks."""
     chosen = []

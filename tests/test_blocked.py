@@ -23,9 +23,9 @@ from cp_queens.completion import completions, first_completion, generate
 from cp_queens.errors import InvalidProblemError, TimeLimitError, UnsupportedTaskError
 from cp_queens.partial import format_partial
 from cp_queens.problem import attack_reason
-from tests.helpers import run_cli
+from tests.helpers import run_cli, usable
 
-FIXED_ENGINES = [n for n in engines.names() if engines.engine_class(n).supports_fixed]
+FIXED_ENGINES = usable([n for n in engines.names() if engines.engine_class(n).supports_fixed])
 COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
 ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
 

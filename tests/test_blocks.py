@@ -11,7 +11,7 @@ import pytest
 
 from cp_queens import engines, formats
 from cp_queens.cli import main
-from cp_queens.engines.fast import kernels
+from cp_queens.engines.fast import loader
 from cp_queens.formats import block_text, read_blocks, read_placements, write_blocks
 from cp_queens.formats import write_placements as write_rows
 from cp_queens.problem import Problem
@@ -20,7 +20,7 @@ from tests.helpers import total
 
 
 class InterpretedParser:
-    """Stands in for ``kernels.COMPILED`` in :func:`cp_queens.formats.read_blocks`: the same
+    """Stands in for ``loader.COMPILED`` in :func:`cp_queens.formats.read_blocks`: the same
     ``parse_rows`` source, interpreted (over bytes, as Numba reads the array)."""
 
     def __init__(self, built: bool = True) -> None:
@@ -32,7 +32,7 @@ class InterpretedParser:
 
     def parse_rows(self, data: np.ndarray, brackets: int, out: np.ndarray, shape: np.ndarray):
         self.calls += 1
-        return kernels.PYTHON.parse_rows(data.tobytes(), brackets, out, shape)
+        return loader.PYTHON.parse_rows(data.tobytes(), brackets, out, shape)
 
 
 @pytest.fixture(params=["interpreted", pytest.param("compiled", marks=pytest.mark.slow)])
@@ -41,7 +41,7 @@ def block_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     source interpreted, and (slow run: the first use builds them) compiled."""
     monkeypatch.setattr(formats, "COMPILED_PARSE_FROM", 0)
     if request.param == "interpreted":
-        monkeypatch.setattr(kernels, "COMPILED", InterpretedParser())
+        monkeypatch.setattr(loader, "COMPILED", InterpretedParser())
 
 
 def flatten(items) -> list[list[int]]:
@@ -126,13 +126,13 @@ def test_a_small_input_is_read_line_by_line_until_the_kernels_are_built(monkeypa
     text = "[1, 3, 0, 2]\n[2, 0, 3, 1]\n"
     for built, calls in ((False, 0), (True, 1)):
         parser = InterpretedParser(built=built)
-        monkeypatch.setattr(kernels, "COMPILED", parser)
+        monkeypatch.setattr(loader, "COMPILED", parser)
         assert flatten(read_blocks(io.StringIO(text), "f")) == [[1, 3, 0, 2], [2, 0, 3, 1]]
         assert parser.calls == calls
 
 
 def test_read_blocks_without_compiled_kernels_reads_line_by_line(monkeypatch) -> None:
-    monkeypatch.setattr(kernels, "COMPILED", None)
+    monkeypatch.setattr(loader, "COMPILED", None)
     text = "[1, 3, 0, 2]\n[2, 0, 3, 1]\n"
     assert list(read_blocks(io.StringIO(text), "f")) == [[1, 3, 0, 2], [2, 0, 3, 1]]
 

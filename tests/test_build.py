@@ -36,11 +36,11 @@ def test_built_kernels_count_like_the_jit_ones(tmp_path: Path) -> None:
     env = {"CP_QUEENS_CACHE": str(tmp_path), "PATH": "/usr/bin:/bin"}
     subprocess.run([sys.executable, "-m", "cp_queens.engines.fast.build"], env=env, check=True)
     probe = (
-        "from cp_queens.engines.fast import kernels, subproblems as s; "
-        "parts = [s.count_with(kernels.COMPILED, True, s.split(n, depth=d)) "
+        "from cp_queens.engines.fast import loader, subproblems as s; "
+        "parts = [s.count_with(loader.COMPILED, True, s.split(n, depth=d)) "
         "for n in range(1, 14) for d in (1, 2, 4)]; "
         "import sys; "
-        "print(kernels.COMPILED.ahead_of_time, 'numpy' in sys.modules, "
+        "print(loader.COMPILED.ahead_of_time, 'numpy' in sys.modules, "
         "[tuple(map(tuple, p)) for p in parts])"
     )
     built = subprocess.run(
@@ -86,11 +86,11 @@ def test_the_jit_switch_skips_the_build_too(monkeypatch, tmp_path: Path) -> None
 def test_the_native_library_counts_like_the_array_kernels() -> None:
     """Where the build worked, counts go through the C entry point; same figures, subproblem by
     subproblem, as the kernels over NumPy arrays."""
-    from cp_queens.engines.fast import kernels
+    from cp_queens.engines.fast import loader
     from cp_queens.engines.fast import subproblems as s
 
-    assert kernels.COMPILED is not None
-    native = kernels.COMPILED.native_count()
+    assert loader.COMPILED is not None
+    native = loader.COMPILED.native_count()
     if native is None:  # the build failed here and said why, or the JIT was asked for
         noted = (build.cache_dir() / f"{build.module_name()}.failed").exists()
         assert noted or os.environ.get("CP_QUEENS_JIT")
@@ -105,7 +105,7 @@ def test_the_native_library_counts_like_the_array_kernels() -> None:
                 prefixes[i * n + r] = 1 << col
         base = s.base_masks(n, (), ())
         through_c = s._count_native(native, n, kinds, depths, prefixes, base)
-        assert through_c == s.count_with(kernels.PYTHON, False, subs)
+        assert through_c == s.count_with(loader.PYTHON, False, subs)
 
 
 def test_processes_started_together_build_once(monkeypatch, tmp_path: Path) -> None:

@@ -86,4 +86,4 @@ def test_missing_dask_is_a_clear_error(capsys, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     code, _, err = run(capsys, "count", "8", "--cluster", "local:2")
     assert code == 2
-    assert "pip install 'cp-queens[distributed]'" in err
+    assert "pip install '.[distributed]'" in err

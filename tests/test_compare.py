@@ -206,7 +206,7 @@ def test_plot_marks_timeouts(tmp_path) -> None:  # type: ignore[no-untyped-def]
 
 def test_plot_without_matplotlib_says_how_to_get_it(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(PlotUnavailableError, match=r"cp-queens\[plot\]"):
+    with pytest.raises(PlotUnavailableError, match=r"pip install '\.\[plot\]'"):
         plot(SAMPLE, tmp_path / "p.png", time_limit=1.0)
 
 

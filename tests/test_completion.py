@@ -26,8 +26,9 @@ from cp_queens.completion import (
 )
 from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import attack_reason
+from tests.helpers import usable
 
-FIXED_ENGINES = [n for n in engines.names() if engines.engine_class(n).supports_fixed]
+FIXED_ENGINES = usable([n for n in engines.names() if engines.engine_class(n).supports_fixed])
 ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
 COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
 

@@ -308,9 +308,9 @@ def test_compare_file_finds_what_compare_solutions_finds(seed: int) -> None:
 
 def test_compare_file_without_numba_takes_the_reference(monkeypatch) -> None:
     from cp_queens.course.check import compare_file, compare_solutions
-    from cp_queens.engines.fast import kernels
+    from cp_queens.engines.fast import loader
 
-    monkeypatch.setattr(kernels, "COMPILED", None)
+    monkeypatch.setattr(loader, "COMPILED", None)
     n, items = 7, [*correct(7)[3:], correct(7)[5], [0] * 7]
     fast = compare_file(n, as_read(items, 1))
     slow = compare_solutions(n, items)

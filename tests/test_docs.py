@@ -7,6 +7,7 @@ link, anchor or API reference.)
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,19 +44,77 @@ def test_python_examples_in_the_docs_run(
     assert result.failed == 0, f"{result.failed} example(s) failed in {page.name}"
 
 
-@pytest.mark.slow
-def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
-    """``mkdocs build --strict``: a broken link, anchor or API reference fails here (new
-    pages outside the nav are only reported). Five seconds of CPU: in the slow run, and
-    ``.ci/run`` builds the site in strict mode on its own too."""
+#: A Sphinx role left in a docstring: mkdocstrings renders it as raw text
+#: (":class:`Problem`"), so docstrings write a name as a code span (``Problem``) instead.
+ROLE = re.compile(r":(?:py:)?(?:class|func|meth|data|mod|attr|exc|obj|const|ref):`")
+RAW_ROLE_IN_HTML = re.compile(r":(?:class|func|meth|data|mod|attr|exc|obj|const|ref):(?:<code>|`)")
+LESSONS = sorted((ROOT / "examples" / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_no_sphinx_roles_in_the_package() -> None:
+    """The quick half of the check below: no docstring in cp_queens/ uses a role."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "cp_queens").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if ROLE.search(line)
+    ]
+    assert not found, "write ``name``, not a Sphinx role:\n" + "\n".join(found[:20])
+
+
+def test_the_role_patterns_catch_a_role() -> None:
+    assert ROLE.search("see :class:`Problem`") and not ROLE.search("see ``Problem``")
+    assert RAW_ROLE_IN_HTML.search("see :class:<code>Problem</code>")
+    assert RAW_ROLE_IN_HTML.search("<p>:func:`count`</p>")
+    assert not RAW_ROLE_IN_HTML.search("<code>Problem</code>")
+
+
+def built_site(tmp_path: Path) -> Path:
+    """The site, built in strict mode with the lessons run. ``.ci/run`` builds it once and
+    names it in ``CP_QUEENS_BUILT_SITE``, so CI runs the lessons for the site only once."""
+    given = os.environ.get("CP_QUEENS_BUILT_SITE")
+    if given:
+        return Path(given)
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "CP_QUEENS_DOCS_EXECUTE": "true"},
+        timeout=900,
     )
-    problems = [line for line in result.stderr.splitlines() if "WARNING" in line]
+    problems = [
+        line
+        for line in result.stderr.splitlines()
+        if "WARNING" in line and "[IPKernelApp]" not in line
+    ]
     assert result.returncode == 0, "\n".join(problems) or result.stderr[-3000:]
-    assert (tmp_path / "index.html").is_file()
+    return tmp_path
+
+
+@pytest.mark.slow
+def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
+    """``mkdocs build --strict``: a broken link, anchor or API reference fails here (new
+    pages outside the nav are only reported), and so does a lesson that raises (it runs
+    while the site is built). A minute and more: in the slow run.
+
+    The built site then shows every lesson with its output, the plots of the lessons that
+    draw one, and no raw Sphinx role anywhere."""
+    site = built_site(tmp_path)
+    assert (site / "index.html").is_file()
+    raw = [
+        f"{page.relative_to(site)}: {match.group(0)}"
+        for page in sorted(site.rglob("*.html"))
+        for match in RAW_ROLE_IN_HTML.finditer(page.read_text(encoding="utf-8"))
+    ]
+    assert not raw, f"{len(raw)} raw Sphinx role(s) in the site:\n" + "\n".join(raw[:20])
+    assert LESSONS
+    for notebook in LESSONS:
+        page = site / "notebooks" / notebook.stem / "index.html"
+        assert page.is_file(), f"no page for {notebook.name}"
+        html = page.read_text(encoding="utf-8")
+        assert re.search(r'class="[^"]*jp-OutputArea-output', html), f"{page}: no output"
+        if notebook.stem in ("08_propagation", "09_cp_vs_mip"):
+            assert 'src="data:image/png' in html, f"{page}: the plot is missing"
+        if notebook.stem == "03_board_model":
+            assert "data:image/svg+xml" in html, f"{page}: the board is missing"

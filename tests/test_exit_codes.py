@@ -288,12 +288,30 @@ def test_unwritable_results_csv_is_code_74(capsys, tmp_path: Path) -> None:
     check(capsys, argv, ExitCode.IO_ERROR, "results.csv")
 
 
-def test_a_torn_line_is_cut_from_an_output_file(tmp_path: Path) -> None:
-    from cp_queens.cli._common import _cut_to_last_line
+def test_a_torn_line_is_cut_from_an_output_file(tmp_path: Path, monkeypatch) -> None:
+    """A disk that fills up in the middle of a line: the file ends on the last whole one."""
+    import errno
+    import os
+
+    from cp_queens.output import OutputError, WholeRecords
 
     target = tmp_path / "out.jsonl"
-    target.write_text("[1, 3, 0, 2]\n[2, 0, 3, 1]\n[1, 3")
-    _cut_to_last_line(str(target))
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT)
+    real_write, calls = os.write, []
+
+    def full_disk(fd_: int, data: bytes) -> int:
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real_write(fd_, bytes(data[:30]))  # a short write, in the second line
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    sink = WholeRecords(fd, "out.jsonl", lines=True)
+    sink.write("[1, 3, 0, 2]\n[2, 0, 3, 1]\n[1, 3, 0, 2]\n")
+    monkeypatch.setattr(os, "write", full_disk)
+    with pytest.raises(OutputError, match=r"cannot write out\.jsonl: No space left on device"):
+        sink.flush()
+    monkeypatch.undo()
+    os.close(fd)
     assert target.read_text() == "[1, 3, 0, 2]\n[2, 0, 3, 1]\n"
 
 

@@ -7,7 +7,7 @@ import pytest
 from cp_queens import engines
 from cp_queens.engines.base import UniqueCount
 from cp_queens.engines.construct import construct_columns
-from cp_queens.engines.fast import BATCH_SIZES, kernels
+from cp_queens.engines.fast import BATCH_SIZES, loader
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.errors import TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
@@ -150,7 +150,7 @@ def test_interpreted_kernels_give_the_same_answers() -> None:
 
 
 def test_missing_numba_means_a_warning_and_the_interpreted_path(monkeypatch) -> None:
-    monkeypatch.setattr(kernels, "COMPILED", None)
+    monkeypatch.setattr(loader, "COMPILED", None)
     monkeypatch.setattr(split_module, "_warned", False)
     with pytest.warns(RuntimeWarning, match="numba is not installed"):
         assert engines.get("fast").count(Problem(8)) == 92
@@ -158,5 +158,5 @@ def test_missing_numba_means_a_warning_and_the_interpreted_path(monkeypatch) -> 
 
 def test_the_kernels_are_compiled_here() -> None:
     """The fast path really is the compiled one in this environment."""
-    assert kernels.COMPILED is not None
+    assert loader.COMPILED is not None
     assert split_module.backend()[1] is True

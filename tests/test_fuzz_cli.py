@@ -67,7 +67,7 @@ PIECES = [
     "[", "]", "{", "}", ",", "\n", "\r\n", "\t", " ", "\ufeff", "q0", "q1", "Q", ".", "-",
     '"n": 8', '"queens": [[0, 0]]', '"blocked": [[1, 1]]', "-1", "99999999999999999999",
     "1e400", "NaN", "true", "null", "Q0,Q1,Q2,Q3", "1,3,0,2", '{"checkpoint":"cp_queens",',
-    '"version":3,', '"job":{"engine":"fast","n":6,"fixed":[],"blocked":[],"depth":2,',
+    '"version":4,', '"job":{"engine":"fast","n":6,"fixed":[],"blocked":[],"depth":2,',
     '"subproblems":7}}', '{"key":"edge:1.3","total":4,"unique":1,"nodes":8,"crc":920835486}',
     '{"key":["a"],"total":1}', '"total":1000000000', "[" * 50,
 ]  # fmt: skip

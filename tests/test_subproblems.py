@@ -115,8 +115,8 @@ def test_compiled_kernels_on_small_boards_agree_with_the_interpreted_ones() -> N
             if depth < 1:
                 continue
             subs = split_module.split(n, depth=depth)
-            compiled = split_module.count_with(split_module.kernels.COMPILED, True, subs)
-            python = split_module.count_with(split_module.kernels.PYTHON, False, subs)
+            compiled = split_module.count_with(split_module.loader.COMPILED, True, subs)
+            python = split_module.count_with(split_module.loader.PYTHON, False, subs)
             assert compiled == python, (n, depth)
             assert sum(p.total for p in compiled) == total(n)
             assert sum(p.unique for p in compiled) == unique(n)

@@ -1,14 +1,14 @@
 """The ``cp-queens`` command: parse arguments, call the library, print.
 
 Each subcommand lives in its own module with ``add_parser(subparsers)`` and
-``run(args) -> exit code``; :data:`COMMANDS` lists them in ``--help`` order.
+``run(args) -> exit code``; ``COMMANDS`` lists them in ``--help`` order.
 No solving happens here. A command's module is imported, and its options
 added, only when that command is on the command line: ``cp-queens count 8``
 is over in a fraction of a second, and loading the other eight commands (and
 what they import) would be a good part of it.
 
-Every way out goes through :func:`main`, which turns what happened into one
-line on stderr and one of the exit codes of :mod:`cp_queens.cli.exit_codes`:
+Every way out goes through ``main``, which turns what happened into one
+line on stderr and one of the exit codes of ``cp_queens.cli.exit_codes``:
 a script can tell a proven "no" from a crash, and a complete answer from one
 cut short. A traceback is shown only with ``--debug`` or ``CP_QUEENS_DEBUG=1``.
 """
@@ -93,7 +93,7 @@ DEBUG_HELP = f"show the traceback of an internal error (or set {DEBUG_VARIABLE}=
 
 def build_parser(*, lazy: bool = False) -> OneLineErrorParser:
     """The whole ``cp-queens`` parser; with ``lazy``, a command's options are added (and
-    its module imported) only when parsing reaches that command, as :func:`main` does."""
+    its module imported) only when parsing reaches that command, as ``main`` does."""
     parser = OneLineErrorParser(
         prog="cp-queens",
         description=DESCRIPTION,
@@ -174,6 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_quiet(getattr(args, "quiet", False))
     debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     previous = _sigterm_as_interrupt()
+    _file_size_limit_as_error()
     try:
         code = args.run(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
@@ -263,6 +264,14 @@ def _sigterm_as_interrupt():
         return previous, previous_int
     except ValueError:  # not the main thread (a test runner): leave signals alone
         return None
+
+
+def _file_size_limit_as_error() -> None:
+    """Ignore ``SIGXFSZ``: a write beyond ``ulimit -f`` then fails with ``EFBIG`` and is
+    reported like a full disk (exit 74, one line) instead of killing the process
+    mid-record with nothing said."""
+    with contextlib.suppress(AttributeError, ValueError):  # no such signal; not main thread
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
 def _silence_stdout() -> None:

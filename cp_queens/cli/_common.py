@@ -161,10 +161,27 @@ def seed_value(text: str) -> int:
     return value
 
 
+def fraction(text: str) -> float:
+    """argparse type for --recheck: a plain decimal from 0 to 1, checked by the library's
+    one checker, ``cp_queens.budget.check_recheck``."""
+    from cp_queens.budget import check_recheck
+
+    try:
+        if DECIMAL_NUMBER.fullmatch(text) is None:
+            raise ValueError(text)
+        checked = check_recheck(float(text))
+    except (ValueError, CpQueensError):
+        raise argparse.ArgumentTypeError(
+            f"expected a fraction from 0 to 1, got {_shown(text)}"
+        ) from None
+    assert checked is not None
+    return checked
+
+
 def positive_seconds(text: str) -> float:
     """argparse type for --time-limit: seconds as a plain decimal (``float()`` also
     takes ``1_0``, spaces and other scripts' digits), checked by the library's one
-    checker, :func:`cp_queens.budget.check_time_limit`."""
+    checker, ``cp_queens.budget.check_time_limit``."""
     from cp_queens.budget import MAX_SECONDS, check_time_limit
 
     try:
@@ -189,7 +206,7 @@ def engine_name(text: str) -> str:
     """argparse type: a registered engine name, alone or with options (``NAME:KEY=VALUE...``).
 
     The name is checked here, with the known names in the error; the options when
-    the engine is built (:func:`make_engine`).
+    the engine is built (``make_engine``).
     """
     known = engines.names()
     name = text.split(":", 1)[0].strip()
@@ -256,14 +273,14 @@ def add_strategy_arguments(
     (engines/cpsat/search.py), ``--consistency`` and the orders of the propagate engine.
 
     ``--variable-order`` and ``--value-order`` take the values of either engine;
-    :func:`make_engine` checks them against the engine chosen.
+    ``make_engine`` checks them against the engine chosen.
     """
     cpsat_variables, cpsat_values = _cpsat_choices("variable_order"), _cpsat_choices("value_order")
     ours_variables, ours_values = (
         _propagate_choices("variable_order"),
         _propagate_choices("value_order"),
     )
-    group = parser.add_argument_group("how the search chooses (cpsat, propagate)")
+    group = parser.add_argument_group("how the search chooses (cpsat, propagate, cpmpy, minizinc)")
     group.add_argument(
         "--strategy",
         choices=_cpsat_choices("strategy"),
@@ -293,6 +310,12 @@ def add_strategy_arguments(
         help=f"which column first. cpsat (with --strategy fixed): {', '.join(cpsat_values)} "
         f"(random uses --seed); propagate: {', '.join(ours_values)}; default: min",
     )
+    group.add_argument(
+        "--solver",
+        metavar="SOLVER",
+        help="cpmpy: the CPMpy backend (ortools, the default; choco, exact, pumpkin, pysat); "
+        "minizinc: any solver MiniZinc has (gecode, the default)",
+    )
     if solver_workers:
         group.add_argument(
             "--solver-workers",
@@ -304,8 +327,8 @@ def add_strategy_arguments(
 
 
 def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The search options the user set, as keyword arguments for :func:`make_engine`."""
-    names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers")
+    """The search options the user set, as keyword arguments for ``make_engine``."""
+    names = ("strategy", "consistency", "variable_order", "value_order", "solver_workers", "solver")
     return {name: getattr(args, name, None) for name in names}
 
 
@@ -313,9 +336,12 @@ def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
 OPTION_ENGINES = {
     "strategy": "cpsat",
     "solver_workers": "cpsat",
+    "solver": "cpmpy, minizinc",
     "consistency": "propagate",
     "variable_order": "cpsat, propagate",
     "value_order": "cpsat, propagate",
+    "recheck": "fast",
+    "lost_workers_timeout": "fast",
 }
 
 
@@ -323,7 +349,7 @@ def make_engine(spec: str, **options: Any) -> Engine:
     """Build engine ``spec`` with the options the user set (``None`` means not set).
 
     ``spec`` is a name or ``name:key=value[:...]``, as ``compare --engines`` takes
-    it. :func:`cp_queens.engines.get` checks the options for every caller; here an
+    it. ``cp_queens.engines.get`` checks the options for every caller; here an
     option the engine does not take, or a value it does not know, is named by its
     command-line flag, and an option set twice (in ``spec`` and by a flag) is refused.
     """
@@ -364,7 +390,7 @@ _quiet = False
 
 
 def set_quiet(quiet: bool) -> None:
-    """Silence (or restore) :func:`note`, :func:`report` and the live progress lines."""
+    """Silence (or restore) ``note``, ``report`` and the live progress lines."""
     global _quiet
     _quiet = quiet
 
@@ -440,67 +466,29 @@ def open_input(path: str) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def open_output(path: str | None) -> Iterator[TextIO]:
-    """``path`` opened for writing, or stdout for ``None`` / ``-``.
+def open_output(path: str | None, lines: bool = False) -> Iterator[Any]:
+    """``path`` opened for writing, or stdout for ``None`` / ``-``: whole records or a
+    failure (``cp_queens.output``).
 
-    A failed write (a full disk, ``/dev/full``, a file that takes no writes)
-    becomes one :class:`StreamError` naming the target; a regular file is cut
-    back to its last whole line, so what was written stays whole.
+    A failed write (a full disk, ``ulimit -f``, ``/dev/full``, a file that takes no
+    writes) becomes one ``StreamError`` naming the target, and what was written
+    stays whole: stdout, if a regular file, is cut back to its last whole record; a
+    file named with ``-o`` is written under a temporary name and renamed into place
+    when complete, so it never holds half a placement (on failure it is not created,
+    or an old one stays untouched). Ctrl-C keeps the whole records written so far.
+    ``lines``: every line is a record (jsonl, csv), else every write is (boards, pictures).
     """
-    name = "<stdout>" if path in (None, "-") else path
-    if path in (None, "-"):
-        handle: TextIO = sys.stdout
-    else:
-        try:
-            handle = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
-        except OSError as error:
-            raise StreamError(f"cannot write {path}: {error.strerror}") from None
-    try:
-        try:
-            yield handle
-            handle.flush()
-        finally:
-            if handle is not sys.stdout:
-                handle.close()
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        if isinstance(error, StreamError):
-            raise
-        _cut_to_last_line(handle if handle is sys.stdout else path)
-        raise StreamError(f"cannot write {name}: {error.strerror or error}") from None
-
-
-def _cut_to_last_line(target: TextIO | str | None) -> None:
-    """Truncate a regular file after its last newline: a torn last line is worse than none."""
-    import stat
+    from cp_queens.output import OutputError, whole_file, whole_stream
 
     try:
-        if target is None:
-            return
-        fd = os.open(target, os.O_RDWR) if isinstance(target, str) else os.dup(target.fileno())
-    except (OSError, ValueError, AttributeError):
-        return
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return
-        size = os.lseek(fd, 0, os.SEEK_END)
-        keep, chunk = 0, 1 << 16
-        position = size
-        while position > 0:
-            start = max(0, position - chunk)
-            data = os.pread(fd, position - start, start)
-            newline = data.rfind(b"\n")
-            if newline >= 0:
-                keep = start + newline + 1
-                break
-            position = start
-        if keep < size:
-            os.ftruncate(fd, keep)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        if path in (None, "-"):
+            with whole_stream(sys.stdout, "<stdout>", lines) as out:
+                yield out
+        else:
+            with whole_file(path, lines=lines) as out:
+                yield out
+    except OutputError as error:
+        raise StreamError(error.strerror) from None
 
 
 def _clock(seconds: float | None) -> str:
@@ -585,12 +573,12 @@ def progress_line(console: Console) -> tuple[BarColumn, Progress]:
 def progress_display(
     label: str, console: Console | None = None
 ) -> Iterator[ProgressCallback | None]:
-    """One live Rich line for every engine's :class:`~cp_queens.stats.Progress`; ``None``
+    """One live Rich line for every engine's ``Progress``; ``None``
     when stderr is not a terminal (or with ``--quiet``).
 
     With a known amount of work (subproblems) it draws a bar with the rate and an
     ETA; otherwise a spinner with the solutions so far. The line is fitted to the
-    terminal's width at every update (see :func:`fit_progress`), so it stays whole
+    terminal's width at every update (see ``fit_progress``), so it stays whole
     at 80 columns and follows a resized window. Cheap to call often.
     """
     console = console or live_console()
@@ -619,7 +607,7 @@ T = TypeVar("T")
 class TimeCut:
     """Passes a stream through, ending it quietly where the time limit cut it short.
 
-    A library stream raises :class:`~cp_queens.errors.TimeLimitError` after its last
+    A library stream raises ``TimeLimitError`` after its last
     solution; a command writes what came, then reads ``stopped`` to choose its exit
     code (4), so the writers need not know about time limits.
     """

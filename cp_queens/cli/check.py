@@ -1,7 +1,7 @@
 """``cp-queens check``: are these ALL the solutions of one board, each exactly once?
 
 ``verify`` judges placements one by one; ``check`` compares the whole file
-with every solution of the board (see :func:`cp_queens.course.check.compare_file`).
+with every solution of the board (see ``cp_queens.course.check.compare_file``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from cp_queens.cli._common import board_size, open_input
 from cp_queens.errors import CpQueensError
 
 #: Largest board checked (n = 15: 2.3 million solutions, about 260 MB); the same as
-#: :data:`cp_queens.course.check.FILE_UP_TO`, here so that parsing imports no NumPy.
+#: ``cp_queens.course.check.FILE_UP_TO``, here so that parsing imports no NumPy.
 CHECK_UP_TO = 15
 
 

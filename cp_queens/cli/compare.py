@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     if not screen.is_terminal:
         screen = Console(width=120)  # piped or captured: do not squeeze the table to 80 columns
     screen.print(compare_report.table(runs, title=title))
+    legend = compare_report.family_legend(runs)
+    if legend:
+        screen.print(f"family: {legend}", highlight=False)
     if out is not None:
         settings = {
             "task": task,

@@ -187,7 +187,7 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     found: set[Placement] = set()
     written = 0
     cut = TimeCut()
-    with open_output(args.output) as out:
+    with open_output(args.output, lines=args.format == "jsonl") as out:
         for placement in cut(completions(problem, engine, limit=args.limit)):
             text = _draw(placement, problem, args.format)
             out.write(text if written == 0 or args.format == "jsonl" else "\n" + text)

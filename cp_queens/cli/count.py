@@ -3,7 +3,7 @@
 With the ``fast`` engine (the default) the count is split into subproblems
 that run on every core, on a Dask cluster (``--scheduler``, ``--cluster``),
 and can be saved as they finish (``--checkpoint``); see
-:mod:`cp_queens.parallel`. Other engines count in one search.
+``cp_queens.parallel``. Other engines count in one search.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from cp_queens.cli._common import (
     add_method_argument,
     add_strategy_arguments,
     board_size,
+    fraction,
     make_engine,
     non_negative_int,
     note,
@@ -78,9 +79,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "releases the GIL) and count on it",
     )
     where.add_argument(
+        "--lost-workers-timeout",
+        type=positive_seconds,
+        metavar="S",
+        help="with --scheduler: stop (exit 74, the checkpoint kept) when the cluster has "
+        "had no worker for S seconds (default 30)",
+    )
+    where.add_argument(
         "--checkpoint",
         metavar="FILE",
         help="append every finished subproblem to FILE; the same command resumes from it",
+    )
+    where.add_argument(
+        "--recheck",
+        type=fraction,
+        metavar="FRACTION",
+        help="count this share (0 to 1) of the subproblems resumed from --checkpoint again "
+        "and fail on any mismatch",
     )
     parser.set_defaults(run=run)
 
@@ -96,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         cluster=args.cluster,
         checkpoint=args.checkpoint,
+        recheck=args.recheck,
+        lost_workers_timeout=args.lost_workers_timeout,
         **strategy_options(args),
     )
     problem = Problem(args.n)

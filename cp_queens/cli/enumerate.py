@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         stream = engine.solutions(Problem(args.n), limit=args.limit)
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     try:
-        with open_output(args.output) as out:
+        with open_output(args.output, lines=args.format != "boards") as out:
             if solution_arrays is not None and blocks:
                 written = write_blocks(cut(stream), out, args.format)
             elif args.unique:

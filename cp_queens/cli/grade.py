@@ -1,7 +1,7 @@
 """``cp-queens grade``: grade a folder of students' ``model(n)`` files, each run apart, limited.
 
-Parsing only: the grading is :func:`cp_queens.course.grade.grade`, the files
-it writes :mod:`cp_queens.course.marks`.
+Parsing only: the grading is ``cp_queens.course.grade.grade``, the files
+it writes ``cp_queens.course.marks``.
 """
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if placement is None:
         print(f"no solution exists for N={args.n}")
         return ExitCode.NEGATIVE
-    with open_output(args.output) as out:
+    with open_output(args.output, lines=args.format in ("jsonl", "csv")) as out:
         if args.format == "unicode":
             out.write(unicode(placement) + "\n")
         elif args.format == "svg":

@@ -220,7 +220,10 @@ def _write(output: Path, kind: str, document: str) -> None:
     if kind == ".png":
         svg_to_png(document, output)
         return
+    from cp_queens.cli._common import StreamError
+    from cp_queens.output import OutputError, write_text_whole
+
     try:
-        output.write_text(document, encoding="utf-8")
-    except OSError as error:
-        raise CpQueensError(f"--output: cannot write {output}: {error.strerror}") from None
+        write_text_whole(output, document)  # the old picture or the new one, never half
+    except OutputError as error:
+        raise StreamError(f"--output: {error.strerror}") from None

@@ -1,7 +1,7 @@
 """Run engines side by side: one process per run, a time limit, and peak memory.
 
-:func:`compare` runs every chosen engine on every ``n`` for one task
-(``first``, ``count`` or ``enumerate``) and returns one :class:`Run` per pair.
+``compare`` runs every chosen engine on every ``n`` for one task
+(``first``, ``count`` or ``enumerate``) and returns one ``Run`` per pair.
 Each run happens in a forked child process, for three reasons:
 
 * **a fair clock and a hard time limit** - the engine gets the time limit
@@ -20,10 +20,10 @@ An engine that starts worker processes of its own (``cpsat``'s default
 their work, and ``ru_maxrss`` is then the largest single process among the
 run and the workers it waited for, not their sum. Engines are named as on the
 command line, optionally with constructor options: ``cpsat:method=plain``,
-``pyconstraint:solver=min-conflicts`` (see :func:`parse_engine_spec`).
+``pyconstraint:solver=min-conflicts`` (see ``parse_engine_spec``).
 
 Forking needs a POSIX system (Linux, macOS). Tables, CSV, JSON and the plot
-are in :mod:`cp_queens.compare.report`.
+are in ``cp_queens.compare.report``.
 
 Examples:
     >>> parse_range("4..7")
@@ -67,6 +67,27 @@ MAX_POINTS = 1000
 MAX_SIZE = 10**9
 
 
+#: The kind of solver behind each engine; engines that run other solvers (``cpmpy``,
+#: ``minizinc``) say it themselves, per solver, in their ``family`` attribute.
+FAMILIES = {
+    "reference": "backtracking",
+    "fast": "backtracking (bitmask)",
+    "template": "generate and test",
+    "propagate": "CP with propagation",
+    "pyconstraint": "CP with propagation",
+    "cpsat": "lazy clause generation",
+    "cpsat-board": "lazy clause generation",
+    "mip": "MIP",
+    "construct": "formula",
+    "minconflicts": "local search",
+}
+
+
+def family_of(engine: engines.Engine) -> str:
+    """What kind of solver ``engine`` is (its own ``family``, else ``FAMILIES``)."""
+    return getattr(engine, "family", "") or FAMILIES.get(engine.name, "")
+
+
 class CompareError(CpQueensError):
     """A bad ``compare`` request: the range of n, an engine name, the task."""
 
@@ -91,6 +112,8 @@ class Run:
         agrees: for runs that finished, whether ``solutions`` equals that of every
             other finished run at the same n (``None`` when there is nothing to
             compare with).
+        family: what kind of solver answered (CP with propagation, lazy clause
+            generation, SAT, pseudo-Boolean, MIP, backtracking, ...).
         message: why a run is not ``ok``.
         extra: the engine's other figures (solver status, LP iterations, ...).
     """
@@ -99,6 +122,8 @@ class Run:
     n: int
     task: str
     status: str
+    #: The kind of solver (see ``FAMILIES``), so "same model, other solver" reads.
+    family: str = ""
     wall_time: float | None = None
     peak_rss_mb: float | None = None
     baseline_rss_mb: float | None = None
@@ -272,11 +297,15 @@ def run_one(
     sys.stderr.flush()
     read_end, write_end = os.pipe()
     started = time.perf_counter()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: run, send the result, and leave without cleanup
         os.close(read_end)
         code = 0
         try:
+            from cp_queens.parallel import die_with_parent
+
+            die_with_parent(parent)  # a run never outlives compare, kill -9 included
             result = _child_run(spec, n, task, time_limit)
             with os.fdopen(write_end, "w") as out:
                 json.dump(result, out, default=str)
@@ -334,6 +363,7 @@ def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[s
     }
     try:
         engine = spec.build(time_limit=time_limit)
+        fields["family"] = family_of(engine)
         problem = Problem(n)
         started = time.perf_counter()
         finished = True

@@ -3,9 +3,9 @@
 The plot shows wall time against n on a log scale, one line per engine.
 A run that timed out is drawn at the time limit with an ``x`` and never
 dropped, so a line that stops early is visibly an engine that ran out of time,
-not one that was not asked. Matplotlib is optional (``pip install
-'cp-queens[plot]'``); without it :func:`plot` raises
-:class:`PlotUnavailableError` and the tables are still written.
+not one that was not asked. Matplotlib is optional (the ``plot`` extra:
+``pip install '.[plot]'`` in a clone); without it ``plot`` raises
+``PlotUnavailableError`` and the tables are still written.
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ from rich.table import Table
 
 from cp_queens.compare import OK, TIMEOUT, Run
 from cp_queens.errors import CpQueensError
+from cp_queens.output import whole_file, write_text_whole
 
 CSV_FIELDS = [
     "engine",
+    "family",
     "n",
     "task",
     "status",
@@ -37,6 +39,27 @@ CSV_FIELDS = [
     "message",
     "extra",
 ]
+
+
+#: Short names of the solver families for the table (the CSV, JSON and plot spell them out).
+SHORT_FAMILIES = {
+    "CP with propagation": "CP",
+    "lazy clause generation": "LCG",
+    "SAT": "SAT",
+    "pseudo-Boolean": "PB",
+    "MIP": "MIP",
+    "backtracking": "BT",
+    "backtracking (bitmask)": "BT",
+    "generate and test": "GT",
+    "local search": "LS",
+    "formula": "formula",
+}
+
+
+def family_legend(runs: Sequence[Run]) -> str:
+    """One line spelling out the short families the table shows, e.g. ``CP = CP with ...``."""
+    seen = dict.fromkeys(run.family for run in runs if run.family)
+    return "; ".join(f"{SHORT_FAMILIES.get(f, f)} = {f}" for f in seen)
 
 
 class PlotUnavailableError(CpQueensError):
@@ -61,6 +84,7 @@ def table(
     notes = any(run.message for run in runs)
     cells: dict[str, list[str]] = {
         "engine": [run.engine for run in runs],
+        "family": [SHORT_FAMILIES.get(run.family, run.family) for run in runs],
         "n": [str(run.n) for run in runs],
         "status": [
             run.status if run.status == OK else f"[yellow]{run.status}[/yellow]" for run in runs
@@ -83,13 +107,19 @@ def table(
             raise ValueError(f"table: no column {', '.join(map(repr, unknown))}")
         cells = {heading: column for heading, column in cells.items() if heading in columns}
     grid = Table(title=title)
+    # The engine's label is what a reader looks for: it keeps its width, and the family
+    # and the note wrap onto more lines when the terminal is narrow.
+    widest = max((len(run.engine) for run in runs), default=6)
+    wraps = ("note",)
     for heading in cells:
         grid.add_column(
             heading,
-            justify="left" if heading in ("engine", "status", "agrees", "note") else "right",
-            no_wrap=heading != "note",
-            overflow="fold" if heading == "note" else "ellipsis",
-            min_width=2 if heading == "n" else len(heading),  # n = 10 must not become "…"
+            justify="left"
+            if heading in ("engine", "family", "status", "agrees", "note")
+            else "right",
+            no_wrap=heading not in wraps,
+            overflow="fold" if heading in wraps else "ellipsis",
+            min_width={"n": 2, "engine": min(widest, 40)}.get(heading, len(heading)),
         )
     for row in zip(*cells.values(), strict=True):
         grid.add_row(*row)
@@ -108,7 +138,7 @@ def _evenly_spread(sizes: Sequence[int]) -> bool:
 
 def write_csv(runs: Sequence[Run], path: Path) -> None:
     """One row per run; ``extra`` (the engine's other figures) as a JSON object."""
-    with path.open("w", newline="") as out:
+    with whole_file(path, keep_partial=False) as out:  # whole or not at all
         writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
         writer.writeheader()
         for run in runs:
@@ -120,10 +150,10 @@ def write_csv(runs: Sequence[Run], path: Path) -> None:
 def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> None:
     """The runs plus how and where they were measured."""
     document = {"settings": settings, "runs": [run.as_dict() for run in runs]}
-    path.write_text(json.dumps(document, indent=2, default=str) + "\n")
+    write_text_whole(path, json.dumps(document, indent=2, default=str) + "\n")
 
 
-#: What :func:`plot` can draw against n, and the axis label for it.
+#: What ``plot`` can draw against n, and the axis label for it.
 PLOT_METRICS = {
     "wall_time": "wall time (s, log scale)",
     "branches": "search nodes (branches, log scale)",
@@ -156,7 +186,7 @@ def plot(
     except ImportError:
         raise PlotUnavailableError(
             "cannot draw the plot: matplotlib is not installed "
-            "(pip install 'cp-queens[plot]'); the CSV and JSON were written"
+            "(the plot extra: pip install '.[plot]' in a clone); the CSV and JSON were written"
         ) from None
 
     figure, axes = plt.subplots(figsize=(7, 4.2), dpi=100)
@@ -176,7 +206,7 @@ def plot(
             [max(getattr(run, metric) or 0.0, floor) for run in done],
             marker="o",
             markersize=4,
-            label=name,
+            label=f"{name} ({mine[0].family})" if mine[0].family else name,
         )
         if late:
             axes.plot(

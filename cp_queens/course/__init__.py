@@ -1,7 +1,7 @@
 """The course kit: tools for teaching and learning with the lessons in ``examples/``.
 
 ``check_model`` tells a student whether their own model finds every solution
-exactly once (see :mod:`cp_queens.course.check`); :mod:`cp_queens.course.trace`
+exactly once (see ``cp_queens.course.check``); ``cp_queens.course.trace``
 draws a search: its tree of partial boards, and the board animated step by step.
 """
 

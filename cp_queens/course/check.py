@@ -1,10 +1,10 @@
 """Is a student's model right? Compare everything it finds with the reference engine.
 
-:func:`cp_queens.verify.verify` judges one placement. A model can pass that
+``cp_queens.verify.verify`` judges one placement. A model can pass that
 test on every placement it returns and still be wrong: it may miss
 solutions (a constraint too many), return the same one twice (a search that
 revisits), or return attacking boards (a constraint missing). So
-:func:`check_model` asks the student's function for *all* solutions of every
+``check_model`` asks the student's function for *all* solutions of every
 board up to ``n_max`` and compares the set with the reference backtracker's,
 then says exactly what differs: counts per ``n``, the first missing solution
 drawn as a board, the first invalid one with its attacking pair, the first
@@ -12,7 +12,7 @@ duplicate.
 
 The student's function may return a list or yield solutions one at a time; a
 solution may be a list or tuple of columns (``q[r]`` = column of row ``r``),
-a :class:`~cp_queens.problem.Placement`, a NumPy vector of columns, a
+a ``Placement``, a NumPy vector of columns, a
 ``{row: column}`` dict (python-constraint's solutions), or the
 0/1 board (an ``n x n`` nested list or array with one 1 per row), so models
 written with CP-SAT, python-constraint, a MIP or plain Python can all be
@@ -125,7 +125,7 @@ class CheckRow:
 
 @dataclass(slots=True)
 class CheckReport:
-    """The answer of :func:`check_model`: truthy when every board size is complete and exact.
+    """The answer of ``check_model``: truthy when every board size is complete and exact.
 
     ``print(report)`` gives a table of counts per ``n`` and, for each kind of
     mistake, its first occurrence; in Jupyter the report draws itself
@@ -314,7 +314,7 @@ def check_model(
 
 
 def judge(n: int, produced: Any, expected: Sequence[tuple[int, ...]], label: str) -> CheckRow:
-    """What ``label(n)`` returned, judged: :func:`compare_solutions`, or an error row when it
+    """What ``label(n)`` returned, judged: ``compare_solutions``, or an error row when it
     is not a collection of solutions at all (``None``, one placement, a dict)."""
     try:
         return compare_solutions(n, _items(produced, n, label), expected)
@@ -334,7 +334,7 @@ def compare_solutions(
 ) -> CheckRow:
     """Compare solutions of the ``n``-board (any accepted shape) with the true ones.
 
-    The core of :func:`check_model` and of ``cp-queens check``. ``expected``
+    The core of ``check_model`` and of ``cp-queens check``. ``expected``
     defaults to the reference engine's solutions.
     """
     if expected is None:
@@ -389,24 +389,24 @@ def compare_solutions(
     return row
 
 
-#: Largest board :func:`compare_file` takes. A key packs a placement's columns in four bits
+#: Largest board ``compare_file`` takes. A key packs a placement's columns in four bits
 #: each, so 16 would fit, but a file of all 14.8 million solutions of n = 16 needs well over
 #: a gigabyte to sort and compare; n = 15 (2.3 million) peaks at about 260 MB.
 FILE_UP_TO = 15
 
 
 def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
-    """:func:`compare_solutions` for big files: ``cp-queens check``.
+    """``compare_solutions`` for big files: ``cp-queens check``.
 
-    ``items`` are what :func:`cp_queens.formats.read_blocks` yields: ``(k, m)``
+    ``items`` are what ``cp_queens.formats.read_blocks`` yields: ``(k, m)``
     arrays of placements, or single lists of columns. Each placement is judged
-    as it is read (the wrong ones by :func:`~cp_queens.verify.verify`, which
+    as it is read (the wrong ones by ``verify``, which
     names the attacking pair); the valid ones are kept as one 64-bit key each,
     not as tuples. Then the true solutions stream past in blocks, from the
     ``fast`` engine when its compiled kernels are there (the reference engine
     otherwise), and are looked up among the keys: the first one not found is
     the first missing solution, in lexicographic order, as in
-    :func:`compare_solutions`, whose findings and counts this gives too.
+    ``compare_solutions``, whose findings and counts this gives too.
 
     Examples:
         >>> row = compare_file(6, [[1, 3, 5, 0, 2, 4], [1, 3, 5, 0, 2, 4], [0, 1, 2, 3, 4, 5]])
@@ -495,9 +495,9 @@ def reference_blocks(n: int) -> Iterator[np.ndarray]:
     from cp_queens import engines
 
     if "fast" in engines.names():
-        from cp_queens.engines.fast import kernels
+        from cp_queens.engines.fast import loader
 
-        if kernels.COMPILED is not None:
+        if loader.COMPILED is not None:
             engine = engines.get("fast")
             with engine.solution_arrays(Problem(n)) as stream:  # type: ignore[attr-defined]
                 yield from stream

@@ -3,11 +3,11 @@
 A submission is a Python file (or a notebook, whose code cells are read as
 one file) defining ``model(n)``, which returns or yields every solution of
 the ``n``-queens problem. Each one runs in its own limited process
-(:mod:`cp_queens.course.sandbox`); what it returned comes back as data and is
+(``cp_queens.course.sandbox``); what it returned comes back as data and is
 judged here, in the grader's process, by the same code as
-:func:`~cp_queens.course.check.check_model` (counts, first missing /
+``check_model`` (counts, first missing /
 invalid / duplicate board, and the pattern behind them). The rubric
-(:mod:`cp_queens.course.rubric`) turns that into points; a hostile or broken
+(``cp_queens.course.rubric``) turns that into points; a hostile or broken
 submission costs only its own.
 
 Examples:
@@ -124,7 +124,7 @@ def _submission(student: str, path: Path) -> Submission:
 
 def notebook_code(path: str | Path) -> str:
     """The code cells of a notebook as one Python file, IPython magics (``%``, ``!``) commented
-    out: read with :mod:`json`, no kernel, nothing run."""
+    out: read with ``json``, no kernel, nothing run."""
     try:
         with open(path, encoding="utf-8") as handle:
             notebook = json.load(handle)
@@ -146,7 +146,7 @@ def notebook_code(path: str | Path) -> str:
 
 
 def check_sizes(sizes: Iterable[int]) -> list[int]:
-    """The board sizes, sorted, each 1..:data:`LARGEST`."""
+    """The board sizes, sorted, each 1..``LARGEST``."""
     chosen = sorted(set(sizes))
     if not chosen:
         raise GradeError("no board sizes to grade")
@@ -166,7 +166,7 @@ def grade(
 ) -> list[StudentResult]:
     """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
 
-    ``rubric`` is a :class:`~cp_queens.course.rubric.Rubric`, a TOML file, or None for the
+    ``rubric`` is a ``Rubric``, a TOML file, or None for the
     default. ``jobs`` submissions run at a time; ``on_done`` hears of each as it finishes.
     """
     chosen = check_sizes(sizes)

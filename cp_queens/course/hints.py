@@ -10,9 +10,9 @@ taken for its values), every missing solution is the mirror of one returned
 from each column (columns counted from 1), each queen given as a
 ``(row, column)`` pair, or with rows and columns swapped.
 
-:class:`Tally` is filled while :func:`cp_queens.course.check.compare_solutions`
+``Tally`` is filled while ``cp_queens.course.check.compare_solutions``
 reads the model's output (in constant memory beyond the solutions found);
-:func:`explain` turns it into sentences.
+``explain`` turns it into sentences.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from cp_queens.symmetry import orbit_columns
 
 @dataclass(slots=True)
 class Tally:
-    """What the checker notes, item by item, for :func:`explain`."""
+    """What the checker notes, item by item, for ``explain``."""
 
     first_board: Any = None  # the first item returned, as read
     all_same: bool = True  # every item so far equals the first

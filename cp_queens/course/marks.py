@@ -3,7 +3,7 @@
 The feedback speaks to the student: their points, a table of counts per
 board size, what stopped their program (a limit, an exception, ``sys.exit``),
 the pattern behind their mistakes, and the first missing, invalid and
-duplicate board drawn, as :func:`~cp_queens.course.check.check_model` shows
+duplicate board drawn, as ``check_model`` shows
 them. The CSV is for the teacher's spreadsheet: one row per student, the
 points, the maximum, and each size's status.
 """

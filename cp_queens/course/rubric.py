@@ -1,6 +1,6 @@
 """The rubric of ``cp-queens grade``: points per board size, penalties, resource limits.
 
-A teacher's rubric is a small TOML file (read with :mod:`tomllib`); every key
+A teacher's rubric is a small TOML file (read with ``tomllib``); every key
 it leaves out keeps the default shipped in ``cp_queens/course/rubric.toml``,
 so a rubric can be one line (``[limits]`` / ``cpu_seconds = 20``). Anything
 unknown or out of range is refused with one line naming the file and the key:

@@ -1,6 +1,6 @@
 """The student's side of a graded run: limit this process, load the submission, call ``model(n)``.
 
-Run by :mod:`cp_queens.course.sandbox` as a script (``python -I sandbox_child.py``)
+Run by ``cp_queens.course.sandbox`` as a script (``python -I sandbox_child.py``)
 in a fresh interpreter, in its own session, from a scratch directory: it
 imports nothing of cp_queens, so nothing the grader knows (the expected
 solutions above all) is in this process to be read. It lowers its own
@@ -123,7 +123,7 @@ _NO_PROCESSES = (
 
 
 def _no_new_processes() -> None:
-    """Install :data:`_NO_PROCESSES` (Linux on x86_64 only): a fork bomb cannot start, and no
+    """Install ``_NO_PROCESSES`` (Linux on x86_64 only): a fork bomb cannot start, and no
     process outlives the run, whatever the user (``RLIMIT_NPROC`` does not bind root)."""
     import ctypes
     import platform

@@ -2,13 +2,13 @@
 
 The picture that teaches propagation best is the same board searched with
 ``none``, ``forward``, ``arc`` and ``alldiff`` next to each other: the trees
-shrink, and the pruned branches end higher up. :func:`compare_svg` draws it as
+shrink, and the pruned branches end higher up. ``compare_svg`` draws it as
 one 1920 x 1080 SVG meant to be projected: every text at least 18 px, node
 counts in each panel's title, a legend, and all panels on one scale (a leaf is
 as wide and a level as tall in every panel, so a smaller tree *looks* smaller).
 
 A node is a dot coloured by what became of it (as in
-:meth:`cp_queens.course.trace.Trace.tree_svg`). One level of the tree is one row
+``cp_queens.course.trace.Trace.tree_svg``). One level of the tree is one row
 of the board when the rows are taken in order, so a red line from a dead end or
 a pruned node down to a row's level shows *which* row was left without a square:
 the longer the line, the further ahead propagation looked.

@@ -4,7 +4,7 @@ Why a browser and not Matplotlib: the pictures are SVG written by hand, and the
 browser that shows them to a student is the one that should draw them; a second
 drawing of the same picture would drift from the first. Chromium is found on the
 ``PATH`` as ``chromium`` or ``chromium-browser`` (as the tests find it); without
-it, :func:`svg_to_png` raises one clear :class:`CpQueensError`.
+it, ``svg_to_png`` raises one clear ``CpQueensError``.
 """
 
 from __future__ import annotations

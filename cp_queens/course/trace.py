@@ -1,28 +1,28 @@
 """The search drawn: a tree of partial boards, and the board animated step by step.
 
-A backtracking search is easiest to understand by watching it. :func:`record`
+A backtracking search is easiest to understand by watching it. ``record``
 runs the ``reference`` or ``propagate`` engine with a tracer (see
-:data:`cp_queens.engines.base.Tracer`) and keeps what it did as a
-:class:`Trace`:
+``cp_queens.engines.base.Tracer``) and keeps what it did as a
+``Trace``:
 
-* :meth:`Trace.tree_svg` - the search tree. Every node is the partial board
+* ``Trace.tree_svg`` - the search tree. Every node is the partial board
   after one queen was placed (the root is the empty board, or the given
   queens); squares crossed out by propagation are marked ``x``. Colours tell
   what became of a node: a **solution** (green), a **dead end** (red: no square
   of the next row could be tried), **pruned by propagation** (orange:
   propagation left some row without a square, so the search backtracked
   without looking further), or an inner node (blue).
-* :meth:`Trace.animation_svg` - a self-contained animated SVG (SMIL, no
+* ``Trace.animation_svg`` - a self-contained animated SVG (SMIL, no
   script) of the board: a queen placed, squares crossed out by propagation, a
-  dead end, a backtrack. :meth:`Trace.animation_html` wraps it in a page with
+  dead end, a backtrack. ``Trace.animation_html`` wraps it in a page with
   play / pause / step buttons.
 
-Both work in a browser and in Jupyter: a :class:`Trace` shows its tree
+Both work in a browser and in Jupyter: a ``Trace`` shows its tree
 (``_repr_svg_``), ``trace.animation()`` the animation (``_repr_html_``).
 
-Small boards only: a tree of more than :data:`MAX_TREE_NODES` nodes or an
-animation of more than :data:`MAX_STEPS` steps cannot be read, and
-:func:`record` refuses with a :class:`TraceTooLargeError` (``--first``, a
+Small boards only: a tree of more than ``MAX_TREE_NODES`` nodes or an
+animation of more than ``MAX_STEPS`` steps cannot be read, and
+``record`` refuses with a ``TraceTooLargeError`` (``--first``, a
 smaller n or stronger propagation make it smaller).
 
 Examples:
@@ -46,7 +46,7 @@ from cp_queens.stats import Stats
 
 #: Engines that report their search steps.
 TRACEABLE = ("reference", "propagate")
-#: Largest board :func:`record` accepts.
+#: Largest board ``record`` accepts.
 MAX_N = 10
 #: Largest tree drawn, and longest animation written.
 MAX_TREE_NODES = 400
@@ -90,7 +90,7 @@ class Node:
     """One node of the search tree: the board after a queen was put on ``(row, col)``.
 
     Attributes:
-        index: position in :attr:`Trace.nodes` (creation order, depth first).
+        index: position in ``Trace.nodes`` (creation order, depth first).
         parent: index of the parent node, ``None`` for a child of the root.
         row, col: the queen placed here.
         queens: every queen on the board at this node, ``(row, col)`` pairs.
@@ -146,7 +146,7 @@ class Trace:
 
     def seconds_per_step(self, seconds: float | None = None) -> float:
         """``seconds``, or by default a pace that plays the whole animation in about
-        :data:`ANIMATION_SECONDS` (never faster than :data:`FASTEST_STEP` a step: a lecture
+        ``ANIMATION_SECONDS`` (never faster than ``FASTEST_STEP`` a step: a lecture
         needs time to see each queen)."""
         if seconds is not None:
             return seconds
@@ -207,7 +207,7 @@ def record(
     """Run ``engine`` on an ``n`` board (all solutions, or only the ``first``) and record it.
 
     ``options`` go to the engine (``consistency=``, ``variable_order=``, ...).
-    Raises :class:`TraceTooLargeError` as soon as the search outgrows what can be
+    Raises ``TraceTooLargeError`` as soon as the search outgrows what can be
     drawn (``max_nodes`` nodes, ``max_steps`` animation steps).
     """
     if engine not in TRACEABLE:

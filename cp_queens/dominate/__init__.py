@@ -5,11 +5,11 @@ one asks "how few queens will do?", an optimisation problem with an objective,
 bounds and a gap (OEIS A075458; with non-attacking queens, the independent
 domination number, OEIS A075324). Three jobs, three modules:
 
-* :mod:`~cp_queens.dominate.check` - the independent checker and a brute force,
+* ``cp_queens.dominate.check`` - the independent checker and a brute force,
   plain Python, no solver;
-* :mod:`~cp_queens.dominate.models` - the 0/1 model, written once for CP-SAT and
+* ``cp_queens.dominate.models`` - the 0/1 model, written once for CP-SAT and
   for SCIP (a set cover), with symmetry breaking;
-* :mod:`~cp_queens.dominate.solve` - running a model: best set, proven bound, gap.
+* ``cp_queens.dominate.solve`` - running a model: best set, proven bound, gap.
 
 Not an engine of the N-Queens registry: an engine places n non-attacking queens,
 one per row; a dominating set has fewer queens and no such shape.

@@ -40,7 +40,7 @@ def attacks(a: Square, b: Square) -> bool:
 
 
 class Verdict(NamedTuple):
-    """What :func:`dominates` found: ``ok``, and the reason when it is not."""
+    """What ``dominates`` found: ``ok``, and the reason when it is not."""
 
     ok: bool
     reason: str = ""

@@ -41,7 +41,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Domination:
-    """The answer of :func:`dominate`: the best set, the bound, whether they meet, and how."""
+    """The answer of ``dominate``: the best set, the bound, whether they meet, and how."""
 
     n: int
     independent: bool
@@ -81,7 +81,7 @@ def dominate(
     by SCIP on the same rows (``mip``).
 
     With ``classic_bound`` the model is told that at least ceil((n - 1) / 2) queens are
-    needed (:func:`~cp_queens.dominate.check.classic_lower_bound`): a solver that finds a
+    needed (``cp_queens.dominate.check.classic_lower_bound``): a solver that finds a
     set of that size can stop at once, without proving by search what is already known.
     ``on_step`` hears of every better set and (CP-SAT only) every better bound as the
     search runs. A run cut short by ``time_limit`` returns its best set and bound with

@@ -1,6 +1,6 @@
 """The engine registry: every solver by name.
 
-Engines register themselves with :func:`register`; engine ``x-y`` lives in
+Engines register themselves with ``register``; engine ``x-y`` lives in
 module ``x_y.py`` of this package, so adding an engine means adding one file.
 A module is imported only when its engine is first asked for; one whose
 optional dependency is missing gives a clear error naming it.
@@ -89,7 +89,7 @@ def engine_class(name: str) -> type[Engine]:
 
 def options(name: str) -> list[str]:
     """What a user may pass for engine ``name``: the run settings it honours (its
-    ``budget_keys``, see :class:`~cp_queens.budget.Budget`), then the options of its
+    ``budget_keys``, see ``Budget``), then the options of its
     method (its constructor's keyword arguments).
 
     Examples:
@@ -126,10 +126,10 @@ def get(name: str, **chosen: Any) -> Engine:
     """A fresh engine instance, with ``chosen`` options (e.g. ``time_limit``, ``strategy``).
 
     The one place options are checked, for the library, the CLI and ``compare``
-    alike: an option the engine does not take is an :class:`EngineOptionError`
+    alike: an option the engine does not take is an ``EngineOptionError``
     naming the ones it does. Run settings (``time_limit``, ``workers``,
     ``scheduler``/``cluster``/``executor``, ``checkpoint``) become the engine's
-    default :class:`~cp_queens.budget.Budget`, checked by :meth:`Budget.of`; the
+    default ``Budget``, checked by ``Budget.of``; the
     rest go to its constructor, which checks their values.
 
     Examples:
@@ -160,7 +160,7 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     The one syntax for an engine with options, wherever a user names one (the
     command line's ``--engine``, ``compare --engines``). Values read as int,
     float, ``true``/``false`` or text; ``-`` in a key reads as ``_``. The name is
-    checked here, the options when the engine is built (:func:`get`).
+    checked here, the options when the engine is built (``get``).
 
     Examples:
         >>> parse_spec("propagate:consistency=alldiff:value-order=centre")

@@ -1,32 +1,32 @@
 """The one interface every solver implements, and how to add one.
 
-An engine answers three questions about a :class:`~cp_queens.problem.Problem`:
+An engine answers three questions about a ``Problem``:
 
 * ``solutions(problem, limit=None)`` - a stream of placements, so a caller can
   read millions of them at flat memory and stop whenever it likes;
 * ``count(problem)`` (and ``count_unique``) - how many solutions, without keeping them;
 * ``first(problem)`` - one solution, or ``None`` when it is proven that none exists.
 
-Every public method also takes ``budget=`` (a :class:`~cp_queens.budget.Budget`: time
+Every public method also takes ``budget=`` (a ``Budget``: time
 limit, workers, where, checkpoint); without one the engine's own default budget
 (what ``engines.get(name, time_limit=...)`` gave it) applies.
 
 An answer is complete or the call raises: a count, a first solution or a stream
-that the time limit cut short raises :class:`~cp_queens.errors.TimeLimitError`
+that the time limit cut short raises ``TimeLimitError``
 carrying the partial figure (``.partial``) and the statistics (``.stats``). A
 stream first yields what it found, then raises from ``next()``. A solution
 ``limit`` reached, or the caller closing a stream, is not an error.
 
-Every call gets its own :class:`Call`: the problem, the budget and its one
+Every call gets its own ``Call``: the problem, the budget and its one
 deadline, the solution limit, the progress callback and the
-:class:`~cp_queens.stats.Stats` it fills.
+``Stats`` it fills.
 Nothing about a call lives on the engine object, so one engine can serve several
 calls at once (threads, or two open streams). ``engine.stats`` is a convenience:
 the statistics of the latest call made *in this thread*; a stream carries its own
 (``stream.stats``).
 
 An engine that cannot do a task (a formula cannot enumerate) raises
-:class:`~cp_queens.errors.UnsupportedTaskError` instead of pretending; the
+``UnsupportedTaskError`` instead of pretending; the
 ``can_*`` flags say so up front, so tests and the CLI can ask before calling.
 
 How to add an engine
@@ -34,25 +34,25 @@ How to add an engine
 1. Make a module ``cp_queens/engines/my_engine.py`` (engine ``my-engine``; a
    package ``my_engine/`` with the engine in its ``__init__.py`` once it needs
    helpers). The registry finds it by that name; nothing else to edit.
-2. Subclass :class:`Engine`, set ``name``, ``description`` and the ``can_*`` /
+2. Subclass ``Engine``, set ``name``, ``description`` and the ``can_*`` /
    ``supports_fixed`` / ``max_n`` flags, decorate it with
-   :func:`cp_queens.engines.register`.
+   ``cp_queens.engines.register``.
 3. Take the options of your *method* (strategy, consistency, ...) as keyword-only
    constructor arguments and check them there: a bad value is a
-   :class:`~cp_queens.errors.CpQueensError` naming the choices. Run settings
+   ``CpQueensError`` naming the choices. Run settings
    (time limit, workers, where, checkpoint) are not constructor options: they
    arrive in ``call.budget``; list the ones you honour in ``budget_keys``.
    ``engines.get`` rejects options the engine lacks.
-4. Override :meth:`Engine._solutions` (and, where you have a faster way,
-   :meth:`Engine._count`, :meth:`Engine._count_unique`, :meth:`Engine._first`).
-   Each gets the problem and its :class:`Call`: look at ``call.expired()`` now
+4. Override ``Engine._solutions`` (and, where you have a faster way,
+   ``Engine._count``, ``Engine._count_unique``, ``Engine._first``).
+   Each gets the problem and its ``Call``: look at ``call.expired()`` now
    and then and, once it is true, call ``call.stop_for_time()`` and return what
-   you have (the public method raises :class:`~cp_queens.errors.TimeLimitError`);
+   you have (the public method raises ``TimeLimitError``);
    report with ``call.report(solutions)``, fill ``call.stats``. Read time only
    through the call, never with a clock of your own.
 5. Run the contract tests on it: ``pytest --engine my-engine``.
 
-:class:`TemplateEngine` below is the smallest complete engine; the tests run it
+``TemplateEngine`` below is the smallest complete engine; the tests run it
 through the same contract as the real ones.
 """
 
@@ -87,7 +87,7 @@ class UniqueCount(NamedTuple):
     unique: int
 
 
-#: Called now and then during a long call with a :class:`~cp_queens.stats.Progress` record.
+#: Called now and then during a long call with a ``Progress`` record.
 ProgressCallback = Callable[[Progress], None]
 
 
@@ -129,7 +129,7 @@ __all__ = ["Budget", "Call", "Engine", "Solutions", "UniqueCount", "check_time_l
 class Call:
     """One call of an engine: what it was asked, and what it reports.
 
-    Created by the public methods of :class:`Engine` and handed to the ``_``
+    Created by the public methods of ``Engine`` and handed to the ``_``
     methods a subclass overrides; never shared between calls.
     """
 
@@ -212,7 +212,7 @@ class Solutions(Iterator[Placement]):
 #: be tried, ``col`` is -1), ``"solution"`` (every row has its queen; -1, -1) and
 #: ``"undo"`` (the queen on ``(row, col)`` is taken back, with whatever was crossed out
 #: since it was placed). Engines check for ``None`` once per step, so an engine without
-#: a tracer pays next to nothing. :mod:`cp_queens.course.trace` draws these events.
+#: a tracer pays next to nothing. ``cp_queens.course.trace`` draws these events.
 Tracer = Callable[[str, int, int], None]
 
 
@@ -224,8 +224,8 @@ class Engine:
     """Base class of all engines: subclasses override what they can do.
 
     Subclasses set ``name`` and ``description``, the ``can_*`` flags, and
-    override :meth:`_solutions` (and, where they have a faster way,
-    :meth:`_count`, :meth:`_count_unique` and :meth:`_first`). The public
+    override ``_solutions`` (and, where they have a faster way,
+    ``_count``, ``_count_unique`` and ``_first``). The public
     methods add the bookkeeping every engine shares: support checks, the
     solution limit, the deadline, timing and statistics.
     """
@@ -238,12 +238,12 @@ class Engine:
     supports_fixed: ClassVar[bool] = True
     #: Largest board the engine accepts, or ``None`` for no limit.
     max_n: ClassVar[int | None] = None
-    #: The fields of a :class:`~cp_queens.budget.Budget` this engine honours; the
+    #: The fields of a ``Budget`` this engine honours; the
     #: keywords of ``engines.get`` beyond the constructor's (``where`` is spelt
     #: ``scheduler``, ``cluster`` or ``executor`` there).
     budget_keys: ClassVar[tuple[str, ...]] = ("time_limit",)
 
-    # What a call costs, checked before any work (:mod:`cp_queens.limits` does the
+    # What a call costs, checked before any work (``cp_queens.limits`` does the
     # arithmetic). Rough figures measured on the development machine (2 cores); they
     # only have to be right within a factor of a few, because they guard against
     # requests off by factors of millions. An instance may refine them by its options.
@@ -284,9 +284,9 @@ class Engine:
             budget: how the call may run (default: the engine's own budget).
 
         Returns:
-            A :class:`Solutions` stream; its ``stats`` describe the call so far. When the
+            A ``Solutions`` stream; its ``stats`` describe the call so far. When the
             time limit cuts the stream short, ``next()`` raises
-            :class:`~cp_queens.errors.TimeLimitError` after the last solution found
+            ``TimeLimitError`` after the last solution found
             (``partial``: how many were yielded).
 
         Raises:
@@ -308,7 +308,7 @@ class Engine:
 
         Args:
             problem: the board and any pre-placed queens.
-            progress: called now and then with a :class:`~cp_queens.stats.Progress`.
+            progress: called now and then with a ``Progress``.
             budget: how the call may run (default: the engine's own budget).
 
         Returns:
@@ -336,8 +336,8 @@ class Engine:
         """Count all solutions and those distinct up to the 8 symmetries of the square.
 
         Only defined without pre-placed queens (they break the symmetry). Raises
-        :class:`~cp_queens.errors.TimeLimitError` like :meth:`count`, its ``partial``
-        a :class:`UniqueCount` of lower bounds.
+        ``TimeLimitError`` like ``count``, its ``partial``
+        a ``UniqueCount`` of lower bounds.
         """
         self._check(problem, "count", self.can_count, budget)
         if not problem.is_empty_board:
@@ -452,7 +452,7 @@ class Engine:
 
         Better now than after the limit: the solver does not look at the clock until
         its model is loaded, and the call would overrun by the whole setup. Setups
-        under :data:`SETUP_CHECKED_FROM` seconds are left to the limit itself.
+        under ``SETUP_CHECKED_FROM`` seconds are left to the limit itself.
         """
         limit = (budget or self.budget).time_limit
         setup = limits.setup_seconds(self, problem.n, problem.n - len(problem.fixed))

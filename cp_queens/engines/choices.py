@@ -27,6 +27,6 @@ PROPAGATE_VARIABLE_ORDERS = ("input", "first-fail", "first-fail-centre")
 #: ``propagate``'s ``value_order``.
 PROPAGATE_VALUE_ORDERS = ("min", "centre")
 
-#: What ``compare`` can ask every engine: its :meth:`first`, :meth:`count` or
-#: :meth:`solutions` (``enumerate``).
+#: What ``compare`` can ask every engine: its ``first``, ``count`` or
+#: ``solutions`` (``enumerate``).
 TASKS = ("first", "count", "enumerate")

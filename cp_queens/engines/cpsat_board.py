@@ -13,7 +13,7 @@ cardinality constraints, so its search is a SAT search over n^2 literals
 rather than over n integer domains. Pre-placed queens fix ``x[r][c] = 1``,
 blocked squares ``x[r][c] = 0``.
 Running the model (enumeration parameters, streaming, statistics) is shared
-with ``cpsat`` in :mod:`cp_queens.engines.cpsat.runner`.
+with ``cpsat`` in ``cp_queens.engines.cpsat.runner``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ engines do not print). Branch and bound with LP relaxations
 answers "is there a solution, and which": it has **no way to enumerate or
 count** the solutions (a MIP solver returns one optimal point), so this engine
 only implements ``first()``; ``solutions()`` and ``count()`` raise
-:class:`~cp_queens.errors.UnsupportedTaskError`.
+``UnsupportedTaskError``.
 
 Statistics are the solver's own: ``branches`` is the number of
 branch-and-bound nodes and ``extra["lp_iterations"]`` the simplex iterations.

@@ -21,7 +21,7 @@ happens after each queen is placed (``consistency``):
   other row loses the squares on claimed lines, which may leave more rows with
   one square, and so on to a fixpoint. Forward checking is the first round of it.
 * ``alldiff`` - *generalised arc consistency* on each of the three AllDifferent
-  constraints, by Régin's matching algorithm (:func:`alldiff_prune`): a value
+  constraints, by Régin's matching algorithm (``alldiff_prune``): a value
   stays only if some assignment of *all* the constraint's variables to distinct
   values uses it. This sees Hall sets ("these two rows have only these two
   columns left between them") that pairwise reasoning cannot.
@@ -43,7 +43,7 @@ How the state is kept (the part a compiled solver does the same way, only faster
   is still possible for row ``r``. The lines taken by queens (and, from ``arc`` on,
   by rows down to one square) are three more bit sets - columns, "/" diagonals
   ``r + c`` and "\\\\" diagonals ``c - r + n - 1`` - so "which squares of row ``r``
-  are attacked" is three shifts and two ors (:meth:`_Search.attacked`). The two
+  are attacked" is three shifts and two ors (``_Search.attacked``). The two
   diagonal AllDifferents are the column AllDifferent on *shifted* domains
   (``domains[r] << r`` holds the values ``q[r] + r``), so one function serves all
   three.
@@ -54,7 +54,7 @@ How the state is kept (the part a compiled solver does the same way, only faster
   the depth of the tree (``n``) is not bounded by Python's recursion limit.
 * **Régin's filtering, cheap when it finds nothing**: most calls prune nothing,
   and each proves it early - on the diagonals every matched value can be set
-  free (step 2 of :func:`alldiff_prune`), on the columns (as many columns as
+  free (step 2 of ``alldiff_prune``), on the columns (as many columns as
   rows) all values form one cycle (step 3); both closures stop as soon as they
   hold everything. The matching is built afresh each time: a queen takes away so
   much of every domain that an earlier matching would mostly need repairing.
@@ -67,8 +67,8 @@ ends: propagation emptied a row, or no square of the next row could be tried),
 blocked squares are never in a domain.
 
 Search events: pass ``tracer=callback`` and the engine calls
-``callback(kind, row, col)`` as it goes (see :data:`cp_queens.engines.base.Tracer`);
-:mod:`cp_queens.course.trace` draws the tree and animates the board from them.
+``callback(kind, row, col)`` as it goes (see ``cp_queens.engines.base.Tracer``);
+``cp_queens.course.trace`` draws the tree and animates the board from them.
 
 Examples:
     >>> from cp_queens import Problem, engines
@@ -433,7 +433,7 @@ class _Search:
         a dead end), and the next round crosses out what they attack.
 
         This is the innermost loop of every level from ``arc`` up, so it crosses
-        squares out itself rather than through :meth:`remove` (same bookkeeping).
+        squares out itself rather than through ``remove`` (same bookkeeping).
         """
         domains = self.domains
         last = self.n - 1

@@ -55,7 +55,7 @@ Solvers (the ``solver`` option):
   placement, moving conflicted queens to their least-attacked column. It
   finds **one** solution quickly on large boards but **cannot enumerate,
   count, or prove that no solution exists**: when it gives up after
-  ``steps`` sweeps, ``first()`` raises :class:`~cp_queens.errors.TimeLimitError`
+  ``steps`` sweeps, ``first()`` raises ``TimeLimitError``
   ("gave up"; ``stats.extra["gave_up_after_steps"]``) - no answer, and not a proof.
 
 Value order (the ``values`` option): python-constraint tries a row's columns
@@ -135,7 +135,7 @@ class _Tally(constraint.Constraint):
 
 
 class _Clocked(constraint.FunctionConstraint):
-    """A pair constraint that also looks at the clock, placed every :data:`CLOCK_STRIDE`
+    """A pair constraint that also looks at the clock, placed every ``CLOCK_STRIDE``
     rows apart, so that a large board stops near its deadline at every stage.
 
     python-constraint gives no hook between its own steps, and on a large board each
@@ -160,7 +160,7 @@ class _Clocked(constraint.FunctionConstraint):
         super().preProcess(*args)
 
 
-#: Every pair of rows this far apart gets a :class:`_Clocked` constraint (on boards larger
+#: Every pair of rows this far apart gets a ``_Clocked`` constraint (on boards larger
 #: than this; smaller ones answer between two looks of the tallies).
 CLOCK_STRIDE = 64
 
@@ -213,11 +213,11 @@ def build_problem(
 ) -> constraint.Problem:
     """The python-constraint model: variables are rows, values are columns.
 
-    Only the residue is modelled (:class:`~cp_queens.problem.Residue`): a row
+    Only the residue is modelled (``Residue``): a row
     with a given queen has no variable, and every other row's domain holds only
     its open columns, so the given queens, their diagonals and blocked squares
     never enter the search. ``values`` orders the columns each row tries (see
-    :func:`column_order`). ``around`` is a pair of constraints put before and
+    ``column_order``). ``around`` is a pair of constraints put before and
     after the model on every variable (the tallies). With a ``deadline``
     (``time.monotonic()``), building stops with ``_TimeUp`` once it is past: n = 5000
     has 12.5 million pairs, a minute and gigabytes to build.

@@ -24,8 +24,8 @@ Statistics: ``branches`` counts queens placed (search nodes), ``conflicts``
 counts open squares tried and rejected because a queen placed earlier attacks them.
 
 ``tracer=callback`` reports every step (``place``, ``reject``, ``dead-end``,
-``solution``, ``undo``; see :data:`cp_queens.engines.base.Tracer`), which is
-how :mod:`cp_queens.course.trace` draws the search.
+``solution``, ``undo``; see ``cp_queens.engines.base.Tracer``), which is
+how ``cp_queens.course.trace`` draws the search.
 """
 
 from __future__ import annotations

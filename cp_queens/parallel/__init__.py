@@ -5,17 +5,17 @@ orbits of first-row prefixes) hand it here as *items* with a stable ``key``
 and a module-level *work* function that turns a list of items into
 ``(key, record)`` pairs. This module does the rest, the same way for all:
 
-* **where**: a local process pool (:func:`local_pool`: workers that leave
+* **where**: a local process pool (``local_pool``: workers that leave
   Ctrl-C to the parent), one process (``workers=1``: no pool at all), or any
-  executor, e.g. a Dask cluster's (:mod:`cp_queens.parallel.dask`);
+  executor, e.g. a Dask cluster's (``cp_queens.parallel.dask``);
 * **how**: items are dealt round-robin into a few hundred tasks, so every
   task mixes large and small items and the workers finish together;
 * **faults**: a lost local worker breaks a ``ProcessPoolExecutor`` for good;
   a pool we own is replaced and the unfinished tasks resubmitted, so the
   result stays exact (Dask reruns a lost worker's tasks itself);
-* **resuming**: with a checkpoint (:mod:`cp_queens.parallel.checkpoint`),
+* **resuming**: with a checkpoint (``cp_queens.parallel.checkpoint``),
   every finished task is on disk before it counts; a rerun skips what the
-  file lists. Ctrl-C raises :class:`Interrupted`, which says what was saved;
+  file lists. Ctrl-C raises ``Interrupted``, which says what was saved;
 * **time limits**: past ``deadline`` the run stops and reports ``complete=False``.
 
 Examples:
@@ -45,13 +45,16 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor, Future, ProcessPoolExecutor
     from pathlib import Path
 
+#: Seconds a cluster may have no worker at all, tasks in flight, before the run gives up.
+LOST_WORKERS_TIMEOUT = 30.0
+
 Item = TypeVar("Item")
 Record = TypeVar("Record")
 
 #: Tasks per run: enough to balance the load and show progress, few enough that
 #: scheduling costs nothing next to the search (Dask spends ~1 ms per task).
 TASKS = 256
-#: Tasks of a run on a given executor (a Dask cluster): see :func:`_run_on_executor`.
+#: Tasks of a run on a given executor (a Dask cluster): see ``_run_on_executor``.
 EXECUTOR_TASKS = 64
 #: Items per task when the items are streamed (a generator): about 100 tasks at n = 16,
 #: each well under 2 % of the count (so the workers finish together), where a task
@@ -68,8 +71,8 @@ POOL_RESTARTS = 3
 def resolve_workers(workers: int | None) -> int:
     """``workers`` as a number of processes: ``None`` or 0 mean every available core.
 
-    The check and the cap are :func:`cp_queens.budget.check_workers`'s, which a
-    :class:`~cp_queens.budget.Budget` has already applied: a budget's workers pass
+    The check and the cap are ``cp_queens.budget.check_workers``'s, which a
+    ``Budget`` has already applied: a budget's workers pass
     through unchanged (and unwarned).
 
     Examples:
@@ -127,6 +130,8 @@ def run(
     prepare: Callable[[], None] | None = None,
     context: multiprocessing.context.BaseContext | None = None,
     batch: int | None = None,
+    workers_alive: Callable[[], int] | None = None,
+    lost_timeout: float = LOST_WORKERS_TIMEOUT,
 ) -> RunResult[Record]:
     """Compute ``work`` over ``items`` and collect one record per item key.
 
@@ -142,7 +147,7 @@ def run(
         where: how to describe ``executor`` to people.
         workers: local processes when ``executor`` is ``None``: ``1`` runs in
             this process, ``None``/``0`` every core.
-        checkpoint: an open :class:`~cp_queens.parallel.checkpoint.Checkpoint`
+        checkpoint: an open ``Checkpoint``
             whose ``done`` records are skipped and to which new ones are added
             (``items`` must then be a sequence: the file names the whole job).
         report: called after every finished task (progress displays).
@@ -150,11 +155,15 @@ def run(
         prepare: called once in this process before a local pool starts (e.g. to
             compile kernels, so that forked workers start warm).
         context: the ``multiprocessing`` context of a local pool (default:
-            :func:`start_method`, preloading the module that defines ``work``).
-        batch: items per task when ``items`` is streamed (default :data:`BATCH`).
+            ``start_method``, preloading the module that defines ``work``).
+        batch: items per task when ``items`` is streamed (default ``BATCH``).
+        workers_alive: how many workers the executor has now (a Dask cluster's); when
+            it stays 0 for ``lost_timeout`` seconds with tasks in flight, the run stops
+            with ``ClusterLostError`` instead of waiting for ever.
+        lost_timeout: seconds without a worker before the run gives up.
 
     Returns:
-        A :class:`RunResult`; ``complete`` is False if the deadline came first.
+        A ``RunResult``; ``complete`` is False if the deadline came first.
 
     Raises:
         Interrupted: on Ctrl-C, after stopping every worker this run started.
@@ -190,7 +199,8 @@ def run(
         else:
             pool = _Pool(processes, context, prepare, _module_of(work))
             ahead = 4 * processes if local else AHEAD
-            complete = _run_on_executor(tasks, work, executor, pool, deadline, ledger, ahead)
+            watch = None if workers_alive is None else _Watch(workers_alive, lost_timeout)
+            complete = _run_on_executor(tasks, work, executor, pool, deadline, ledger, ahead, watch)
     except KeyboardInterrupt:
         path = None if checkpoint is None else checkpoint.path
         raise Interrupted(len(records), total, path) from None
@@ -204,6 +214,17 @@ def run(
         raise ClusterLostError(
             f"lost the {where or 'executor'}: it cancelled the tasks it held (did the "
             f"scheduler stop?) after {len(records)}{of} subproblems; {saved}"
+        ) from None
+    except _WorkersLost as lost:
+        saved = (
+            "nothing was saved (a checkpoint file makes a count resumable)"
+            if checkpoint is None
+            else f"finished ones are saved in {checkpoint.path}: run it again to resume"
+        )
+        of = "" if total is None else f" of {total}"
+        raise ClusterLostError(
+            f"every worker of the {where or 'executor'} left and none came back within "
+            f"{lost.seconds:g} s, after {len(records)}{of} subproblems; {saved}"
         ) from None
     return RunResult(records, complete, resumed, ledger.restarts, where or "an executor")
 
@@ -265,7 +286,7 @@ class _Ledger:
 def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
     """Deal ``items`` round-robin into at most ``tasks`` lists of mixed sizes.
 
-    By default :data:`TASKS`, or one task per 64 items for the huge splits of
+    By default ``TASKS``, or one task per 64 items for the huge splits of
     large boards, so a task (and what Ctrl-C can lose) stays short.
 
     Examples:
@@ -285,7 +306,7 @@ def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
 #: runners look at this flag between tasks as well.
 interrupted = threading.Event()
 
-#: Seconds between two looks at :data:`interrupted` while tasks run elsewhere.
+#: Seconds between two looks at ``interrupted`` while tasks run elsewhere.
 POLL = 0.5
 
 
@@ -324,6 +345,34 @@ class _Cancelled(Exception):
     """A task that the executor cancelled on its own: it lost its scheduler."""
 
 
+class _WorkersLost(Exception):
+    """The executor had no worker for ``seconds``: nothing would ever finish."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+class _Watch:
+    """Notices an executor left without workers. Why: Dask keeps the tasks of a worker
+    that died and waits, silently and for ever, for another to join."""
+
+    def __init__(self, workers: Callable[[], int], timeout: float) -> None:
+        self.workers = workers
+        self.timeout = timeout
+        self.since: float | None = None
+
+    def check(self) -> None:
+        """Raise ``_WorkersLost`` once no worker has been seen for the timeout."""
+        now = time.monotonic()
+        if self.workers() > 0:
+            self.since = None
+        elif self.since is None:
+            self.since = now
+        elif now - self.since >= self.timeout:
+            raise _WorkersLost(self.timeout)
+
+
 @dataclass(frozen=True)
 class _Pool:
     """How to start the local pool a run owns (and restarts when a worker dies)."""
@@ -346,9 +395,11 @@ def _run_on_executor(
     deadline: float | None,
     ledger: _Ledger,
     ahead: int,
+    watch: _Watch | None = None,
 ) -> bool:
     """Submit the tasks, ``ahead`` at a time, and collect them; False if the deadline came
-    first. Only ``ahead`` tasks are in flight, so a streamed split stays small."""
+    first. Only ``ahead`` tasks are in flight, so a streamed split stays small; ``watch``
+    ends a run whose executor has lost every worker."""
     from concurrent.futures import FIRST_COMPLETED, CancelledError, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -385,6 +436,8 @@ def _run_on_executor(
             if not broken:
                 finished, _ = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
             if not finished and not broken:
+                if watch is not None:
+                    watch.check()
                 if left is None or left > poll:
                     continue  # nothing finished yet: look at the flag, wait again
                 for future in pending:
@@ -424,7 +477,7 @@ def _run_on_executor(
             executor.shutdown(wait=True, cancel_futures=True)
 
 
-#: Modules a forkserver imports once before it forks any worker; see :func:`start_method`.
+#: Modules a forkserver imports once before it forks any worker; see ``start_method``.
 _preloaded: list[str] = []
 
 
@@ -475,7 +528,7 @@ def local_pool(
     """A pool of ``workers`` processes (all cores for ``None``) that leave Ctrl-C to us.
 
     Ctrl-C reaches the whole process group; only the parent should react, by
-    saving what finished and stopping the workers itself (:func:`stop_now`).
+    saving what finished and stopping the workers itself (``stop_now``).
     """
     from concurrent.futures import ProcessPoolExecutor
 
@@ -501,13 +554,15 @@ def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, 
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to kill this process when its parent dies, even by ``kill -9``.
 
     Without it a killed ``cp-queens count`` left its workers counting on at full
-    CPU, orphaned. Linux only (``prctl``); elsewhere a no-op.
+    CPU, orphaned (and ``compare`` its runs). Linux only (``prctl``); elsewhere a
+    no-op. ``parent``: the parent's pid as the parent saw it before forking, so that a
+    parent already gone by the time this runs is noticed too.
     """
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
     try:
         import ctypes
 

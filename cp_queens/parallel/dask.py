@@ -1,24 +1,24 @@
 """Where a parallel count runs: a Dask cluster, existing or started here.
 
-:mod:`cp_queens.parallel` takes any ``concurrent.futures.Executor``; this
+``cp_queens.parallel`` takes any ``concurrent.futures.Executor``; this
 module makes one from a command line's ``--scheduler tcp://HOST:8786`` (an
 existing cluster) or ``--cluster local[:W]`` (a ``LocalCluster`` of W worker
 processes, for trying it out). Dask is an optional extra, imported only here
 and only when asked for::
 
-    pip install 'cp-queens[distributed]'
+    pip install '.[distributed]'      (in a clone: the package is not on an index yet)
 
 Every worker needs ``cp_queens`` (and Numba) importable: install the package
 in the workers' environment too. Dask re-runs the tasks of a worker that dies,
 so a lost worker costs time, not correctness.
 
 **Failing fast.** Before Dask's client is started, the address is checked
-(:func:`parse_address`) and the server is probed (:func:`probe`): the TCP
+(``parse_address``) and the server is probed (``probe``): the TCP
 connection and the scheduler's greeting each have a timeout, and a server that
 speaks another protocol is named as such. Dask alone would wait for ever on a
 server that accepts and says nothing, and read the first bytes of any other
 server as a message length (it once tried to allocate 3 EiB). A scheduler with
-no workers is waited for :data:`WORKERS_TIMEOUT` seconds, then refused.
+no workers is waited for ``WORKERS_TIMEOUT`` seconds, then refused.
 
 **Trust.** Tasks travel pickled and workers run what they are sent: plain
 ``tcp://`` is for a cluster and a network you trust. ``tls://`` addresses use
@@ -43,7 +43,7 @@ from typing import Any
 
 from cp_queens.errors import ClusterLostError, CpQueensError
 
-INSTALL_HINT = "pip install 'cp-queens[distributed]'"
+INSTALL_HINT = "install the 'distributed' extra (in a clone: pip install '.[distributed]')"
 
 #: Seconds to open the TCP connection to a scheduler.
 CONNECT_TIMEOUT = 10.0
@@ -140,7 +140,7 @@ def probe(
 ) -> None:
     """Connect to ``address`` and read the greeting a Dask scheduler sends first.
 
-    Raises :class:`CpQueensError` with one line if nothing listens, nothing
+    Raises ``CpQueensError`` with one line if nothing listens, nothing
     answers in time, or the answer is not a Dask greeting: a Dask frame header
     (a frame count and frame lengths adding up) around a MessagePack map.
     """
@@ -237,6 +237,14 @@ class Cluster:
     #: e.g. ``Dask cluster at tcp://10.0.0.5:8786 (4 workers)``.
     description: str
 
+    def workers(self) -> int:
+        """Workers the scheduler knows now (the client refreshes this every few seconds,
+        without a call of its own); 0 when the scheduler cannot say."""
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # a client closing or a scheduler gone: no workers to count on
+            return 0
+
 
 def parse_cluster(spec: str) -> int | None:
     """``local`` -> ``None`` (Dask picks the number of workers), ``local:W`` -> ``W``."""
@@ -318,8 +326,8 @@ def _quiet_dask() -> Iterator[None]:
     """Dask's own error logs off while we hold the connection, then as they were.
 
     A lost scheduler makes the client log a traceback per pending request and
-    more while it tries to reconnect in the background; :func:`cp_queens.parallel.run`
-    says it in one line instead (:class:`~cp_queens.errors.ClusterLostError`).
+    more while it tries to reconnect in the background; ``cp_queens.parallel.run``
+    says it in one line instead (``ClusterLostError``).
     After such a loss they stay off: the client's reconnection attempts end later.
     """
     # Dask's configuration gives some of its loggers levels of their own

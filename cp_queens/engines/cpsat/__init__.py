@@ -1,6 +1,6 @@
 """``cpsat``: the textbook constraint model, solved by OR-Tools CP-SAT.
 
-The whole model (:mod:`cp_queens.engines.cpsat.model`, one screen), as a student would
+The whole model (``cp_queens.engines.cpsat.model``, one screen), as a student would
 write it on a board::
 
     q[r] in 0..n-1          the column of the queen in row r  (one queen per row)
@@ -10,17 +10,17 @@ write it on a board::
 
 Pre-placed queens (the completion problem) are just fixed domains.
 How the model is *run* (parameters for exact enumeration, the solution
-callback, streaming) lives in :mod:`cp_queens.engines.cpsat.runner`.
+callback, streaming) lives in ``cp_queens.engines.cpsat.runner``.
 
 Options a course can compare:
 
 * ``symmetry="none" | "mirror" | "full"`` adds symmetry-breaking constraints
-  (:mod:`cp_queens.engines.cpsat.symmetry`); the engine then finds only the
+  (``cp_queens.engines.cpsat.symmetry``); the engine then finds only the
   solutions those constraints keep (``"full"``: one per orbit).
 * ``method="plain" | "fast" | "auto"`` says how to enumerate and count:
   ``plain`` is this one model with ``enumerate_all_solutions``; ``fast``
   searches one solution per orbit in many small models run in parallel
-  processes and expands the orbits (:mod:`cp_queens.engines.cpsat.orbits`),
+  processes and expands the orbits (``cp_queens.engines.cpsat.orbits``),
   the same solutions more than ten times faster from n = 12 on.
   ``auto`` (the default) takes ``fast`` for complete searches of boards with
   10 <= n <= 27 and no pre-placed queens, ``plain`` otherwise: below n = 10 the
@@ -33,9 +33,9 @@ Options a course can compare:
   canonical filter).
 * ``strategy="auto" | "portfolio" | "fixed" | "greedy"`` with
   ``variable_order`` and ``value_order`` says how CP-SAT searches
-  (:mod:`cp_queens.engines.cpsat.search`). ``auto`` uses ``greedy`` for
-  :meth:`first` - a randomised greedy search on the 0/1 view of this model
-  that answers n = 1000 in seconds (:mod:`cp_queens.engines.cpsat.greedy`)
+  (``cp_queens.engines.cpsat.search``). ``auto`` uses ``greedy`` for
+  ``first`` - a randomised greedy search on the 0/1 view of this model
+  that answers n = 1000 in seconds (``cp_queens.engines.cpsat.greedy``)
   - and CP-SAT's own search for counting and enumeration. A strategy other
   than ``auto`` enumerates with the ``plain`` method, so that it is the
   strategy that is measured.
@@ -296,7 +296,7 @@ class CpSatEngine(Engine):
 
 
 def _may_have_none(problem: Problem) -> bool:
-    """A completion small enough to prove impossible (see :data:`PROVE_UP_TO`)."""
+    """A completion small enough to prove impossible (see ``PROVE_UP_TO``)."""
     return not problem.is_empty_board and problem.n - len(problem.fixed) <= PROVE_UP_TO
 
 

@@ -1,6 +1,6 @@
 """The ``greedy`` search of the ``cpsat`` engine: one solution of a large board, fast.
 
-The model is the same set of constraints as :mod:`cp_queens.engines.cpsat`,
+The model is the same set of constraints as ``cp_queens.engines.cpsat``,
 seen through its 0/1 channel ``x[r][c] <=> (q[r] == c)``:
 
     q[r] takes exactly one value       exactly one x per row
@@ -23,7 +23,7 @@ make n = 1000 take seconds, and each was needed:
    rest: n = 1000 needed about 1 000 branches and under 10 conflicts. With
    CP-SAT's default decisions (variables in index order, value false first)
    the same model needed a million branches; with decisions on the integer
-   model (see :mod:`cp_queens.engines.cpsat.search`) it found nothing at
+   model (see ``cp_queens.engines.cpsat.search``) it found nothing at
    n = 500 within 30 s. No solution, hint or construction is given: the
    solver searches, and ``seed`` changes the solution it finds.
 2. **No SAT inprocessing** (``use_sat_inprocessing = False``): vivification
@@ -126,7 +126,7 @@ def _add_booleans(model: cp_model.CpModel, count: int) -> None:
 
 
 def decoder(n: int) -> runner.Decoder:
-    """Reads ``q`` from a solution of :func:`build_model`: the column of each row's 1."""
+    """Reads ``q`` from a solution of ``build_model``: the column of each row's 1."""
 
     def decode(solution: Any) -> tuple[int, ...]:
         # list() of the repeated field was the quickest way out of OR-Tools' wrapper here
@@ -140,9 +140,9 @@ def decoder(n: int) -> runner.Decoder:
 def model_and_decoder(problem: Problem) -> tuple[cp_model.CpModel, runner.Decoder]:
     """The 0/1 model of what is left of ``problem``, and how to read the whole board back.
 
-    The whole board takes the fast text path of :func:`build_model`; a
+    The whole board takes the fast text path of ``build_model``; a
     completion or a board with blocked squares gets one Boolean per *open*
-    square of its residue (:func:`residue_model`), so given queens cost nothing.
+    square of its residue (``residue_model``), so given queens cost nothing.
     """
     residue = problem.residue()
     if residue.is_whole_board:

@@ -8,7 +8,7 @@
 Pre-placed queens (the completion problem) and blocked squares shrink the
 model instead of adding to it: a given queen's row gets no variable at all, and
 every other row's domain holds only its *open* columns (see
-:class:`~cp_queens.problem.Residue`). A 5521-board with 5500 queens given is a
+``Residue``). A 5521-board with 5500 queens given is a
 model of 21 variables, not 5521. Everything else in this package is about
 *running* the model (enumeration parameters, callbacks, search strategies,
 symmetry breaking, processes); the model itself is this one screen.

@@ -5,7 +5,7 @@ as the solutions pile up (measured here: about 0.5 ms each at n = 12 and
 0.7 ms at n = 13). So instead of one big search we run many small ones:
 
 1. **Symmetry.** Only canonical solutions (smallest of their orbit, see
-   :mod:`cp_queens.symmetry`) are searched for; each is then expanded into
+   ``cp_queens.symmetry``) are searched for; each is then expanded into
    its orbit of 1, 2, 4 or 8 solutions. A canonical solution starting in
    column ``k`` has ``k <= (n-1)/2`` and no border queen closer than ``k``
    to a corner: cheap domain restrictions that leave about 1.3 solutions per
@@ -23,10 +23,10 @@ as the solutions pile up (measured here: about 0.5 ms each at n = 12 and
    ``num_workers = 1`` inside each model, so processes are the only way to
    use more cores.
 
-Each subproblem runs through :mod:`~cp_queens.engines.cpsat.runner` with the same careful
-enumeration parameters as the plain model: :func:`cp_queens.engines.cpsat.runner.visit` in the
+Each subproblem runs through ``runner`` with the same careful
+enumeration parameters as the plain model: ``cp_queens.engines.cpsat.runner.visit`` in the
 worker processes (solutions handled in the callback, no extra thread), and
-:func:`cp_queens.engines.cpsat.runner.stream` when streaming in this process.
+``cp_queens.engines.cpsat.runner.stream`` when streaming in this process.
 
 Streaming keeps memory bounded and the order deterministic: subproblem ``i``
 writes chunks of representatives to queue ``i mod processes``; the consumer
@@ -356,7 +356,7 @@ def count_unique(
 ) -> UniqueCount:
     """All solutions and canonical ones, summing orbit sizes over the subproblems.
 
-    The subproblems run through :func:`cp_queens.parallel.run`, the same runner
+    The subproblems run through ``cp_queens.parallel.run``, the same runner
     (pool, Ctrl-C, progress) as every engine that splits its work.
     """
     n = problem.n

@@ -13,7 +13,7 @@ Exact enumeration needs care, checked against the reference in the tests:
   solutions of 8 queens were missing, and other settings gave duplicates.
 
 Streaming: CP-SAT calls us back from its own thread, but a Python generator
-must be driven by its consumer. So :func:`stream` runs the solver on a worker
+must be driven by its consumer. So ``stream`` runs the solver on a worker
 thread that hands solutions over a bounded queue. When the consumer stops
 (``limit`` reached, ``close()``, ``break``), the callback sees the stop flag
 and calls ``StopSearch()``, the thread ends, and memory never holds more than
@@ -33,14 +33,13 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens.engines.cpsat.settings import SolverSettings
+from cp_queens.handover import QUEUE_SIZE, put_unless_stopped
 from cp_queens.problem import Placement
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 
 #: Reads the columns of one solution inside a solution callback.
 Decoder = Callable[[cp_model.CpSolverSolutionCallback], tuple[int, ...]]
 
-#: Solutions waiting for the consumer; bounds the memory of a stream.
-QUEUE_SIZE = 256
 #: Seconds between two progress reports of a count.
 PROGRESS_EVERY = 0.2
 
@@ -167,7 +166,7 @@ def visit(
     """Hand every solution to ``visitor`` right in the callback: no thread, no queue.
 
     For a caller that keeps up with the solver anyway (the fast path's worker
-    processes): measured about a third cheaper per solution than :func:`stream`,
+    processes): measured about a third cheaper per solution than ``stream``,
     which must hand each solution over to another thread.
     """
     solver = settings.solver(enumerate_all=True)
@@ -192,17 +191,6 @@ class _Handover(cp_model.CpSolverSolutionCallback):
         self.produced += 1
         if not put_unless_stopped(self._out, self._decode(self), self._stop):
             self.stop_search()
-
-
-def put_unless_stopped(out: queue.Queue, item: object, stop: threading.Event) -> bool:
-    """Block until ``item`` is queued, unless the consumer stops first (then False)."""
-    while not stop.is_set():
-        try:
-            out.put(item, timeout=0.05)
-            return True
-        except queue.Full:
-            continue
-    return False
 
 
 class _SolverThread:

@@ -11,7 +11,7 @@ Three strategies a course can compare (``strategy=`` on the ``cpsat`` engine,
   *value order* (``"min"``, ``"max"``, ``"median"``: ``SELECT_MIN_VALUE``,
   ``SELECT_MAX_VALUE``, ``SELECT_MEDIAN_VALUE``; ``"random"``: see below).
 * ``"greedy"`` - the large-board setting (details in
-  :mod:`cp_queens.engines.cpsat.greedy`): the 0/1 view of the same model,
+  ``cp_queens.engines.cpsat.greedy``): the 0/1 view of the same model,
   and every decision puts a queen on a random free square; clause learning
   repairs the few dead ends. The default of ``first()``.
 
@@ -88,7 +88,7 @@ FIXED_PARAMETERS: dict[str, Any] = {
 
 
 def fixed_parameters(strategy: SearchStrategy) -> dict[str, Any]:
-    """Solver parameters for ``strategy="fixed"`` (see :data:`FIXED_PARAMETERS`)."""
+    """Solver parameters for ``strategy="fixed"`` (see ``FIXED_PARAMETERS``)."""
     if strategy.value_order == "random":
         return {**FIXED_PARAMETERS, "cp_model_presolve": False}
     return dict(FIXED_PARAMETERS)

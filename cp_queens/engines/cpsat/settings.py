@@ -23,7 +23,7 @@ class SolverSettings:
     Attributes:
         time_limit: ``max_time_in_seconds``; ``None`` for no limit. Never an engine's
             setting: set for one solve from what the call's deadline leaves
-            (:meth:`within` with ``call.remaining()``) as the solver starts.
+            (``within`` with ``call.remaining()``) as the solver starts.
         solver_workers: ``num_workers`` for a single solution (0 = all cores).
         log: print CP-SAT's own search log (``log_search_progress``).
         seed: ``random_seed``, for reproducible runs.

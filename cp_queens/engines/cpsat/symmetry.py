@@ -1,4 +1,4 @@
-"""Symmetry-breaking constraints for the CP-SAT model of :mod:`cp_queens.engines.cpsat`.
+"""Symmetry-breaking constraints for the CP-SAT model of ``cp_queens.engines.cpsat``.
 
 Three levels a course can compare (``symmetry=`` on the ``cpsat`` engine):
 
@@ -9,11 +9,11 @@ Three levels a course can compare (``symmetry=`` on the ``cpsat`` engine):
   solutions starting in the middle column are kept with their mirror image;
 * ``"full"``   - the lex-leader break: ``q`` must be lexicographically no
   larger than each of its 7 images, so exactly the canonical solution of
-  every orbit (see :mod:`cp_queens.symmetry`) survives.
+  every orbit (see ``cp_queens.symmetry``) survives.
 
 The images are linear in ``q`` or in its inverse permutation ``inv``
 (``inv[c]`` = row of the queen in column ``c``, tied to ``q`` by
-``AddInverse``); the table is in :mod:`cp_queens.symmetry`. CP-SAT has no
+``AddInverse``); the table is in ``cp_queens.symmetry``. CP-SAT has no
 lexicographic constraint, so ``x <=lex y`` is spelled out with reified
 Booleans: ``same[i]`` <=> "the first ``i`` entries are equal", and
 ``same[i]`` forces ``x[i] <= y[i]``. Every auxiliary variable is fixed by
@@ -50,7 +50,7 @@ def check_level(level: str) -> str:
 def add_symmetry_breaking(
     model: cp_model.CpModel, q: Sequence[cp_model.IntVar], level: str
 ) -> None:
-    """Add the constraints of ``level`` (one of :data:`LEVELS`) to a model over ``q``."""
+    """Add the constraints of ``level`` (one of ``LEVELS``) to a model over ``q``."""
     check_level(level)
     n = len(q)
     if level == "mirror":

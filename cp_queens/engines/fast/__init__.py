@@ -1,9 +1,9 @@
 """``fast``: a compiled bitmask backtracker with full symmetry reduction.
 
-The search itself lives in :mod:`cp_queens.engines.fast.kernels` (plain functions that
+The search itself lives in ``cp_queens.engines.fast.kernels`` (plain functions that
 Numba compiles); the symmetry classes and the split into subproblems in
-:mod:`cp_queens.engines.fast.subproblems`; running them on several cores or a cluster in
-:mod:`cp_queens.parallel`. This module only wires them to the engine interface.
+``cp_queens.engines.fast.subproblems``; running them on several cores or a cluster in
+``cp_queens.parallel``. This module only wires them to the engine interface.
 
 * ``count`` / ``count_unique``: one pass over the canonical representatives
   gives both the total (each weighted by its orbit size) and the number of
@@ -15,7 +15,7 @@ Numba compiles); the symmetry classes and the split into subproblems in
   n = 16 on, this process below, where a pool costs more than it saves; ``0``
   every core; ``1`` this process). ``scheduler``/``cluster``/``executor`` run it
   on Dask or any executor instead, ``checkpoint`` makes it resumable (see
-  :mod:`cp_queens.parallel`). The library and the CLI take this same door.
+  ``cp_queens.parallel``). The library and the CLI take this same door.
 
 Boards up to n = 62 fit the 64-bit masks (far beyond anything countable).
 Without Numba the same kernels run interpreted, with a warning.
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ from cp_queens.engines.base import Call, Engine, Solutions, UniqueCount, check_l
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
+from cp_queens.errors import CpQueensError, EngineOptionError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, STOPPED
 
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
 BATCH_SIZES = (1, 64, 4096)
-#: Solutions per kernel call for :meth:`FastEngine.solution_arrays`: big blocks, so that
+#: Solutions per kernel call for ``FastEngine.solution_arrays``: big blocks, so that
 #: formatting them costs little per solution, but a quick first one.
 ARRAY_BATCH_SIZES = (1024, 1 << 16)
 #: Search nodes per kernel call at most, so time limits and Ctrl-C are seen promptly.
@@ -70,15 +72,24 @@ class FastEngine(Engine):
         "compiled bitmask backtracker (Numba), full symmetry reduction, all cores or a Dask cluster"
     )
     max_n = kernels.MAX_N
-    budget_keys = ("time_limit", "workers", "where", "checkpoint")
+    budget_keys = ("time_limit", "workers", "where", "checkpoint", "recheck")
 
-    def __init__(self, *, depth: int | None = None, force_python: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        depth: int | None = None,
+        force_python: bool = False,
+        lost_workers_timeout: float = parallel.LOST_WORKERS_TIMEOUT,
+    ) -> None:
         """
         Args:
             depth: rows preset per subproblem (default grows with n).
             force_python: run the interpreted kernels (exact, much slower).
+            lost_workers_timeout: seconds a Dask cluster may have no worker at all
+                before the count stops with ``ClusterLostError``
+                (finished subproblems stay in the checkpoint).
 
-        The run settings come with each call's :class:`~cp_queens.budget.Budget`:
+        The run settings come with each call's ``Budget``:
         ``workers`` (local processes for a count: ``None`` every core from n = 16 on,
         this process below; ``0`` every core; ``1`` this process), ``where`` (a Dask
         address ``tcp://HOST:8786``, ``local[:W]`` for a local Dask cluster started
@@ -93,6 +104,14 @@ class FastEngine(Engine):
         super().__init__()
         self.depth = depth
         self.force_python = force_python
+        if isinstance(lost_workers_timeout, bool) or not (
+            isinstance(lost_workers_timeout, int | float) and 0 < lost_workers_timeout < 1e9
+        ):
+            raise EngineOptionError(
+                "lost_workers_timeout must be a number of seconds > 0, "
+                f"got {lost_workers_timeout!r}"
+            )
+        self.lost_workers_timeout = float(lost_workers_timeout)
 
     # -- counting ---------------------------------------------------------
 
@@ -135,7 +154,7 @@ class FastEngine(Engine):
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 
         with contextlib.ExitStack() as stack:
-            executor, where = self._executor(stack, call, problem.n)
+            executor, where, alive = self._executor(stack, call, problem.n)
             checkpoint = None
             if budget.checkpoint is not None:
                 from cp_queens.parallel.checkpoint import Checkpoint
@@ -147,15 +166,20 @@ class FastEngine(Engine):
                 symmetric = not problem.fixed and not problem.blocked
                 checkpoint = stack.enter_context(
                     Checkpoint.open(
-                        budget.checkpoint, job, keys, PartialCount, sane=_sane(symmetric)
+                        budget.checkpoint, job, keys, PartialCount, sane=_sane(subs, symmetric)
                     )
                 )
+                if budget.recheck:
+                    _recheck(subs, checkpoint.done, budget.recheck, self.force_python)
+                    stats.extra["rechecked"] = "ok"
             result = parallel.run(
                 subs,
                 functools.partial(count_chunk, force_python=self.force_python),
                 key=_key,
                 executor=executor,
                 where=where,
+                workers_alive=alive,
+                lost_timeout=self.lost_workers_timeout,
                 workers=self._workers(problem, call),
                 checkpoint=checkpoint,
                 report=report,
@@ -177,12 +201,12 @@ class FastEngine(Engine):
         """Rows preset per subproblem: the default split's, except in this process.
 
         Workers need many small subproblems; one process does not, and the search
-        (:func:`~cp_queens.engines.fast.kernels.count_dynamic`) chooses its rows
-        best from as high up as it may: with :data:`HERE_DEPTH` rows preset it visits
+        (``count_dynamic``) chooses its rows
+        best from as high up as it may: with ``HERE_DEPTH`` rows preset it visits
         about 3 % fewer nodes at n = 16 and the split costs nothing. A time limit
         needs small subproblems, for the clock is read only between them: workers are
         stopped at the deadline, but a search in this process cannot be, so there the
-        split goes as deep as :func:`~cp_queens.engines.fast.subproblems.deadline_depth`.
+        split goes as deep as ``deadline_depth``.
         """
         plain = not problem.fixed and not problem.blocked
         here = not call.budget.elsewhere and self._workers(problem, call) == 1
@@ -201,12 +225,13 @@ class FastEngine(Engine):
 
     def _executor(
         self, stack: contextlib.ExitStack, call: Call, n: int
-    ) -> tuple[Executor | None, str | None]:
+    ) -> tuple[Executor | None, str | None, Callable[[], int] | None]:
+        """Where the subproblems go, its name, and how many workers it has now (Dask)."""
         where = call.budget.where
         if where is None:
-            return None, None
+            return None, None, None
         if not isinstance(where, str):
-            return where, "an executor"
+            return where, "an executor", None
         from cp_queens.parallel.dask import dask_cluster
 
         local = where == "local" or where.startswith("local:")
@@ -221,18 +246,18 @@ class FastEngine(Engine):
                 deadline=call.deadline,
             )
         )
-        return cluster.executor, cluster.description
+        return cluster.executor, cluster.description, cluster.workers
 
     # -- enumeration ------------------------------------------------------
 
     def solution_arrays(self, problem: Problem, *, limit: int | None = None) -> Solutions:
-        """Stream the solutions of :meth:`solutions` in blocks, for writers of big files.
+        """Stream the solutions of ``solutions`` in blocks, for writers of big files.
 
         Each item is a NumPy array of shape ``(k, n)``, one row of columns per
-        solution, in the same order as :meth:`solutions` (lexicographic). A
+        solution, in the same order as ``solutions`` (lexicographic). A
         writer that formats a whole block at once (``cp-queens enumerate``) then
         spends no Python work per solution. ``limit`` and the time limit work as
-        for :meth:`solutions`; the stream's ``stats`` count solutions.
+        for ``solutions``; the stream's ``stats`` count solutions.
 
         Examples:
             >>> [block.shape for block in FastEngine().solution_arrays(Problem(8))]
@@ -322,7 +347,7 @@ class FastEngine(Engine):
 
 
 def _trusted(cols: tuple[int, ...]) -> Placement:
-    """A :class:`Placement` without re-checking its columns: the kernel only emits
+    """A ``Placement`` without re-checking its columns: the kernel only emits
     solutions, and the check would cost more than the search itself."""
     placement = object.__new__(Placement)
     object.__setattr__(placement, "cols", cols)
@@ -354,14 +379,63 @@ def _job(problem: Problem, subs: Sequence[Subproblem]) -> dict[str, Any]:
     }
 
 
-def _sane(symmetric: bool) -> Callable[[PartialCount], bool]:
-    """Whether a subproblem's figures read back from a checkpoint can be true: no
-    negatives, and on an empty board every orbit has at most 8 members, so
-    ``unique <= total <= 8 * unique``."""
+class RecheckError(CpQueensError):
+    """A record resumed from a checkpoint disagrees with the same subproblem counted
+    again: the file (or the machine that wrote it) cannot be trusted."""
 
-    def sane(part: PartialCount) -> bool:
+
+def _recheck(
+    subs: Sequence[Subproblem], done: dict[str, PartialCount], fraction: float, force_python: bool
+) -> int:
+    """Count a random share of the resumed records again; return how many were checked.
+
+    Why: a record that passes every test of its form (checksum, residues, bounds) may
+    still be wrong, if the machine that counted it was. Recounting a sample turns
+    "probably right" into "checked" at the cost of that share of the work.
+
+    Raises:
+        RecheckError: a recounted subproblem differs from its record.
+    """
+    import random
+
+    resumed = [sub for sub in subs if sub.key in done]
+    if not resumed:
+        return 0
+    chosen = random.sample(resumed, max(1, math.ceil(fraction * len(resumed))))
+    for sub, part in count_chunk(chosen, force_python=force_python):
+        stored = done[sub]
+        if (stored.total, stored.unique) != (part.total, part.unique):
+            raise RecheckError(
+                f"recheck failed: subproblem {sub} is recorded with {stored.total} "
+                f"solutions but counts {part.total}; do not trust this checkpoint"
+            )
+    return len(chosen)
+
+
+def _sane(subs: Sequence[Subproblem], symmetric: bool) -> Callable[[str, PartialCount], str | None]:
+    """Why a subproblem's figures read back from a checkpoint cannot be true (or ``None``).
+
+    * no negatives;
+    * no more than its free rows can hold: with ``f`` rows left to fill, every
+      solution of the subtree is a different way of giving those rows the ``f``
+      columns still free, so there are at most ``f!`` of them (leaves), and each leaf
+      weighs at most 8 (its orbit); the orbits found are at most the leaves;
+    * on an empty board every orbit has 1 to 8 members: ``unique <= total <= 8 * unique``.
+    """
+    free = {
+        sub.key: sub.n - len(sub.prefix) - sum(row >= len(sub.prefix) for row, _ in sub.fixed)
+        for sub in subs
+    }
+    weights = {sub.key: 1 if sub.weight == 1 else 8 for sub in subs}
+
+    def why(key: str, part: PartialCount) -> str | None:
         if min(part) < 0:
-            return False
-        return not symmetric or part.unique <= part.total <= 8 * part.unique
+            return "negative"
+        leaves = math.factorial(free.get(key, 0))
+        if part.unique > leaves or part.total > weights.get(key, 8) * leaves:
+            return f"more solutions than {free.get(key, 0)} free rows can hold"
+        if symmetric and not part.unique <= part.total <= 8 * part.unique:
+            return "total and unique disagree"
+        return None
 
-    return sane
+    return why

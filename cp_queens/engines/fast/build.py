@@ -1,7 +1,7 @@
 """Compile the ``fast`` kernels ahead of time, so that later runs start without Numba.
 
 The first count that needs compiled kernels builds them by itself
-(:func:`load_or_build`: half a minute, once; it needs a C compiler). To do it
+(``load_or_build``: half a minute, once; it needs a C compiler). To do it
 ahead, for example in an image or right after installing::
 
     python -m cp_queens.engines.fast.build
@@ -18,6 +18,13 @@ hashes the kernels' source, the Python, Numba and machine: a changed kernel
 or a new Numba simply is not found, and is built anew by the next count. Nothing
 here is needed for correctness: where no build can be made, every count still
 runs, compiled by Numba's JIT (``cache=True``) on first use.
+
+Native code is verified before it is believed: a file is loaded only if it and
+the cache directory belong to this user and nobody else may write them, and its
+SHA-256 is the one its build recorded (``<module>.sha256``); anything else is
+refused with one warning line. Once loaded, the kernels must count small boards
+exactly as the interpreted ones do (``cp_queens.engines.fast.subproblems.self_test``)
+before a count uses them.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import importlib.util
 import os
 import platform
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -36,12 +44,24 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from cp_queens.engines.fast import kernels
+from cp_queens.engines.fast.bits import numba_extensions
+from cp_queens.engines.fast.parse import parse_rows
+
 #: The signatures the wrappers call with: C-contiguous int64 arrays, int64 scalars.
 _ARRAY = "int64[::1]"
 SIGNATURES = {
     "count_many": f"void(int64, {', '.join([_ARRAY] * 10)})",
     "enumerate_batch": f"UniTuple(int64, 2)(int64, {', '.join([_ARRAY] * 8)}, int64, int64)",
     "parse_rows": f"int64(uint8[::1], int64, {_ARRAY}, {_ARRAY})",
+}
+
+
+#: The functions exported by the ahead-of-time module, by name.
+KERNEL_FUNCTIONS = {
+    "count_many": kernels.count_many,
+    "enumerate_batch": kernels.enumerate_batch,
+    "parse_rows": parse_rows,
 }
 
 
@@ -54,10 +74,15 @@ def cache_dir() -> Path:
     return Path(base) / "cp-queens"
 
 
+#: The modules whose source is compiled: a change to any of them is a new build.
+SOURCES = ("bits.py", "dynamic.py", "kernels.py", "parse.py")
+
+
 def module_name() -> str:
     """``fast_kernels_<hash>``: changes with the kernels' source, Python, Numba and machine."""
-    source = Path(__file__).with_name("kernels.py").read_bytes()
-    key = hashlib.sha256(source)
+    key = hashlib.sha256()
+    for source in SOURCES:
+        key.update(Path(__file__).with_name(source).read_bytes())
     for part in (sys.version, _numba_install(), platform.machine(), _cpu_model(), str(SIGNATURES)):
         key.update(part.encode())
     return f"fast_kernels_{key.hexdigest()[:16]}"
@@ -95,12 +120,13 @@ def _built_file(directory: Path, name: str) -> Path | None:
 
 
 def load() -> ModuleType | None:
-    """The ahead-of-time kernels of this exact source, or ``None`` if not built (or broken)."""
+    """The ahead-of-time kernels of this exact source, or ``None`` if not built (or broken,
+    or not to be trusted: see ``trusted``)."""
     if os.environ.get("CP_QUEENS_JIT"):  # benchmarks and tests of the JIT path
         return None
     name = module_name()
     path = _built_file(cache_dir(), name)
-    if path is None:
+    if path is None or not trusted(path):
         return None
     try:
         spec = importlib.util.spec_from_file_location(name, path)
@@ -113,10 +139,91 @@ def load() -> ModuleType | None:
     return module
 
 
-#: The C entry point of the native counting library (see :func:`_build_native`).
+#: Native files already refused in this process: each is said once.
+_REFUSED: set[str] = set()
+
+
+def why_untrusted(path: Path) -> str | None:
+    """Why a file (or directory) of the cache must not be believed, or ``None``.
+
+    Native code runs with this user's rights the moment it is loaded (a library's
+    constructor runs on ``dlopen``), so what may be loaded is only what this user
+    wrote: owned by this user, writable by nobody else, not a symbolic link.
+    """
+    try:
+        status = os.lstat(path)
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    if stat.S_ISLNK(status.st_mode):
+        return "is a symbolic link"
+    if hasattr(os, "getuid") and status.st_uid != os.getuid():
+        return "is owned by another user"
+    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "is writable by group or others"
+    return None
+
+
+def trusted(path: Path) -> bool:
+    """Whether the built file ``path`` may be loaded: it and its directory pass
+    ``why_untrusted``, and its SHA-256 is the one the build recorded beside it.
+    Refused: one warning line (once per file and process), and ``False``."""
+    why = why_untrusted(path.parent)
+    where = "its directory" if why else None
+    if why is None:
+        why = why_untrusted(path)
+    if why is None:
+        why = _digest_mismatch(path)
+    if why is None:
+        return True
+    if str(path) not in _REFUSED:
+        _REFUSED.add(str(path))
+        import warnings
+
+        from cp_queens.errors import CpQueensWarning
+
+        warnings.warn(
+            f"kernel cache: refused {path} ({where + ' ' if where else ''}{why}); "
+            "counting without it",
+            CpQueensWarning,
+            stacklevel=2,
+        )
+    return False
+
+
+def digest_file() -> Path:
+    """``<module>.sha256``: the digests of what the build wrote, one ``HEX  NAME`` a line."""
+    return cache_dir() / f"{module_name()}.sha256"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _digest_mismatch(path: Path) -> str | None:
+    """Why ``path`` does not match the digest its build recorded, or ``None``."""
+    record = digest_file()
+    if not record.is_file():
+        return "no digest was recorded for it by a build"
+    why = why_untrusted(record)
+    if why is not None:
+        return f"its digest file {why}"
+    try:
+        lines = record.read_text(encoding="utf-8").splitlines()
+        recorded = {name: digest for digest, _, name in (line.partition("  ") for line in lines)}
+        found = _sha256(path)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        return f"its digest cannot be read ({error})"
+    if path.name not in recorded:
+        return "no digest was recorded for it by a build"
+    if recorded[path.name] != found:
+        return "its SHA-256 differs from the one its build recorded"
+    return None
+
+
+#: The C entry point of the native counting library (see ``_build_native``).
 NATIVE_ENTRY = "cp_queens_count_many"
 #: Its arguments after ``n`` and the number of subproblems: the ten arrays of
-#: :func:`cp_queens.engines.fast.kernels.count_many`, with these fixed lengths (``None``:
+#: ``cp_queens.engines.fast.kernels.count_many``, with these fixed lengths (``None``:
 #: given by the call).
 NATIVE_ARRAYS = ("kinds", "depths", "prefixes", "base", "results", 64, 64, 6 * 64, 64, 64)
 
@@ -138,7 +245,7 @@ def load_native() -> Any | None:
     if os.environ.get("CP_QUEENS_JIT"):
         return None
     path = cache_dir() / f"{native_name()}.so"
-    if not path.is_file():
+    if not os.path.lexists(path) or not trusted(path):
         return None
     import ctypes
 
@@ -170,6 +277,8 @@ def load_or_build() -> ModuleType | None:
     failed = cache_dir() / f"{module_name()}.failed"
     if failed.exists():
         return None
+    if cache_dir().exists() and why_untrusted(cache_dir()) is not None:
+        return None  # never build where others could swap the result; the JIT counts
     with _one_builder():
         # Another process may have built it (or failed to) while this one waited.
         found = load()
@@ -202,7 +311,7 @@ def _one_builder() -> Iterator[None]:
         yield
         return
     try:
-        cache_dir().mkdir(parents=True, exist_ok=True)
+        cache_dir().mkdir(mode=0o700, parents=True, exist_ok=True)
         handle = open(cache_dir() / f"{module_name()}.lock", "a")  # noqa: SIM115
     except OSError:
         yield
@@ -229,12 +338,13 @@ def build(verbose: bool = True) -> Path:
         warnings.simplefilter("ignore")  # pycc announces its own deprecation
         from numba.pycc import CC
 
-    from cp_queens.engines.fast import kernels
-
-    kernels.numba_extensions()
+    numba_extensions()
     name = module_name()
     target = cache_dir()
-    target.mkdir(parents=True, exist_ok=True)
+    target.mkdir(mode=0o700, parents=True, exist_ok=True)
+    why = why_untrusted(target)
+    if why is not None:
+        raise RuntimeError(f"not building into {target}: it {why}")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=target) as scratch:
         compiler = CC(name)
@@ -242,7 +352,7 @@ def build(verbose: bool = True) -> Path:
         compiler.target_cpu = "host"
         compiler.verbose = False
         for kernel, signature in SIGNATURES.items():
-            compiler.export(kernel, signature)(getattr(kernels, kernel))
+            compiler.export(kernel, signature)(KERNEL_FUNCTIONS[kernel])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             compiler.compile()
@@ -252,8 +362,14 @@ def build(verbose: bool = True) -> Path:
         native = _build_native(Path(scratch))
         final = target / built.name
         native_final = target / native.name
-        shutil.move(str(native), native_final)
-        shutil.move(str(built), final)  # whole file or nothing: never half a module
+        digests = Path(scratch) / "digests"
+        digests.write_text(
+            "".join(f"{_sha256(path)}  {path.name}\n" for path in (built, native)),
+            encoding="utf-8",
+        )
+        os.replace(digests, digest_file())  # the digests first: a file is never unrecorded
+        os.replace(native, native_final)
+        os.replace(built, final)  # whole file or nothing: never half a module
     # Builds of other kernels may belong to another install that still uses them
     # (two virtual environments, two checkouts): deleting them would make each
     # rebuild the other's, half a minute a time. Only long-unused ones go.
@@ -261,7 +377,7 @@ def build(verbose: bool = True) -> Path:
     month_ago = time.time() - 30 * 24 * 3600
     for stale in [*target.glob("fast_kernels_*"), *target.glob("fast_count_*")]:
         unused = stale.is_file() and _last_used(stale) < month_ago
-        if stale not in (final, native_final) and unused:
+        if stale not in (final, native_final, digest_file()) and unused:
             stale.unlink(missing_ok=True)
     if verbose:
         print(f"built {final} in {time.perf_counter() - started:.1f} s")
@@ -282,9 +398,7 @@ def _build_native(scratch: Path) -> Path:
     import llvmlite.binding as ll  # type: ignore[import-untyped]
     from numba import carray, cfunc, njit, types
 
-    from cp_queens.engines.fast import kernels
-
-    kernels.numba_extensions()
+    numba_extensions()
     count_many = njit(kernels.count_many, boundscheck=False, nogil=True)
     pointer = types.CPointer(types.int64)
     signature = types.void(types.int64, types.int64, *[pointer] * len(NATIVE_ARRAYS))

@@ -1,7 +1,7 @@
 """Splitting a count into independent subproblems, one symmetry class of subtrees each.
 
 A count of all solutions only needs one member of every orbit under the 8
-symmetries of the square (see :mod:`cp_queens.symmetry`): the canonical one,
+symmetries of the square (see ``cp_queens.symmetry``): the canonical one,
 lexicographically smallest of its images. Which boards can be canonical is
 decided mostly by the queens on the border, so it prunes near the root:
 
@@ -22,7 +22,7 @@ decided mostly by the queens on the border, so it prunes near the root:
   be used by row ``n-1-b``, and the last row's queen keeps distance ``>= b``
   from the corners. What these rules cannot see (two border queens at the same
   distance) is settled at each leaf by comparing the few tying images
-  (:func:`cp_queens.engines.fast.kernels.edge_orbit`), which also finds the orbit size.
+  (``cp_queens.engines.fast.kernels.edge_orbit``), which also finds the orbit size.
 
 A subproblem fixes the first rows (its *prefix*) inside one kind, so
 subproblems never overlap and together cover every canonical board once.
@@ -44,8 +44,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from cp_queens.engines.fast import kernels
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.engines.fast import kernels, loader
+from cp_queens.errors import CpQueensError, CpQueensWarning, UnsupportedTaskError
 
 PLAIN = "plain"
 CORNER = "corner"
@@ -122,7 +122,7 @@ def deadline_depth(n: int) -> int:
     on the first subproblems (compiled kernels): n = 22 with 5 rows 0.1-0.6 s each,
     with 6 rows 10-40 ms; n = 25 with 8 rows 10-20 ms; n = 27 with 10 rows 1-7 ms.
     So about two rows for every three queens past 12, and never fewer than
-    :func:`default_depth`: some 10-50 ms a subproblem, against about 0.1 ms of
+    ``default_depth``: some 10-50 ms a subproblem, against about 0.1 ms of
     overhead each. The split is streamed, so only the subproblems reached are made.
 
     Examples:
@@ -166,7 +166,7 @@ def base_masks(
 def allow_masks(sub: Subproblem) -> tuple[list[int], int]:
     """Per-row masks of the columns the subproblem's kind permits, and its ``side_row``.
 
-    The rules themselves are :func:`cp_queens.engines.fast.kernels.kind_rules`, shared with
+    The rules themselves are ``cp_queens.engines.fast.kernels.kind_rules``, shared with
     the compiled search so that the split and the search can never disagree.
     """
     n = sub.n
@@ -190,11 +190,11 @@ def split(
     blocked: Iterable[tuple[int, int]] = (),
     deadline: float | None = None,
 ) -> list[Subproblem]:
-    """The subproblems of a count of ``n``, as a list (see :func:`iter_split`).
+    """The subproblems of a count of ``n``, as a list (see ``iter_split``).
 
     A huge split (millions of subproblems) takes a while: past ``deadline``
-    (a ``time.monotonic()`` instant) it raises :class:`SplitExpired`, so a
-    time limit covers the split too. A count runs :func:`iter_split` instead and
+    (a ``time.monotonic()`` instant) it raises ``SplitExpired``, so a
+    time limit covers the split too. A count runs ``iter_split`` instead and
     never holds the whole list; a checkpoint needs it (its header names the split).
     """
     found: list[Subproblem] = []
@@ -303,12 +303,12 @@ def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool
 
     Without Numba the interpreted kernels run, after one warning: the answer is
     the same, only some 50-100 times slower. Given the board size ``n``, small
-    boards (up to :data:`INTERPRETED_UP_TO`) run interpreted anyway, unless the
+    boards (up to ``INTERPRETED_UP_TO``) run interpreted anyway, unless the
     compiled kernels are already built: the count (or the enumeration) is over
     before the compiled code would have loaded, let alone been built.
     """
     global _warned
-    if kernels.COMPILED is None:
+    if loader.COMPILED is None:
         if not _warned:
             _warned = True
             warnings.warn(
@@ -317,14 +317,14 @@ def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool
                 RuntimeWarning,
                 stacklevel=3,
             )
-        return kernels.PYTHON, False
+        return loader.PYTHON, False
     if force_python:
-        return kernels.PYTHON, False
+        return loader.PYTHON, False
     if n is not None and n < NATIVE_PAYS_FROM:
-        return kernels.PYTHON, False
-    if n is not None and n <= INTERPRETED_UP_TO and not kernels.COMPILED.native_built():
-        return kernels.PYTHON, False
-    return kernels.COMPILED, True
+        return loader.PYTHON, False
+    if n is not None and n <= INTERPRETED_UP_TO and not loader.COMPILED.native_built():
+        return loader.PYTHON, False
+    return loader.COMPILED, True
 
 
 def new_array(size: int, compiled: bool) -> Any:
@@ -351,7 +351,26 @@ def count_many(subs: Sequence[Subproblem], *, force_python: bool = False) -> lis
 
 
 def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[PartialCount]:
-    """:func:`count_many` on the given kernels (``kernels.COMPILED`` or ``kernels.PYTHON``)."""
+    """``count_many`` on the given kernels (``loader.COMPILED`` or ``loader.PYTHON``).
+
+    Compiled kernels count only after they have passed ``self_test`` in this
+    process; kernels that fail it are refused and the interpreted ones count instead.
+    """
+    native = None
+    if compiled and loader.COMPILED is not None and code is loader.COMPILED:
+        native = loader.COMPILED.native_count()
+        if native is not None and not _passes("native", native):
+            loader.COMPILED.refuse_native()
+            native = None
+        if native is None and not _passes("arrays", code):
+            loader.COMPILED.refuse()
+            code, compiled = loader.PYTHON, False
+    return _count(code, compiled, native, subs)
+
+
+def _count(
+    code: Any, compiled: bool, native: Any, subs: Sequence[Subproblem]
+) -> list[PartialCount]:
     if not subs:
         return []
     n = subs[0].n
@@ -365,9 +384,6 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
         for r, col in enumerate(sub.prefix):
             prefixes[i * n + r] = 1 << col
     base = base_masks(n, fixed, blocked)
-    native = None
-    if compiled and kernels.COMPILED is not None and code is kernels.COMPILED:
-        native = kernels.COMPILED.native_count()
     if native is not None:
         return _count_native(native, n, kinds, depths, prefixes, base)
     if compiled:
@@ -394,10 +410,68 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
     return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(len(subs))]
 
 
+#: Which compiled kernels passed (True) or failed (False) their self-test in this process.
+_TESTED: dict[str, bool] = {}
+
+
+def self_test_cases() -> list[list[Subproblem]]:
+    """Small boards of every kind: n = 1 to 9 split two rows deep (corner, edge and
+    plain subtrees, the general and the dynamic searches), and boards with given
+    queens and blocked squares."""
+    cases = [split(n, depth=min(2, n)) for n in range(1, 10)]
+    cases.append(split(9, depth=2, fixed={1: 3}))
+    cases.append(split(10, depth=3, fixed={4: 0, 9: 5}))
+    cases.append(split(8, depth=2, blocked=((0, 0), (5, 5), (7, 1), (3, 6))))
+    return cases
+
+
+def self_test(code: Any, native: Any = None) -> str | None:
+    """Count ``self_test_cases`` with the compiled kernels and the interpreted ones;
+    the first board where they differ, or ``None`` when every figure agrees.
+
+    Why: a compiled kernel that is wrong (a broken build, a miscompiling toolchain,
+    a planted library that slipped past the cache's checks) would make every count
+    wrong while looking fast; some 15 ms of interpreted counting in each process
+    that loads compiled kernels shows it before it counts anything. The expected
+    figures are computed here, never looked up.
+    """
+    for subs in self_test_cases():
+        expected = _count(loader.PYTHON, False, None, subs)
+        try:
+            found = _count(code, True, native, subs)
+        except Exception:  # a kernel that cannot even run is refused too
+            found = []
+        if found != expected:
+            board = subs[0]
+            extra = f" with queens {list(board.fixed)}" if board.fixed else ""
+            extra += f" with blocked squares {list(board.blocked)}" if board.blocked else ""
+            return f"n={board.n}{extra}"
+    return None
+
+
+def _passes(which: str, runner: Any) -> bool:
+    """Whether the compiled kernels ``which`` ("native" or "arrays") passed their self-test
+    (run on first use in this process); a failure is one warning line."""
+    if which not in _TESTED:
+        native = runner if which == "native" else None
+        code = None if which == "native" else runner
+        failed = self_test(code, native)
+        _TESTED[which] = failed is None
+        if failed is not None:
+            what = "native counting library" if which == "native" else "compiled kernels"
+            warnings.warn(
+                f"the {what} counted {failed} differently from the interpreted kernels: "
+                "refused, counting without them",
+                CpQueensWarning,
+                stacklevel=3,
+            )
+    return _TESTED[which]
+
+
 def _count_native(
     native: Any, n: int, kinds: list[int], depths: list[int], prefixes: list[int], base: list[int]
 ) -> list[PartialCount]:
-    """:func:`count_with` through the native library: ``ctypes`` buffers, no NumPy."""
+    """``count_with`` through the native library: ``ctypes`` buffers, no NumPy."""
     import ctypes
 
     def buffer(values: list[int] | int) -> Any:

@@ -1,0 +1,245 @@
+"""``minizinc``: the card's model as a MiniZinc file, on any solver MiniZinc has.
+
+The models ship in the package (``cp_queens/models/``), each readable alone:
+
+* ``queens.mzn`` (``model="plain"``, the default): the card's model, three
+  ``alldifferent`` over ``q``, ``q + r`` and ``q - r``, ``solve satisfy``;
+* ``queens_first_fail.mzn`` (``model="first-fail"``): the same with the search
+  annotation a course adds, ``int_search(q, first_fail, indomain_median)``;
+* ``queens_symmetry.mzn`` (``model="symmetry"``): lexicographic symmetry
+  breaking over the 8 symmetries of the square: one solution per class.
+
+Given queens and blocked squares shrink the model as everywhere else: the data
+hold only the free rows, each with its open columns.
+
+How it runs: ``minizinc --all-solutions --json-stream`` as a child process
+whose output is read line by line as the solver prints it, so ``solutions()``
+is a true generator at flat memory, with no thread. Closing the stream (or the
+time limit) kills the process. We do not go through the ``minizinc`` Python
+package: its ``Instance.solutions()`` is an ``async`` iterator, and driving it
+from a plain generator needs an event loop of our own, which collides with the
+loop a notebook already runs; the JSON stream is the same protocol it parses.
+
+The solver's own figures come from ``--statistics``: ``nodes`` as branches,
+``failures`` as conflicts, ``propagations`` and the flattening time in
+``extra``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from importlib import resources
+from typing import Any, ClassVar
+
+from cp_queens.engines import register
+from cp_queens.engines.base import Call, Engine
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.problem import Placement, Problem, Residue
+
+#: The model variants, by option value, and their files in cp_queens/models.
+MODELS = {
+    "plain": "queens.mzn",
+    "first-fail": "queens_first_fail.mzn",
+    "symmetry": "queens_symmetry.mzn",
+}
+INSTALL = (
+    "engine 'minizinc' needs the MiniZinc executable on PATH: 'apt-get install minizinc' "
+    "(Debian/Ubuntu, brings Gecode) or the bundle from https://www.minizinc.org"
+)
+#: Families of the solvers MiniZinc commonly drives (by solver id tag).
+FAMILIES = {
+    "gecode": "CP with propagation",
+    "chuffed": "lazy clause generation",
+    "cp-sat": "lazy clause generation",
+    "coin-bc": "MIP",
+    "cbc": "MIP",
+    "highs": "MIP",
+    "scip": "MIP",
+}
+
+
+def model_path(model: str = "plain") -> str:
+    """The file of a model variant, as shipped in the package."""
+    return str(resources.files("cp_queens") / "models" / MODELS[model])
+
+
+def executable() -> str:
+    """The ``minizinc`` executable, or a one-line error saying how to install it."""
+    found = shutil.which("minizinc")
+    if found is None:
+        raise CpQueensError(INSTALL)
+    return found
+
+
+def installed_solvers() -> list[str]:
+    """Ids and tags of the solvers this MiniZinc knows (``gecode``, ``org.gecode.gecode``)."""
+    out = subprocess.run(
+        [executable(), "--solvers-json"], capture_output=True, text=True, timeout=60, check=False
+    )
+    try:
+        configs = json.loads(out.stdout)
+    except json.JSONDecodeError:
+        return []
+    names: list[str] = []
+    for config in configs:
+        ident = str(config.get("id", ""))
+        names += [ident, ident.rsplit(".", 1)[-1], *map(str, config.get("tags", []))]
+    return names
+
+
+def data(residue: Residue) -> dict[str, Any]:
+    """The model's data: the free rows and each one's open columns as intervals."""
+    return {
+        "n": residue.n,
+        "m": len(residue.rows),
+        "row": list(residue.rows),
+        "open": [{"set": _intervals(residue.open_columns(i))} for i in range(len(residue.rows))],
+    }
+
+
+def _intervals(columns: tuple[int, ...]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for col in columns:
+        if runs and runs[-1][1] == col - 1:
+            runs[-1][1] = col
+        else:
+            runs.append([col, col])
+    return runs
+
+
+@register
+class MiniZincEngine(Engine):
+    """The card's model in MiniZinc, on ``solver`` (any MiniZinc knows; default Gecode).
+
+    Examples:
+        >>> engine = MiniZincEngine()
+        >>> engine.count(Problem(6)), engine.family
+        (4, 'CP with propagation')
+    """
+
+    name = "minizinc"
+    description = "the card's model as a MiniZinc file (cp_queens/models) on any MiniZinc solver"
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"model": tuple(MODELS)}
+    #: Costs for the checks before work (see cp_queens.limits).
+    bytes_per_square = 300
+    seconds_per_solution = 1e-4
+
+    def __init__(self, *, solver: str = "gecode", model: str = "plain") -> None:
+        super().__init__()
+        if model not in MODELS:
+            raise CpQueensError(
+                f"minizinc: unknown model '{model}' (choose from {', '.join(MODELS)})"
+            )
+        known = installed_solvers()
+        if solver not in known:
+            shown = sorted({k for k in known if "." not in k and k.isidentifier()})
+            raise CpQueensError(
+                f"minizinc: solver '{solver}' is not installed in this MiniZinc "
+                f"(installed: {', '.join(shown) or 'none'})"
+            )
+        self.solver = solver
+        self.model = model
+        self.family = FAMILIES.get(solver.lower(), "")
+
+    def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        return self._run(problem, call, all_solutions=True)
+
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
+        # One solution, then MiniZinc's status and statistics: read them all.
+        found = list(self._run(problem, call, all_solutions=False))
+        return found[0] if found else None
+
+    def _run(self, problem: Problem, call: Call, *, all_solutions: bool) -> Iterator[Placement]:
+        """Run MiniZinc and yield each solution as it prints it; kill it when we stop."""
+        if self.model == "symmetry" and not problem.is_empty_board:
+            raise UnsupportedTaskError(
+                "minizinc: model 'symmetry' breaks the symmetries of an empty board; "
+                "given queens or blocked squares break them already"
+            )
+        residue = problem.residue()
+        stats = call.stats
+        stats.extra.update(solver=self.solver, model=self.model, family=self.family)
+        if call.expired():
+            call.stop_for_time()
+            return
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+            json.dump(data(residue), handle)
+        command = [
+            executable(),
+            "--solver",
+            self.solver,
+            "--json-stream",
+            "--statistics",
+            "--output-mode",
+            "json",
+        ]
+        if all_solutions:
+            command.append("--all-solutions")
+        remaining = call.remaining()
+        if remaining is not None:
+            command += ["--time-limit", str(max(1, int(remaining * 1000)))]
+        command += [model_path(self.model), handle.name]
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        )
+        status = None
+        errors: list[str] = []
+        try:
+            assert process.stdout is not None
+            for line in process.stdout:
+                message = _message(line)
+                if message is None:
+                    continue
+                kind = message.get("type")
+                if kind == "solution":
+                    q = message["output"]["json"]["q"]
+                    yield residue.place(q)
+                elif kind == "status":
+                    status = message.get("status")
+                elif kind == "statistics":
+                    _record(stats, message.get("statistics", {}))
+                elif kind == "error":
+                    errors.append(str(message.get("message", message)).splitlines()[0])
+            process.wait()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+            os.unlink(handle.name)
+        if errors:
+            raise CpQueensError(f"minizinc ({self.solver}): {errors[0]}")
+        stats.extra["solver_status"] = status or "UNKNOWN"
+        proven = {"ALL_SOLUTIONS", "UNSATISFIABLE"} | (
+            {"SATISFIED"} if not all_solutions else set()
+        )
+        if status not in proven:
+            call.stop_for_time()
+
+
+def _message(line: str) -> dict[str, Any] | None:
+    line = line.strip()
+    if not line.startswith("{"):
+        return None
+    try:
+        message = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def _record(stats: Any, figures: dict[str, Any]) -> None:
+    """MiniZinc's ``--statistics`` (Gecode: nodes, failures, propagations, peakDepth)."""
+    if "nodes" in figures:
+        stats.branches = int(figures["nodes"])
+    if "failures" in figures:
+        stats.conflicts = int(figures["failures"])
+    for key in ("propagations", "flatTime", "solveTime", "peakDepth"):
+        if key in figures:
+            stats.extra[key] = figures[key]

@@ -1,0 +1,140 @@
+"""One model, many solvers: engines ``cpmpy`` (every backend) and ``minizinc`` (every model).
+
+The engine contract (tests/test_contract.py) runs both engines with their default
+solver; here every backend and every model variant gives the reference's exact
+solution sets for n = 1..9 (the blocking-clause backends, which take seconds at
+n = 9, go that far in the slow run), counts agree, and what is missing says what
+to install. A solver not installed here is a skip with its reason, except on CI.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cp_queens import Problem, engines, verify
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from tests.helpers import build_or_skip, total, unique
+
+REFERENCE = {n: frozenset(engines.get("reference").solutions(Problem(n))) for n in range(1, 10)}
+
+#: Backends whose enumeration is native (fast): checked up to n = 9 in the default run.
+FAST = [("cpmpy", "ortools"), ("cpmpy", "choco"), ("minizinc", "gecode")]
+#: Backends enumerating by blocking clauses (seconds at n = 9): up to 7 by default.
+BLOCKING = [("cpmpy", "exact"), ("cpmpy", "pumpkin"), ("cpmpy", "pysat")]
+
+
+def _check_sets(name: str, solver: str, up_to: int, **options: str) -> None:
+    engine = build_or_skip(name, solver=solver, **options)
+    for n in range(1, up_to + 1):
+        found = list(engine.solutions(Problem(n)))
+        assert len(found) == len(set(found)), f"{solver}: duplicates at n={n}"
+        assert set(found) == REFERENCE[n], f"{solver}: n={n}"
+
+
+@pytest.mark.parametrize(("name", "solver"), FAST)
+def test_native_enumeration_gives_the_reference_sets(name: str, solver: str) -> None:
+    _check_sets(name, solver, 9)
+
+
+@pytest.mark.parametrize(("name", "solver"), BLOCKING)
+def test_blocking_enumeration_gives_the_reference_sets_small(name: str, solver: str) -> None:
+    _check_sets(name, solver, 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "solver"), BLOCKING)
+def test_blocking_enumeration_gives_the_reference_sets(name: str, solver: str) -> None:
+    _check_sets(name, solver, 9)
+
+
+@pytest.mark.parametrize("solver", ["ortools", "choco", "exact"])
+def test_forced_blocking_gives_the_same_sets(solver: str) -> None:
+    engine = build_or_skip("cpmpy", solver=solver, enumeration="blocking")
+    assert engine.enumeration == "blocking"
+    for n in range(1, 6):
+        assert set(engine.solutions(Problem(n))) == REFERENCE[n], f"{solver}: n={n}"
+
+
+@pytest.mark.parametrize(
+    ("name", "solver"), [*FAST, *(pytest.param(*pair, marks=pytest.mark.slow) for pair in BLOCKING)]
+)
+def test_counts_first_and_completions(name: str, solver: str) -> None:
+    engine = build_or_skip(name, solver=solver)
+    assert [engine.count(Problem(n)) for n in range(1, 7)] == [total(n) for n in range(1, 7)]
+    placement = engine.first(Problem(20))
+    assert placement is not None and verify(placement).ok
+    assert engine.first(Problem(3)) is None
+    problem = Problem(8, fixed={0: 0}, blocked=[(1, 4)])
+    expected = {p for p in REFERENCE[8] if problem.admits(p)}
+    assert set(engine.solutions(problem)) == expected
+    # a given queen whose diagonals close a free row completely: no completion
+    assert engine.count(Problem(4, fixed={0: 1}, blocked=[(1, 3)])) == 0
+
+
+def test_solver_statistics_are_the_solvers_own() -> None:
+    engine = build_or_skip("minizinc", solver="gecode")
+    engine.count(Problem(8))
+    assert engine.stats.branches and engine.stats.conflicts is not None
+    assert engine.stats.extra["solver_status"] == "ALL_SOLUTIONS"
+    engine = build_or_skip("cpmpy", solver="ortools")
+    engine.count(Problem(8))
+    assert engine.stats.branches and engine.stats.extra["enumeration"] == "native"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["plain", "first-fail"])
+def test_minizinc_models_enumerate_every_solution(model: str) -> None:
+    _check_sets("minizinc", "gecode", 9, model=model)
+
+
+def test_minizinc_symmetry_model_finds_one_per_class() -> None:
+    engine = build_or_skip("minizinc", model="symmetry")
+    for n in range(1, 9):
+        found = list(engine.solutions(Problem(n)))
+        assert len(found) == unique(n), f"n={n}"
+        # one representative of each class: no two related by a symmetry
+        from cp_queens.symmetry import canonical
+
+        assert len({canonical(p) for p in found}) == unique(n)
+    with pytest.raises(UnsupportedTaskError, match="symmetry"):
+        engine.count(Problem(8, fixed={0: 0}))
+
+
+def test_bad_options_are_one_line_errors() -> None:
+    with pytest.raises(CpQueensError, match=r"unknown solver 'nope'.*ortools"):
+        engines.get("cpmpy", solver="nope")
+    with pytest.raises(CpQueensError, match="has no native enumeration"):
+        build_or_skip("cpmpy", solver="pysat", enumeration="native")
+    with pytest.raises(CpQueensError, match="unknown model 'nope'"):
+        engines.get("minizinc", model="nope")
+
+
+def test_a_missing_minizinc_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cp_queens.engines.minizinc as module
+
+    monkeypatch.setattr(module.shutil, "which", lambda name: None)
+    with pytest.raises(CpQueensError, match="apt-get install minizinc"):
+        engines.get("minizinc")
+
+
+def test_a_missing_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("cpmpy")
+    import cpmpy
+
+    class Missing:
+        @staticmethod
+        def supported() -> bool:
+            return False
+
+    monkeypatch.setattr(cpmpy.SolverLookup, "lookup", lambda name: Missing)
+    with pytest.raises(CpQueensError, match=r"pip install '\.\[solvers\]' in a clone"):
+        engines.get("cpmpy", solver="choco")
+
+
+def test_the_models_ship_in_the_package() -> None:
+    from cp_queens.engines.minizinc import MODELS, model_path
+
+    for model in MODELS:
+        with open(model_path(model), encoding="utf-8") as source:
+            text = source.read()
+        assert "alldifferent(q)" in text and "solve" in text
