@@ -34,8 +34,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens import Problem, engines
+from cp_queens.engines._cpsat import runner
 from cp_queens.engines.cpsat import orbits as fast
-from cp_queens.engines.cpsat import runner
 from cp_queens.engines.cpsat.model import build_model
 from cp_queens.stats import Stats
 

@@ -24,13 +24,19 @@ a time limit cut short raises ``TimeLimitError``, which carries what was found
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from cp_queens import engines
 from cp_queens.budget import Budget
 from cp_queens.engines.base import Solutions, UniqueCount
-from cp_queens.errors import CpQueensError, IncompleteError, InvalidProblemError, TimeLimitError
+from cp_queens.errors import (
+    CpQueensError,
+    IncompleteError,
+    InvalidProblemError,
+    TimeLimitError,
+    UnknownEngineError,
+)
 from cp_queens.problem import Placement, Problem, squares
 from cp_queens.stats import Stats
 from cp_queens.verify import Verdict, verify
@@ -103,8 +109,11 @@ def default_solve_engine(n: int, *, fixed: bool = False) -> str:
 SMALL_RESIDUE = 64
 
 
-def default_complete_engine(problem: Problem, task: str = "first") -> str:
-    """The engine ``cp-queens complete`` uses when none is named, by the size of the residue.
+def default_complete_engine(
+    problem: Problem, task: str = "first", options: Collection[str] = ()
+) -> str:
+    """The engine ``cp-queens complete`` uses when none is named: by the size of the
+    residue, or, when ``options`` are chosen, the first engine that takes them all.
 
     A board with nothing given or blocked is a plain solve: one completion comes from
     the ``construct`` formula (a billion-square board is then refused for its memory
@@ -117,7 +126,23 @@ def default_complete_engine(problem: Problem, task: str = "first") -> str:
         'cpsat'
         >>> default_complete_engine(Problem(10**9)), default_complete_engine(Problem(12), "count")
         ('construct', 'fast')
+        >>> default_complete_engine(Problem(12, blocked=[(0, 0)]), options=["consistency"])
+        'propagate'
     """
+    by_size = _default_complete_engine(problem, task)
+    if not options:
+        return by_size
+    candidates = dict.fromkeys((by_size, DEFAULT_MODEL_ENGINE, "pyconstraint", "propagate"))
+    for name in candidates:
+        try:
+            if set(options) <= set(engines.options(name)):
+                return name
+        except UnknownEngineError:  # its optional package is not installed
+            continue
+    return by_size  # no engine takes them all: building it names the option it lacks
+
+
+def _default_complete_engine(problem: Problem, task: str) -> str:
     if problem.is_empty_board and task == "first":
         return "construct"
     if problem.is_empty_board and task == "count":

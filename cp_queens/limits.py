@@ -190,16 +190,20 @@ def check_memory(
     check_bytes(need, what, instead)
 
 
-def check_count_reach(engine: Costs, n: int, cores: int, time_limit: float | None) -> None:
+def check_count_reach(engine: Costs, n: int, cores: int, time_limit: float | None) -> float | None:
     """Refuse a count that would run for more than a year, saying how long it would take.
 
     With a time limit the caller accepts a partial count, so the count may start.
+
+    Returns:
+        The estimated wall seconds (``None``: unknown, or a time limit was given), so
+        that a caller can say up front that a count will be long without estimating again.
     """
     if time_limit is not None:
-        return
+        return None
     seconds = count_seconds(engine, n, cores)
     if seconds is None or seconds <= BEYOND_REACH:
-        return
+        return seconds
     record = len(KNOWN_TOTALS)
     raise UnsupportedTaskError(
         f"counting n={n} with engine '{engine.name}' would take {format_duration(seconds)} "

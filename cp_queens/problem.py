@@ -138,11 +138,7 @@ class Problem:
     blocked: frozenset[tuple[int, int]] = frozenset()
 
     def __post_init__(self) -> None:
-        n = self.n
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise InvalidProblemError(f"board size n must be an integer, got {n!r}")
-        if n < 1:
-            raise InvalidProblemError(f"board size n must be at least 1, got {n}")
+        n = check_size(self.n)
         fixed = _by_row(n, squares(self.fixed, "fixed", mapping=True))
         for row, col in fixed.items():
             _check_square(n, row, col, "given queen")
@@ -382,6 +378,25 @@ def _check_square(n: int, row: object, col: object, what: str) -> None:
             )
 
 
+def check_size(n: object) -> int:
+    """A board size: a whole number >= 1. The one check of ``n``: ``Problem`` calls
+    it, and so does the command line's ``N`` (before it builds anything).
+
+    Examples:
+        >>> check_size(8)
+        8
+        >>> check_size(0)
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.InvalidProblemError: board size n must be at least 1, got 0
+    """
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise InvalidProblemError(f"board size n must be an integer, got {n!r}")
+    if n < 1:
+        raise InvalidProblemError(f"board size n must be at least 1, got {n}")
+    return n
+
+
 #: Files are the letters a..z, so squares have algebraic names on boards up to 26 x 26.
 NAMED_UP_TO = 26
 
@@ -430,7 +445,9 @@ def describe_square(row: int, col: int, n: int) -> str:
         '(row 0, col 0)'
     """
     where = f"(row {row}, col {col})"
-    if n <= NAMED_UP_TO and 0 <= row < n and 0 <= col < n:
+    # Messages about bad input call this too, where a column may be anything at all.
+    numbers = all(isinstance(x, int) for x in (row, col, n))
+    if numbers and n <= NAMED_UP_TO and 0 <= row < n and 0 <= col < n:
         return f"{square_name(row, col, n)} {where}"
     return where
 

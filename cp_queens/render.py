@@ -27,8 +27,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape as _html_escape
 from typing import Literal
 
-from cp_queens.problem import NAMED_UP_TO
-
 Format = Literal["text", "unicode", "svg"]
 FORMATS: tuple[Format, ...] = ("text", "unicode", "svg")
 
@@ -43,8 +41,11 @@ QUEEN, GIVEN = "#111111", "#c62828"
 #: Largest board drawn as text or Unicode by the CLI: one line per row floods a screen.
 TEXT_UP_TO = 1_000
 
-#: Files are labelled a..z, so coordinates are shown up to n = 26.
-LABELLED_UP_TO = NAMED_UP_TO
+#: Files are labelled a..z, so coordinates are shown up to n = 26: the boards whose
+#: squares have names (``cp_queens.problem.NAMED_UP_TO``, which a test holds equal).
+#: Not imported from there: ``Placement`` draws itself with this module, which must
+#: not import it back.
+LABELLED_UP_TO = 26
 
 
 def escape(text: str) -> str:

@@ -92,6 +92,9 @@ class Progress:
     total: int | None = None
     #: Units of ``done`` that were read from a checkpoint instead of searched in this run.
     resumed: int = 0
+    #: Wall seconds the whole call is expected to take, estimated before any work (see
+    #: ``cp_queens.limits``); sent once, in the first record of a count, when known.
+    expected: float | None = None
 
     @property
     def rate(self) -> float:

@@ -13,17 +13,9 @@ import psutil
 import pytest
 
 from cp_queens import verify
-from cp_queens.cli import main
-from tests.helpers import total
+from tests.helpers import run_cli, total
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:  # argparse errors and --help
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # cp-queens in this process: exit code, stdout, stderr
 
 
 def test_solve_prints_a_board_and_stats_on_stderr(capsys) -> None:
@@ -83,9 +75,9 @@ def test_verify_reports_invalid_and_duplicates(capsys, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["solve", "0"], "N must be at least 1, got 0"),
-        (["solve", "-3"], "N must be at least 1"),
-        (["count", "eight"], "N must be a whole number, got 'eight'"),
+        (["solve", "0"], "board size n must be at least 1, got 0"),
+        (["solve", "-3"], "board size n must be at least 1"),
+        (["count", "eight"], "argument N: expected a whole number, got 'eight'"),
         (["solve", "8", "--engine", "nope"], "unknown engine 'nope'"),
         (["enumerate", "8", "--limit", "-1"], "expected a number >= 0"),
         (["solve", "8", "--time-limit", "0"], "expected a time > 0"),

@@ -30,6 +30,7 @@ from cp_queens.compare import (
 from cp_queens.compare.report import PlotUnavailableError, plot, write_csv, write_json
 from cp_queens.engines.base import Engine
 from cp_queens.problem import Placement, Problem
+from cp_queens.stats import Stats
 
 
 class Sleepy(Engine):
@@ -167,7 +168,10 @@ def test_errors_and_crashes_in_the_child_are_reported(test_engines: None) -> Non
 
 
 def test_disagreement_is_marked() -> None:
-    runs = [Run("a", 8, "count", OK, solutions=92), Run("b", 8, "count", OK, solutions=91)]
+    runs = [
+        Run("a", 8, "count", OK, stats=Stats(solutions=92)),
+        Run("b", 8, "count", OK, stats=Stats(solutions=91)),
+    ]
     mark_agreement(runs)
     assert [run.agrees for run in runs] == [False, False]
 
@@ -176,7 +180,7 @@ def test_disagreement_is_marked() -> None:
 
 
 SAMPLE = [
-    Run("reference", 4, "count", OK, wall_time=0.001, peak_rss_mb=50, solutions=2, branches=16),
+    Run("reference", 4, "count", OK, 0.001, 50, stats=Stats(solutions=2, branches=16)),
     Run("reference", 5, "count", TIMEOUT, wall_time=1.0, message="killed"),
     Run("reference", 6, "count", SKIPPED, message="timed out at n=5"),
     Run("mip", 4, "count", UNSUPPORTED, message="cannot count"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from cp_queens import Problem, engines, verify
+from cp_queens.engines._cpsat.runner import SolverSettings
 from cp_queens.engines.cpsat.greedy import build_model
-from cp_queens.engines.cpsat.runner import SolverSettings
 from cp_queens.engines.cpsat.search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
 from cp_queens.errors import CpQueensError, TimeLimitError
 from cp_queens.stats import COMPLETE, TIME_LIMIT
@@ -112,9 +112,9 @@ def test_channel_model_has_one_boolean_per_square_and_one_constraint_per_line() 
 @pytest.mark.parametrize(
     ("options", "fragment"),
     [
-        ({"strategy": "dfs"}, "unknown search strategy 'dfs'"),
-        ({"strategy": "fixed", "variable_order": "max-degree"}, "unknown variable order"),
-        ({"strategy": "fixed", "value_order": "middle"}, "unknown value order"),
+        ({"strategy": "dfs"}, "unknown strategy 'dfs'"),
+        ({"strategy": "fixed", "variable_order": "max-degree"}, "unknown variable_order"),
+        ({"strategy": "fixed", "value_order": "middle"}, "unknown value_order 'middle'"),
         ({"strategy": "greedy", "method": "fast"}, "cannot be combined with strategy"),
         ({"strategy": "greedy", "symmetry": "mirror"}, "cannot be combined with symmetry"),
     ],

@@ -123,8 +123,8 @@ def test_subproblems_are_the_left_half_of_the_first_row_and_its_safe_extensions(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"method": "quick"}, "unknown enumeration method 'quick'"),
-        ({"symmetry": "rotations"}, "unknown symmetry breaking 'rotations'"),
+        ({"method": "quick"}, "unknown method 'quick'"),
+        ({"symmetry": "rotations"}, "unknown symmetry 'rotations'"),
         ({"method": "fast", "symmetry": "full"}, "cannot be combined with symmetry 'full'"),
     ],
 )

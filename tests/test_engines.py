@@ -31,7 +31,7 @@ def test_reference_solutions_are_lexicographic_and_valid(n: int) -> None:
 
 def test_cpsat_stream_memory_is_bounded_by_its_queue() -> None:
     """The solver thread may run ahead of the consumer by at most the queue size."""
-    from cp_queens.engines.cpsat import runner as _cpsat_runner
+    from cp_queens.engines._cpsat import runner as _cpsat_runner
 
     engine = engines.get("cpsat", method="plain")
     stream = engine.solutions(Problem(12))
@@ -115,7 +115,7 @@ def test_cpsat_reports_solver_statistics() -> None:
     ("name", "options", "n"), [("reference", {}, 11), ("cpsat", {"method": "plain"}, 10)]
 )
 def test_count_reports_progress_as_it_goes(name: str, options: dict, n: int) -> None:
-    import cp_queens.engines.cpsat.runner as runner
+    import cp_queens.engines._cpsat.runner as runner
 
     seen: list[int] = []
     previous, runner.PROGRESS_EVERY = runner.PROGRESS_EVERY, 0.0

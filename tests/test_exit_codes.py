@@ -18,6 +18,7 @@ import pytest
 from cp_queens.cli import build_parser, main
 from cp_queens.cli.exit_codes import MEANINGS, ExitCode
 from cp_queens.engines.base import Engine
+from tests.helpers import run_cli
 
 SOLVABLE = ". . . .\n. . . .\n. . . .\n. . . .\n"
 DEAD_END = "Q . . .\n. . . .\n. . . .\n. . . .\n"  # a queen in the corner of 4x4: none
@@ -25,12 +26,7 @@ ATTACKING = "Q . . .\n. Q . .\n. . . .\n. . . .\n"
 
 
 def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def error_lines(err: str) -> list[str]:

@@ -263,7 +263,13 @@ def _numeric(parser: argparse.ArgumentParser) -> list[tuple[argparse.Action, str
     found = []
     for action in parser._actions:
         kind = getattr(action.type, "__name__", "")
-        if kind in ("board_size", "non_negative_int", "seed_value", "positive_seconds"):
+        if kind in (
+            "board_size",
+            "non_negative_int",
+            "workers_value",
+            "seed_value",
+            "positive_seconds",
+        ):
             name = action.option_strings[0] if action.option_strings else action.metavar
             found.append((action, str(name)))
     return found

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cp_queens.cli import main
 from cp_queens.cli.exit_codes import ExitCode
+from tests.helpers import run_cli
 
 SQUARES = ".-_0Qq1xX #\t"
 #: Pieces of every format the readers know, and of what breaks them.
@@ -51,11 +51,9 @@ def _check(capsys, tmp_path: Path, data: bytes, command: str) -> None:
     path = tmp_path / "input"
     path.write_bytes(data)
     started = time.perf_counter()
-    try:
-        code = main([command, str(path), *(["-e", "reference"] if command == "complete" else [])])
-    except SystemExit as exit_:
-        code = exit_.code
-    _, err = capsys.readouterr()
+    code, _, err = run_cli(
+        capsys, command, str(path), *(["-e", "reference"] if command == "complete" else [])
+    )
     assert time.perf_counter() - started < 10
     assert code in (ExitCode.OK, ExitCode.NEGATIVE, ExitCode.BAD_INPUT), err
     assert "Traceback" not in err

@@ -94,8 +94,8 @@ def test_complete_with_the_reference_imports_only_the_reference(nearly_full: Pat
     assert code == 0
     assert heavy(modules) == []
     engines = {m for m in modules if m.startswith("cp_queens.engines.") and m.count(".") == 2}
-    # The option choices the parser shows come from engines.choices, not from the engines.
-    light = {"base", "reference", "choices"}
+    # The option choices the parser offers are read off an engine only when a flag is used.
+    light = {"base", "call", "reference"}
     assert engines <= {f"cp_queens.engines.{name}" for name in light}
 
 
@@ -116,12 +116,17 @@ SMALL_COUNT = {
     "cp_queens",
     "cp_queens.budget",
     "cp_queens.cli",
+    "cp_queens.cli._args",
     "cp_queens.cli._common",
+    "cp_queens.cli._engine",
+    "cp_queens.cli._output",
+    "cp_queens.cli._parser",
+    "cp_queens.cli._progress",
     "cp_queens.cli.count",
     "cp_queens.cli.exit_codes",
     "cp_queens.engines",
     "cp_queens.engines.base",
-    "cp_queens.engines.choices",
+    "cp_queens.engines.call",
     "cp_queens.engines.fast",
     "cp_queens.engines.fast.bits",
     "cp_queens.engines.fast.dynamic",
@@ -196,23 +201,51 @@ def test_a_count_in_this_process_starts_no_pool() -> None:
 def test_parsing_loads_only_the_command_given(argv: list[str], command: str | None) -> None:
     code, modules = loaded(*argv)
     assert code == 0
-    commands = {m for m in modules if m.startswith("cp_queens.cli.")} - {
-        "cp_queens.cli._common",
-        "cp_queens.cli.exit_codes",
-    }
+    commands = {
+        m for m in modules if m.startswith("cp_queens.cli.") and not m.startswith("cp_queens.cli._")
+    } - {"cp_queens.cli.exit_codes"}
     assert commands == ({f"cp_queens.cli.{command}"} if command else set())
-    # Option choices (--method, --strategy, --consistency) are read without the engines.
+    # The choices --help shows (--method, --strategy, --consistency) are the engine classes'
+    # own: their modules load, the solver libraries they drive do not.
     engines = {m for m in modules if m.startswith("cp_queens.engines.")}
-    assert engines <= {"cp_queens.engines.base", "cp_queens.engines.choices"}
+    assert engines <= SHOWN_IN_HELP
+    assert heavy(modules) == []
     assert present(modules, NOT_FOR_A_SMALL_COUNT) == []
+
+
+#: The engine modules whose option choices ``--help`` shows (no solver library among them).
+SHOWN_IN_HELP = {
+    "cp_queens.engines.base",
+    "cp_queens.engines.call",
+    "cp_queens.engines._alldiff",
+    "cp_queens.engines._cpsat",
+    "cp_queens.engines._cpsat.settings",
+    "cp_queens.engines.cpsat",
+    "cp_queens.engines.cpsat.search",
+    "cp_queens.engines.cpsat.symmetry",
+    "cp_queens.engines.propagate",
+}
+
+
+def test_a_command_that_uses_no_method_flag_imports_no_other_engine() -> None:
+    code, modules = loaded("count", "6", "-e", "reference", "-q")
+    assert code == 0
+    engines = {m for m in modules if m.startswith("cp_queens.engines.")}
+    assert engines == {
+        "cp_queens.engines.base",
+        "cp_queens.engines.call",
+        "cp_queens.engines.reference",
+    }
 
 
 def test_solve_loads_its_engine_and_no_other_command() -> None:
     code, modules = loaded("solve", "8", "-q")
     assert code == 0
     assert "ortools" in modules  # the default engine for n = 8 is the CP-SAT model
-    commands = {m for m in modules if m.startswith("cp_queens.cli.")}
-    assert commands <= {"cp_queens.cli._common", "cp_queens.cli.exit_codes", "cp_queens.cli.solve"}
+    commands = {
+        m for m in modules if m.startswith("cp_queens.cli.") and not m.startswith("cp_queens.cli._")
+    }
+    assert commands <= {"cp_queens.cli.exit_codes", "cp_queens.cli.solve"}
     assert "cp_queens.engines.fast" not in modules
     assert "cp_queens.engines.propagate" not in modules
 

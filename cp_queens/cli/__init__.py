@@ -169,8 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     if sys.stdout is None:
         return fail("cannot write <stdout>: it is closed", ExitCode.IO_ERROR)
+    _warnings_as_one_line()  # before parsing: --workers is checked (and capped) there
     args = build_parser(lazy=True).parse_args(argv)
-    _warnings_as_one_line()
     set_quiet(getattr(args, "quiet", False))
     debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     previous = _sigterm_as_interrupt()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from cp_queens.cli._common import fail, positive_seconds
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.engines.choices import TASKS
+from cp_queens.engines import TASKS
 from cp_queens.errors import CpQueensError
 
 if TYPE_CHECKING:

@@ -18,6 +18,7 @@ from cp_queens.cli._common import (
     open_input,
     open_output,
     positive_seconds,
+    print_json,
     report,
     seed_value,
     strategy_options,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from cp_queens.engines import Engine
     from cp_queens.problem import Placement, Problem
 
-FORMATS = ("boards", "jsonl", "unicode", "svg")
+FORMATS = ("boards", "jsonl", "unicode", "svg", "json")
 #: Exit code when the second engine disagrees: a bug in an engine, not an answer.
 DISAGREEMENT = ExitCode.DISAGREE
 
@@ -100,7 +101,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         choices=FORMATS,
         default="boards",
         help="boards: rows of '.' and 'Q' (default); jsonl: JSON arrays of columns; "
-        "unicode: a chess diagram, given queens as ♕; svg: a picture (one completion only)",
+        "unicode: a chess diagram, given queens as ♕; svg: a picture (one completion only); "
+        "json (with --count): one JSON object with the answer, whether it is complete, and "
+        "the statistics",
     )
     parser.add_argument(
         "--seed", type=seed_value, metavar="K", help="random seed (cpsat) for repeatable runs"
@@ -113,6 +116,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.format == "svg" and (args.all or args.count):
         raise CpQueensError("--format svg draws one completion; use it without --all/--count")
+    if args.format == "json" and not args.count:
+        raise CpQueensError(
+            "--format json gives a count as data; use it with --count (jsonl lists completions)"
+        )
     if args.limit is not None and not args.all:
         raise CpQueensError("--limit only applies to --all")
     from cp_queens.partial import read_partial
@@ -120,42 +127,39 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
         problem = read_partial(source, name)
-    if args.engine is None and args.consistency is not None:
-        args.engine = "propagate"  # only our own solver takes a consistency level
-    elif args.engine is None and any(strategy_options(args).values()):
-        args.engine = DEFAULT_MODEL_ENGINE  # the other search options are the CP-SAT engine's
-    elif args.engine is None:
+    options = {"seed": args.seed, **strategy_options(args)}
+    spec, said = args.engine, []
+    if spec is None:
         task = "count" if args.count else "all" if args.all else "first"
-        args.engine = default_complete_engine(problem, task)
+        chosen = [key for key, value in options.items() if value is not None]
+        spec = default_complete_engine(problem, task, chosen)
         if problem.is_empty_board:
-            args.chosen = f"engine: {args.engine} (default for a board with nothing given)"
+            said.append(f"engine: {spec} (default for a board with nothing given)")
         else:
             squares = problem.residue().open_squares()
             plural = "" if squares == 1 else "s"
-            args.chosen = (
-                f"engine: {args.engine} (default for a residue of {squares} open square{plural})"
-            )
-    engine = make_engine(
-        args.engine, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
-    )
-    args.source_name = name
+            said.append(f"engine: {spec} (default for a residue of {squares} open square{plural})")
+    engine = make_engine(spec, time_limit=args.time_limit, **options)
+    given, blocked = len(problem.fixed), len(problem.blocked)
+    squares_text = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
+    said.append(f"{name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares_text}")
     if args.count:
-        return _count(args, problem, engine)
+        return _count(args, said, problem, engine)
     if args.all:
-        return _all(args, problem, engine)
-    return _first(args, problem, engine)
+        return _all(args, said, problem, engine)
+    return _first(args, said, problem, engine)
 
 
-def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+def _first(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
     from cp_queens.completion import first_completion
 
     try:
         placement = first_completion(problem, engine)
     except TimeLimitError:
-        _report(args, problem, engine)
+        _report(said, engine)
         return _stopped(args, "no completion found")
-    _report(args, problem, engine)
-    if args.cross_check and _disagrees(args, problem, exists=placement is not None):
+    _report(said, engine)
+    if args.cross_check and _disagrees(args, problem, engine, exists=placement is not None):
         return DISAGREEMENT
     if placement is None:
         print("no completion exists")
@@ -165,15 +169,27 @@ def _first(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     return ExitCode.OK
 
 
-def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+def _count(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
+    complete = True
     try:
         total = engine.count(problem)
     except TimeLimitError as cut:
-        _report(args, problem, engine)
-        return _stopped(args, f"at least {cut.partial} completions, the count is incomplete")
-    _report(args, problem, engine)
-    if args.cross_check and _disagrees(args, problem, count=total):
+        complete, total = False, cut.partial  # type: ignore[assignment]
+    _report(said, engine)
+    agrees = None
+    if complete and args.cross_check:
+        agrees = not _disagrees(args, problem, engine, count=total)
+    if args.format == "json":
+        document: dict[str, object] = {"n": problem.n, "answer": total, "complete": complete}
+        if agrees is not None:
+            document["cross_check"] = {"engine": args.cross_check, "agrees": agrees}
+        print_json({**document, "stats": engine.stats.as_dict()})
+    if not complete:
+        return _stopped(args, f"at least {total} completions, the count is incomplete")
+    if agrees is False:
         return DISAGREEMENT
+    if args.format == "json":
+        return ExitCode.OK if total else ExitCode.NEGATIVE
     if total == 0:
         print("no completion exists")
         return ExitCode.NEGATIVE
@@ -181,7 +197,7 @@ def _count(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
     return ExitCode.OK
 
 
-def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
+def _all(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
     from cp_queens.completion import completions
 
     found: set[Placement] = set()
@@ -194,11 +210,11 @@ def _all(args: argparse.Namespace, problem: Problem, engine: Engine) -> int:
             written += 1
             if args.cross_check:
                 found.add(placement)
-    _report(args, problem, engine)
+    _report(said, engine)
     complete = engine.stats.status == COMPLETE
     plural = "s" * (written != 1)
     note(f"{written} completion{plural}{'' if complete else ' (stopped early)'}")
-    if args.cross_check and complete and _disagrees(args, problem, found=found):
+    if args.cross_check and complete and _disagrees(args, problem, engine, found=found):
         return DISAGREEMENT
     if cut.stopped:
         return _stopped(args, f"{written} completions written, the list is incomplete")
@@ -214,18 +230,17 @@ def _stopped(args: argparse.Namespace, what: str) -> int:
     return ExitCode.TIME_LIMIT
 
 
-def _report(args: argparse.Namespace, problem: Problem, engine: Engine) -> None:
+def _report(said: list[str], engine: Engine) -> None:
     # Said with the statistics, after the call: a request refused before any work is
     # one line, the refusal.
-    if getattr(args, "chosen", None):
-        note(args.chosen)
-    given, blocked = len(problem.fixed), len(problem.blocked)
-    squares = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
-    note(f"{args.source_name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares}")
+    for line in said:
+        note(line)
     report(engine.stats)
 
 
-def _disagrees(args: argparse.Namespace, problem: Problem, **answer: object) -> bool:
+def _disagrees(
+    args: argparse.Namespace, problem: Problem, engine: Engine, **answer: object
+) -> bool:
     from cp_queens.completion import cross_check
 
     difference = cross_check(
@@ -237,7 +252,7 @@ def _disagrees(args: argparse.Namespace, problem: Problem, **answer: object) -> 
     if difference is None:
         note(f"cross-check: {args.cross_check} agrees")
         return False
-    print(f"cp-queens: cross-check FAILED against {args.engine}: {difference}", file=sys.stderr)
+    print(f"cp-queens: cross-check FAILED against {engine.name}: {difference}", file=sys.stderr)
     return True
 
 

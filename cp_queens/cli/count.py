@@ -10,25 +10,32 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from cp_queens import Problem, default_count_engine
 from cp_queens.cli._common import (
+    FORMAT_HELP,
     add_engine_argument,
     add_method_argument,
     add_strategy_arguments,
     board_size,
     fraction,
     make_engine,
-    non_negative_int,
     note,
     positive_seconds,
+    print_json,
     progress_display,
     report,
     strategy_options,
+    workers_value,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.engines import Engine
 from cp_queens.errors import TimeLimitError
+from cp_queens.stats import Progress
+
+if TYPE_CHECKING:
+    from cp_queens.parallel import Interrupted
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -56,12 +63,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="also count the solutions distinct up to rotation and reflection "
         "(the fast engine always does: it costs nothing there)",
     )
+    parser.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     add_method_argument(parser)
     add_strategy_arguments(parser)
     where = parser.add_argument_group("where the fast engine counts")
     where.add_argument(
         "--workers",
-        type=non_negative_int,
+        type=workers_value,
         metavar="W",
         help="local worker processes (0: every core; 1: this process only; default: every "
         "core from N=16 on, this process below)",
@@ -101,7 +109,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cp_queens.parallel import Interrupted  # multiprocessing: not while parsing arguments
+    from cp_queens import parallel  # multiprocessing: not while parsing arguments
 
     engine = make_engine(
         args.engine or default_count_engine(),
@@ -116,37 +124,32 @@ def run(args: argparse.Namespace) -> int:
         **strategy_options(args),
     )
     problem = Problem(args.n)
-    _say_how_long(engine, args)
-    # The fast engine finds the unique count in the same pass: always show it there.
-    unique_too = args.unique or engine.name == "fast"
+    # An engine that finds the unique count in the same pass: always show it there.
+    unique_too = args.unique or engine.unique_for_free
     complete = True
     try:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
+            told = _telling_how_long(progress, args.time_limit)
             if unique_too:
-                total, unique = engine.count_unique(problem, progress=progress)
+                total, unique = engine.count_unique(problem, progress=told)
             else:
-                total = engine.count(problem, progress=progress)
+                total = engine.count(problem, progress=told)
     except TimeLimitError as cut:
         complete = False
         if unique_too:
             total, unique = cut.partial  # type: ignore[misc]
         else:
             total = cut.partial  # type: ignore[assignment]
-    except Interrupted as stopped:
-        print(f"cp-queens: {stopped}", file=sys.stderr)
-        if stopped.checkpoint is not None:
-            print(
-                f"cp-queens: finished subproblems are saved in {stopped.checkpoint}; "
-                "run the same command again to resume",
-                file=sys.stderr,
-            )
-        else:
-            print(
-                "cp-queens: nothing was saved; add --checkpoint FILE to make a count resumable",
-                file=sys.stderr,
-            )
+    except parallel.Interrupted as stopped:
+        _say_interrupted(stopped)
         return ExitCode.INTERRUPTED
     report(engine.stats)
+    if args.format == "json":
+        document: dict[str, object] = {"n": args.n, "answer": total, "complete": complete}
+        if unique_too:
+            document["unique"] = unique
+        print_json({**document, "stats": engine.stats.as_dict()})
+        return ExitCode.OK if complete else ExitCode.TIME_LIMIT
     answer = f"{total} solutions, {unique} unique" if unique_too else f"{total} solutions"
     if not complete:
         # A count cut short is no answer: it goes to stderr, with its own exit code.
@@ -160,10 +163,36 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _say_how_long(engine: Engine, args: argparse.Namespace) -> None:
-    """A count of more than a minute says so up front (one beyond reach is refused)."""
-    from cp_queens.limits import BEYOND_REACH, count_seconds, format_duration
+def _telling_how_long(
+    progress: Callable[[Progress], None] | None, time_limit: float | None
+) -> Callable[[Progress], None]:
+    """The progress callback, which also says up front when a count will take more than
+    a minute: the engine estimated it once, before any work (one beyond reach it refused).
+    """
 
-    seconds = count_seconds(engine, args.n, engine.count_cores())
-    if seconds is not None and 60 < seconds <= BEYOND_REACH and args.time_limit is None:
-        note(f"this count may take {format_duration(seconds)} (Ctrl-C stops it)")
+    def told(info: Progress) -> None:
+        if info.expected is not None:
+            if info.expected > 60 and time_limit is None:
+                from cp_queens.limits import format_duration
+
+                note(f"this count may take {format_duration(info.expected)} (Ctrl-C stops it)")
+            return
+        if progress is not None:
+            progress(info)
+
+    return told
+
+
+def _say_interrupted(stopped: Interrupted) -> None:
+    print(f"cp-queens: {stopped}", file=sys.stderr)
+    if stopped.checkpoint is not None:
+        print(
+            f"cp-queens: finished subproblems are saved in {stopped.checkpoint}; "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            "cp-queens: nothing was saved; add --checkpoint FILE to make a count resumable",
+            file=sys.stderr,
+        )

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cp_queens import engines
-from cp_queens.cli._common import board_size, note, positive_seconds, report
+from cp_queens.cli._common import EngineChoices, board_size, note, positive_seconds, report
 from cp_queens.errors import CpQueensError
 
 if TYPE_CHECKING:
@@ -22,11 +22,10 @@ examples:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    from cp_queens.engines.choices import (  # not the engine: parsing must stay light
-        PROPAGATE_CONSISTENCIES as CONSISTENCIES,
-    )
-    from cp_queens.engines.choices import PROPAGATE_VALUE_ORDERS as VALUE_ORDERS
-    from cp_queens.engines.choices import PROPAGATE_VARIABLE_ORDERS as VARIABLE_ORDERS
+    # The propagate engine's own choices, read only when needed: parsing stays light.
+    consistencies = EngineChoices("consistency", "propagate")
+    variable_orders = EngineChoices("variable_order", "propagate")
+    value_orders = EngineChoices("value_order", "propagate")
 
     parser = subparsers.add_parser(
         "trace",
@@ -52,14 +51,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--consistency",
-        choices=CONSISTENCIES,
-        help="propagate only: how much to propagate after each queen (default arc)",
+        choices=consistencies,
+        metavar="LEVEL",
+        help="propagate only: how much to propagate after each queen, one of %(choices)s "
+        "(default arc)",
     )
     parser.add_argument(
-        "--variable-order", choices=VARIABLE_ORDERS, help="propagate only: which row next"
+        "--variable-order",
+        choices=variable_orders,
+        metavar="ORDER",
+        help="propagate only: which row next, one of %(choices)s",
     )
     parser.add_argument(
-        "--value-order", choices=VALUE_ORDERS, help="propagate only: which column first"
+        "--value-order",
+        choices=value_orders,
+        metavar="ORDER",
+        help="propagate only: which column first, one of %(choices)s",
     )
     parser.add_argument(
         "--compare",
@@ -167,10 +174,9 @@ def _compare(
     """Record one search per level of --compare and draw them on one slide."""
     from cp_queens.course.slides import compare_svg
     from cp_queens.course.trace import record
-    from cp_queens.engines.choices import PROPAGATE_CONSISTENCIES
 
     levels = [word.strip() for word in args.compare.split(",")]
-    known = ("reference", *PROPAGATE_CONSISTENCIES)
+    known = ("reference", *EngineChoices("consistency", "propagate"))
     for level in levels:
         if level not in known:
             raise CpQueensError(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cp_queens.cli._common import board_size, non_negative_int, open_input
+from cp_queens.cli._common import FORMAT_HELP, board_size, non_negative_int, open_input, print_json
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.problem import Problem
 from cp_queens.verify import verify, verify_rows
@@ -20,7 +20,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog="examples:\n"
         "  cp-queens enumerate 8 --format jsonl | cp-queens verify --expect 92 --distinct\n"
         "  echo '[0, 2, 4, 1, 3, 5]' | cp-queens verify      names the attacking pair\n"
-        "  cp-queens verify solutions.csv --n 10",
+        "  cp-queens verify solutions.csv --n 10 --format json",
     )
     parser.add_argument(
         "file", nargs="?", default="-", metavar="FILE", help="file to read (default: stdin)"
@@ -36,7 +36,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--expect", type=non_negative_int, metavar="K", help="also require exactly K placements"
     )
+    parser.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
     parser.set_defaults(run=run)
+
+
+#: Failures listed in a JSON answer; the count of all of them is in ``stats``.
+JSON_FAILURES = 100
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     sizes: set[int] = set()
     seen: dict[int, int] = {}
     problem = None if args.n is None else Problem(args.n)
+    failures: list[dict[str, object]] = []
 
     def judge(cols: list[int], index: int) -> None:
         nonlocal invalid
@@ -57,7 +63,11 @@ def run(args: argparse.Namespace) -> int:
                 verdict = verdict.__class__(False, f"repeats placement {earlier}")
         if not verdict.ok:
             invalid += 1
-            print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
+            if args.format == "json":
+                if len(failures) < JSON_FAILURES:
+                    failures.append({"placement": index, "n": len(cols), "reason": verdict.reason})
+            else:
+                print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
 
     with open_input(args.file) as source:
         for item in read_blocks(source, name):
@@ -87,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
         problems.append(f"{invalid} invalid")
     if args.expect is not None and checked != args.expect:
         problems.append(f"expected {args.expect} placements")
+    if args.format == "json":
+        valid = not problems and checked > 0
+        stats = {"checked": checked, "invalid": invalid, "sizes": sorted(sizes)}
+        print_json({"answer": valid, "complete": True, "stats": stats, "failures": failures})
+        return ExitCode.OK if valid else ExitCode.NEGATIVE
     if problems:
         print(f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}")
         return ExitCode.NEGATIVE

@@ -43,15 +43,15 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from cp_queens import engines
-from cp_queens.engines import choices
 from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Problem
+from cp_queens.stats import Stats
 
-TASKS = choices.TASKS
+TASKS = engines.TASKS
 
 #: Run outcomes.
 OK = "ok"
@@ -96,6 +96,10 @@ class CompareError(CpQueensError):
 class Run:
     """One engine on one board size: what happened and what it cost.
 
+    What the engine itself reports (solutions, branches, conflicts, its other figures)
+    is its ``Stats``, kept whole in ``stats`` and read through the
+    properties below; the fields here are what only ``compare`` knows.
+
     Attributes:
         engine: registry name.
         n: board size.
@@ -103,19 +107,18 @@ class Run:
         status: ``ok``, ``timeout``, ``unsupported`` (the engine says it cannot
             do the task), ``skipped`` (timed out on a smaller n already) or
             ``error``.
-        wall_time: seconds the task took inside the child (the time of the kill
-            for a run that had to be killed; ``None`` if it never ran).
+        wall_time: seconds the task took inside the child, measured around the call
+            (the time of the kill for a run that had to be killed; ``None`` if it
+            never ran).
         peak_rss_mb: peak resident memory of the run's process, in MiB.
         baseline_rss_mb: resident memory the child started with (inherited).
-        solutions: solutions found (counted, streamed, or 0/1 for ``first``).
-        branches, conflicts: the engine's own search figures, if it has them.
         agrees: for runs that finished, whether ``solutions`` equals that of every
             other finished run at the same n (``None`` when there is nothing to
             compare with).
         family: what kind of solver answered (CP with propagation, lazy clause
             generation, SAT, pseudo-Boolean, MIP, backtracking, ...).
         message: why a run is not ``ok``.
-        extra: the engine's other figures (solver status, LP iterations, ...).
+        stats: the engine's statistics of the call, or ``None`` when it made none.
     """
 
     engine: str
@@ -127,15 +130,33 @@ class Run:
     wall_time: float | None = None
     peak_rss_mb: float | None = None
     baseline_rss_mb: float | None = None
-    solutions: int | None = None
-    branches: int | None = None
-    conflicts: int | None = None
     agrees: bool | None = None
     message: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    stats: Stats | None = None
+
+    @property
+    def solutions(self) -> int | None:
+        """Solutions found (counted, streamed, or 0/1 for ``first``), if it ran."""
+        return None if self.stats is None else self.stats.solutions
+
+    @property
+    def branches(self) -> int | None:
+        return None if self.stats is None else self.stats.branches
+
+    @property
+    def conflicts(self) -> int | None:
+        return None if self.stats is None else self.stats.conflicts
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The engine's other figures (solver status, LP iterations, ...)."""
+        return {} if self.stats is None else self.stats.extra
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """One flat record: the run's fields and the engine's figures side by side."""
+        record = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "stats"}
+        figures = ("solutions", "branches", "conflicts", "extra")
+        return {**record, **{name: getattr(self, name) for name in figures}}
 
 
 # -- parsing requests --------------------------------------------------------------------------
@@ -275,9 +296,9 @@ def unsupported_reason(engine: str | EngineSpec, n: int, task: str) -> str | Non
     Asked of an instance: options can take abilities away (min-conflicts cannot count).
     """
     instance = _spec(engine).build()
-    if task == "count" and not instance.can_count:
+    if task == "count" and not instance.able_to("count"):
         return "cannot count"
-    if task == "enumerate" and not instance.can_enumerate:
+    if task == "enumerate" and not instance.able_to("enumerate"):
         return "cannot enumerate"
     if instance.max_n is not None and n > instance.max_n:
         return f"handles n <= {instance.max_n} only"
@@ -349,13 +370,15 @@ def run_one(
             peak_rss_mb=peak,
             message=f"the run's process ended without a result ({_describe(wait_status)})",
         )
+    if result.get("stats") is not None:
+        result["stats"] = Stats(**result["stats"])
     return Run(peak_rss_mb=peak, **result)
 
 
 def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[str, Any]:
     """Inside the child: do the task and describe the outcome as a Run's fields."""
     baseline = _megabytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-    fields: dict[str, Any] = {
+    known: dict[str, Any] = {
         "engine": spec.label,
         "n": n,
         "task": task,
@@ -363,7 +386,7 @@ def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[s
     }
     try:
         engine = spec.build(time_limit=time_limit)
-        fields["family"] = family_of(engine)
+        known["family"] = family_of(engine)
         problem = Problem(n)
         started = time.perf_counter()
         finished = True
@@ -377,20 +400,18 @@ def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[s
         except TimeLimitError as cut:  # the partial figure is kept, marked as such
             finished = False
             solutions = cut.partial if isinstance(cut.partial, int) else 0
-        fields["wall_time"] = round(time.perf_counter() - started, 6)
+        known["wall_time"] = round(time.perf_counter() - started, 6)
     except UnsupportedTaskError as error:
-        return {**fields, "status": UNSUPPORTED, "message": str(error)}
+        return {**known, "status": UNSUPPORTED, "message": str(error)}
     except Exception as error:
-        return {**fields, "status": ERROR, "message": f"{type(error).__name__}: {error}"}
-    stats = engine.stats
+        return {**known, "status": ERROR, "message": f"{type(error).__name__}: {error}"}
+    stats = engine.stats.as_dict()
+    stats["solutions"] = solutions  # what the task gave: first is 0 or 1, whatever was streamed
     return {
-        **fields,
+        **known,
         "status": OK if finished else TIMEOUT,
-        "solutions": solutions,
-        "branches": stats.branches,
-        "conflicts": stats.conflicts,
         "message": "" if finished else "stopped at its time limit",
-        "extra": stats.extra,
+        "stats": stats,
     }
 
 

@@ -33,13 +33,20 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 import numpy as np
 
+from cp_queens.course.answers import (
+    UnusableOutput,
+    as_columns,
+    describe,
+    is_int,
+    solutions_in,
+)
 from cp_queens.course.hints import Tally, explain, unique_hints
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Problem
@@ -307,7 +314,7 @@ def check_model(
         try:
             row = judge(n, fn(n), expected, label)
         except Exception as error:  # the student's code: any exception is a finding
-            row = CheckRow(n, len(expected), error=f"{label}({n}) raised {_describe(error)}")
+            row = CheckRow(n, len(expected), error=f"{label}({n}) raised {describe(error)}")
         row.seconds = time.perf_counter() - started
         report.rows.append(row)
     return report
@@ -317,8 +324,8 @@ def judge(n: int, produced: Any, expected: Sequence[tuple[int, ...]], label: str
     """What ``label(n)`` returned, judged: ``compare_solutions``, or an error row when it
     is not a collection of solutions at all (``None``, one placement, a dict)."""
     try:
-        return compare_solutions(n, _items(produced, n, label), expected)
-    except _UnusableOutput as error:
+        return compare_solutions(n, solutions_in(produced, n, label), expected)
+    except UnusableOutput as error:
         return CheckRow(n, len(expected), error=str(error))
 
 
@@ -416,6 +423,45 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
     if not 1 <= n <= FILE_UP_TO:
         raise CpQueensError(f"compare_file: n must be 1..{FILE_UP_TO}, got {n}")
     row = CheckRow(n, 0)
+    all_keys, all_places = _valid_keys(row, n, items)
+    unique, hits = _duplicates(row, all_keys, all_places)
+    found = np.zeros(len(unique), dtype=bool)
+    for solutions in reference_blocks(n):
+        truth = _keys(solutions)
+        at = np.minimum(np.searchsorted(unique, truth), max(len(unique) - 1, 0))
+        present = unique[at] == truth if len(unique) else np.zeros(len(truth), dtype=bool)
+        found[at[present]] = True
+        if row.first_missing is None and not present.all():
+            missing = tuple(solutions[int(np.flatnonzero(~present)[0])].tolist())
+            row.first_missing = Finding(n, None, missing, "missing", text(missing))
+        row.expected += len(truth)
+    if not found.all():  # valid by verify(), unknown to the engine: a bug in one of them
+        stray = np.isin(all_keys, unique[~found])
+        position = int(all_places[stray].min())
+        row.invalid += int(stray.sum())
+        row.duplicates -= int((hits[~found] - 1).sum())
+        if row.first_invalid is None or position < (row.first_invalid.index or 0):
+            cols = _columns(int(all_keys[stray][np.argmin(all_places[stray])]), n)
+            reason = "not a solution according to the reference engine"
+            row.first_invalid = Finding(n, position, cols, reason, text(cols))
+    row.correct = int(found.sum())
+    row.missing = row.expected - row.correct
+    if row.first_missing is not None:
+        missing_cols = row.first_missing.cols
+        row.first_missing = Finding(
+            n,
+            None,
+            missing_cols,
+            f"missing ({row.missing} of {row.expected} not found)",
+            row.first_missing.board,
+        )
+    return row
+
+
+def _valid_keys(row: CheckRow, n: int, items: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Judge every placement read: the invalid ones go into ``row`` (the first with its
+    attacking pair), the valid ones come back as one 64-bit key each, with their 1-based
+    positions in the file."""
     problem = Problem(n)
     keys: list[np.ndarray] = []  # of the valid placements, in the file's order
     places: list[np.ndarray] = []  # their 1-based positions in the file
@@ -453,38 +499,7 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
     all_places = np.concatenate(places) if places else np.zeros(0, np.int64)
     keys.clear()  # the blocks: not to be held next to their copy while sorting
     places.clear()
-    unique, hits = _duplicates(row, all_keys, all_places)
-    found = np.zeros(len(unique), dtype=bool)
-    for solutions in reference_blocks(n):
-        truth = _keys(solutions)
-        at = np.minimum(np.searchsorted(unique, truth), max(len(unique) - 1, 0))
-        present = unique[at] == truth if len(unique) else np.zeros(len(truth), dtype=bool)
-        found[at[present]] = True
-        if row.first_missing is None and not present.all():
-            missing = tuple(solutions[int(np.flatnonzero(~present)[0])].tolist())
-            row.first_missing = Finding(n, None, missing, "missing", text(missing))
-        row.expected += len(truth)
-    if not found.all():  # valid by verify(), unknown to the engine: a bug in one of them
-        stray = np.isin(all_keys, unique[~found])
-        position = int(all_places[stray].min())
-        row.invalid += int(stray.sum())
-        row.duplicates -= int((hits[~found] - 1).sum())
-        if row.first_invalid is None or position < (row.first_invalid.index or 0):
-            cols = _columns(int(all_keys[stray][np.argmin(all_places[stray])]), n)
-            reason = "not a solution according to the reference engine"
-            row.first_invalid = Finding(n, position, cols, reason, text(cols))
-    row.correct = int(found.sum())
-    row.missing = row.expected - row.correct
-    if row.first_missing is not None:
-        missing_cols = row.first_missing.cols
-        row.first_missing = Finding(
-            n,
-            None,
-            missing_cols,
-            f"missing ({row.missing} of {row.expected} not found)",
-            row.first_missing.board,
-        )
-    return row
+    return all_keys, all_places
 
 
 def reference_blocks(n: int) -> Iterator[np.ndarray]:
@@ -550,94 +565,11 @@ def _duplicates(row: CheckRow, keys: np.ndarray, places: np.ndarray) -> tuple[An
     return unique, hits
 
 
-def as_columns(item: Any, n: int) -> tuple[Any, str | None]:
-    """``item`` as a tuple of columns, plus a reason when it cannot be read as a placement.
-
-    Accepts a sequence of integer columns (NumPy integers too) or an ``n x n``
-    0/1 board with exactly one 1 per row.
-    """
-    if isinstance(item, np.ndarray):
-        item = item.tolist()
-    elif isinstance(item, Mapping):  # python-constraint's {row: column}
-        if set(item) != set(range(n)):
-            return (item,), f"{_short(item)}: expected the keys 0..{n - 1} (rows)"
-        item = [item[row] for row in range(n)]
-    elif isinstance(item, str | bytes) or not isinstance(item, Iterable):
-        return (item,), f"{_short(item)} is not a list of columns"
-    try:
-        values = list(item)
-    except Exception as error:
-        return (item,), f"{_short(item)} cannot be read: {_describe(error)}"
-    if values and all(isinstance(v, Sequence | np.ndarray) for v in values):
-        return _board_columns(values, n)
-    cols = []
-    for row, value in enumerate(values):
-        if isinstance(value, np.integer):
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            return tuple(values), f"row {row}: column {value!r} is not an integer"
-        cols.append(value)
-    return tuple(cols), None
-
-
-def _board_columns(rows: list[Any], n: int) -> tuple[Any, str | None]:
-    """A 0/1 board (the formulation with one Boolean per square) as columns."""
-    cols = []
-    for r, row in enumerate(rows):
-        cells = list(row.tolist() if isinstance(row, np.ndarray) else row)
-        if len(cells) != n or len(rows) != n:
-            return (
-                tuple(map(tuple, rows)),
-                f"a 0/1 board must be {n} x {n}, got {len(rows)} rows, row {r} has {len(cells)}",
-            )
-        queens = [c for c, v in enumerate(cells) if v]
-        if len(queens) != 1:
-            return tuple(map(tuple, rows)), f"0/1 board row {r} has {len(queens)} queens, not 1"
-        cols.append(queens[0])
-    return tuple(cols), None
-
-
-def _items(produced: Any, n: int, label: str) -> Iterable[Any]:
-    if produced is None:
-        raise _UnusableOutput(
-            f"{label}({n}) returned None: it must return (or yield) the solutions, "
-            "e.g. a list of lists of columns"
-        )
-    if isinstance(produced, str | bytes | int | float) or not isinstance(produced, Iterable):
-        raise _UnusableOutput(
-            f"{label}({n}) returned {_short(produced)}, not a collection of solutions"
-        )
-    if isinstance(produced, np.ndarray) and produced.ndim == 1 and produced.size:
-        raise _UnusableOutput(
-            f"{label}({n}) returned one placement {_short(produced)}, not a collection of "
-            "solutions (wrap it in a list)"
-        )
-    if isinstance(produced, Mapping):
-        raise _UnusableOutput(
-            f"{label}({n}) returned a dict, not a collection of solutions (return a list)"
-        )
-    items = produced
-    if isinstance(items, Sequence) and items and all(_is_int(v) for v in items):
-        raise _UnusableOutput(
-            f"{label}({n}) returned one placement {_short(items)}, not a collection of "
-            "solutions (wrap it in a list)"
-        )
-    return items
-
-
-class _UnusableOutput(Exception):
-    """fn(n) returned something that is not a collection of solutions."""
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-
 def _draw(cols: Any, n: int, reason: str) -> str | None:
     """The placement as a board, the attacking pair marked ``X``; None when it cannot be drawn."""
     if not isinstance(cols, tuple) or len(cols) != n:
         return None
-    if not all(_is_int(c) and 0 <= c < n for c in cols):
+    if not all(is_int(c) and 0 <= c < n for c in cols):
         return None
     pair: set[int] = set()
     if reason.startswith("rows "):
@@ -651,16 +583,6 @@ def _draw(cols: Any, n: int, reason: str) -> str | None:
         mark = "X" if r in pair else "Q"
         lines.append(" ".join(mark if c == col else "." for c in range(n)))
     return "\n".join(lines)
-
-
-def _short(value: Any, width: int = 60) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= width else shown[: width - 3] + "..."
-
-
-def _describe(error: BaseException) -> str:
-    message = str(error)
-    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 def _indent(board: str) -> str:

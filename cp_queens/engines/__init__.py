@@ -40,7 +40,7 @@ __all__ = [
 _REGISTRY: dict[str, type[Engine]] = {}
 
 #: Modules of this package that hold no engine.
-NOT_ENGINES = frozenset({"base", "choices"})
+NOT_ENGINES = frozenset({"base", "call"})
 
 E = TypeVar("E", bound=type[Engine])
 
@@ -182,6 +182,10 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
         chosen[key.strip().replace("-", "_")] = _option_value(value.strip())
     return name, chosen
 
+
+#: What ``compare`` can ask every engine: its ``first``,
+#: ``count`` or ``solutions`` (``enumerate``).
+TASKS = ("first", "count", "enumerate")
 
 #: What reads as a number, here in an option's value and on the command line
 #: (``cp_queens.cli``): ASCII digits and an optional sign. ``int()`` and ``float()`` alone

@@ -29,28 +29,10 @@ An engine that cannot do a task (a formula cannot enumerate) raises
 ``UnsupportedTaskError`` instead of pretending; the
 ``can_*`` flags say so up front, so tests and the CLI can ask before calling.
 
-How to add an engine
---------------------
-1. Make a module ``cp_queens/engines/my_engine.py`` (engine ``my-engine``; a
-   package ``my_engine/`` with the engine in its ``__init__.py`` once it needs
-   helpers). The registry finds it by that name; nothing else to edit.
-2. Subclass ``Engine``, set ``name``, ``description`` and the ``can_*`` /
-   ``supports_fixed`` / ``max_n`` flags, decorate it with
-   ``cp_queens.engines.register``.
-3. Take the options of your *method* (strategy, consistency, ...) as keyword-only
-   constructor arguments and check them there: a bad value is a
-   ``CpQueensError`` naming the choices. Run settings
-   (time limit, workers, where, checkpoint) are not constructor options: they
-   arrive in ``call.budget``; list the ones you honour in ``budget_keys``.
-   ``engines.get`` rejects options the engine lacks.
-4. Override ``Engine._solutions`` (and, where you have a faster way,
-   ``Engine._count``, ``Engine._count_unique``, ``Engine._first``).
-   Each gets the problem and its ``Call``: look at ``call.expired()`` now
-   and then and, once it is true, call ``call.stop_for_time()`` and return what
-   you have (the public method raises ``TimeLimitError``);
-   report with ``call.report(solutions)``, fill ``call.stats``. Read time only
-   through the call, never with a clock of your own.
-5. Run the contract tests on it: ``pytest --engine my-engine``.
+How to add an engine: copy ``TemplateEngine`` (below) into one new file,
+``cp_queens/engines/my_engine.py`` for engine ``my-engine``, and register it; its
+options, their choices and what it costs are attributes of its class. Step by step in
+``docs/adding-an-engine.md``; test it with ``pytest --engine my-engine``.
 
 ``TemplateEngine`` below is the smallest complete engine; the tests run it
 through the same contract as the real ones.
@@ -62,146 +44,43 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from cp_queens import limits
 from cp_queens.budget import Budget, check_time_limit
+from cp_queens.engines.call import (
+    SEED_RANGE,
+    Call,
+    ProgressCallback,
+    Solutions,
+    UniqueCount,
+    check_limit,
+    check_seed,
+)
 from cp_queens.errors import (
-    CpQueensError,
     EngineOptionError,
     TimeLimitError,
     UnsupportedTaskError,
 )
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Progress, Stats
+from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 
 #: Every finished call logs its statistics line here at level INFO (as the CLI prints it).
 LOGGER = "cp_queens"
 
 
-class UniqueCount(NamedTuple):
-    """All solutions, and those distinct up to rotation and reflection."""
-
-    total: int
-    unique: int
-
-
-#: Called now and then during a long call with a ``Progress`` record.
-ProgressCallback = Callable[[Progress], None]
-
-
-def check_limit(limit: object) -> int | None:
-    """``limit`` as a whole number >= 0 (or ``None``); anything else is a clear error.
-
-    Examples:
-        >>> check_limit(3), check_limit(None)
-        (3, None)
-        >>> check_limit(2.5)
-        Traceback (most recent call last):
-        ...
-        cp_queens.errors.CpQueensError: limit must be a whole number >= 0, got 2.5
-    """
-    if limit is None:
-        return None
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise CpQueensError(f"limit must be a whole number >= 0, got {limit!r}")
-    return int(limit)
-
-
-#: Random seeds every engine accepts (CP-SAT's ``random_seed`` is a 32-bit integer).
-SEED_RANGE = range(0, 2**31)
-
-
-def check_seed(seed: object) -> int | None:
-    """A random seed: a whole number in ``0 .. 2**31 - 1`` (or ``None``: draw one)."""
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, int) or int(seed) not in SEED_RANGE:
-        raise CpQueensError(f"seed must be a whole number from 0 to {SEED_RANGE[-1]}, got {seed!r}")
-    return int(seed)
-
-
-__all__ = ["Budget", "Call", "Engine", "Solutions", "UniqueCount", "check_time_limit"]
-
-
-@dataclass
-class Call:
-    """One call of an engine: what it was asked, and what it reports.
-
-    Created by the public methods of ``Engine`` and handed to the ``_``
-    methods a subclass overrides; never shared between calls.
-    """
-
-    task: str
-    problem: Problem
-    stats: Stats
-    #: How the call may run: time limit, workers, where, checkpoint.
-    budget: Budget = field(default_factory=Budget)
-    #: ``time.monotonic()`` when the call started.
-    started: float = field(default_factory=time.monotonic)
-    #: At most this many solutions (streams only).
-    limit: int | None = None
-    progress: ProgressCallback | None = field(default=None, repr=False)
-    #: ``time.monotonic()`` instant at which the call must stop, or ``None``: the one
-    #: deadline of the call, from ``budget.time_limit``. The monotonic clock is shared by
-    #: the processes of this machine, so local workers may compare against it too.
-    deadline: float | None = field(init=False)
-
-    def __post_init__(self) -> None:
-        limit = self.budget.time_limit
-        self.deadline = None if limit is None else self.started + limit
-
-    def expired(self) -> bool:
-        """True once the time limit has passed (cheap: call it every few thousand nodes)."""
-        return self.deadline is not None and time.monotonic() > self.deadline
-
-    def remaining(self) -> float | None:
-        """Seconds left before the deadline (at least 0), or ``None`` without a limit."""
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - time.monotonic())
-
-    def report(
-        self, solutions: int, *, done: int | None = None, total: int | None = None, resumed: int = 0
-    ) -> None:
-        """Tell the progress callback, if any, how far the call is."""
-        if self.progress is not None:
-            elapsed = time.monotonic() - self.started
-            self.progress(Progress(solutions, elapsed, done, total, resumed))
-
-    def stop_for_time(self) -> None:
-        """Mark the call as cut short by its time limit: its answer is incomplete."""
-        self.stats.status = TIME_LIMIT
-
-
-class Solutions(Iterator[Placement]):
-    """A stream of placements with its own statistics (``stats``), filled as it runs.
-
-    Closing it (``close()``, leaving a ``with`` block, or dropping it) stops the
-    search and frees what the engine holds (threads, processes).
-    """
-
-    def __init__(self, generator: Iterator[Placement], stats: Stats) -> None:
-        self._generator = generator
-        self.stats = stats
-
-    def __iter__(self) -> Solutions:
-        return self
-
-    def __next__(self) -> Placement:
-        return next(self._generator)
-
-    def close(self) -> None:
-        close = getattr(self._generator, "close", None)
-        if close is not None:
-            close()
-
-    def __enter__(self) -> Solutions:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+__all__ = [
+    "SEED_RANGE",
+    "Budget",
+    "Call",
+    "Engine",
+    "ProgressCallback",
+    "Solutions",
+    "UniqueCount",
+    "check_limit",
+    "check_seed",
+    "check_time_limit",
+]
 
 
 #: Told of every step of a search, as ``tracer(kind, row, col)``, by engines that take a
@@ -242,6 +121,28 @@ class Engine:
     #: keywords of ``engines.get`` beyond the constructor's (``where`` is spelt
     #: ``scheduler``, ``cluster`` or ``executor`` there).
     budget_keys: ClassVar[tuple[str, ...]] = ("time_limit",)
+    #: The values each option of the method takes, for ``check_options`` and the
+    #: command line's choices (an option missing here takes any value its type allows).
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    #: A count also gives the count up to symmetry at no extra cost, so callers may
+    #: always ask ``count_unique``.
+    unique_for_free: ClassVar[bool] = False
+
+    @classmethod
+    def check_options(cls, **chosen: object) -> None:
+        """The one check of option values against ``option_choices``, for every
+        engine's constructor and the command line alike.
+
+        Raises:
+            EngineOptionError: a value not among the choices, naming them.
+        """
+        for option, value in chosen.items():
+            choices = cls.option_choices.get(option)
+            if choices is not None and value not in choices:
+                raise EngineOptionError(
+                    f"{cls.name}: unknown {option} '{value}' (choose from {', '.join(choices)})"
+                )
 
     # What a call costs, checked before any work (``cp_queens.limits`` does the
     # arithmetic). Rough figures measured on the development machine (2 cores); they
@@ -265,6 +166,15 @@ class Engine:
         #: Used by a call that brings no budget of its own (``engines.get`` sets it).
         self.budget = Budget()
         self._latest = threading.local()
+
+    def able_to(self, task: str) -> bool:
+        """Whether this engine, with the options it was built with, can ``task``
+        (``"enumerate"`` or ``"count"``; any engine can look for a first solution).
+
+        The ``can_*`` flags say what the engine's class can do with *some* options; an
+        engine whose options take a task away (a local-search solver) overrides this.
+        """
+        return {"enumerate": self.can_enumerate, "count": self.can_count}.get(task, True)
 
     @property
     def stats(self) -> Stats:
@@ -292,7 +202,7 @@ class Engine:
         Raises:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
-        self._check(problem, "enumerate", self.can_enumerate, budget)
+        self._check(problem, "enumerate", self.able_to("enumerate"), budget)
         self._check_setup(problem, "solutions", budget, 0)
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
@@ -318,9 +228,10 @@ class Engine:
             TimeLimitError: the time limit cut the count short; ``partial`` is the
                 count so far (a lower bound), ``stats`` the call's statistics.
         """
-        self._check(problem, "count", self.can_count, budget)
+        expected = self._check(problem, "count", self.able_to("count"), budget)
         self._check_setup(problem, "count", budget, 0)
         call = self._call("count", problem, progress=progress, budget=budget)
+        call.expect(expected)
         total = self._count(problem, call)
         self._finish(call, total)
         self._raise_if_incomplete(call, total, f"at least {total:,} solutions (a lower bound)")
@@ -339,7 +250,7 @@ class Engine:
         ``TimeLimitError`` like ``count``, its ``partial``
         a ``UniqueCount`` of lower bounds.
         """
-        self._check(problem, "count", self.can_count, budget)
+        expected = self._check(problem, "count", self.able_to("count"), budget)
         if not problem.is_empty_board:
             raise UnsupportedTaskError(
                 "unique counts (up to symmetry) are only defined without pre-placed queens "
@@ -347,6 +258,7 @@ class Engine:
             )
         self._check_setup(problem, "count", budget, UniqueCount(0, 0))
         call = self._call("count", problem, progress=progress, budget=budget)
+        call.expect(expected)
         result = self._count_unique(problem, call)
         call.stats.extra["unique"] = result.unique
         self._finish(call, result.total)
@@ -409,7 +321,13 @@ class Engine:
 
     def _check(
         self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
-    ) -> None:
+    ) -> float | None:
+        """Refuse what this engine cannot do, before any work.
+
+        Returns:
+            For a count of a whole board, the wall seconds it is expected to take
+            (``None``: unknown or under a time limit), estimated here once.
+        """
         if not supported:
             raise UnsupportedTaskError(f"engine '{self.name}' cannot {task}: {self.description}")
         if not problem.is_empty_board and not self.supports_fixed:
@@ -441,9 +359,12 @@ class Engine:
             self._check_budget(budget)
         budget = budget or self.budget
         if task == "count" and problem.is_empty_board:  # blocked squares change the total
-            limits.check_count_reach(self, problem.n, self.count_cores(budget), budget.time_limit)
+            return limits.check_count_reach(
+                self, problem.n, self.count_cores(budget), budget.time_limit
+            )
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self, problem.n, budget.time_limit)
+        return None
 
     def _check_setup(
         self, problem: Problem, task: str, budget: Budget | None, partial: object
@@ -523,26 +444,42 @@ class Engine:
         if logging is not None:
             logging.getLogger(LOGGER).info("%s", call.stats.summary())
 
-    def _stream(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        emitted = 0
-        status = COMPLETE
-        if call.limit == 0:
+    def _stream(
+        self, problem: Problem, call: Call, blocks: Iterator[Any] | None = None
+    ) -> Iterator[Any]:
+        """The stream behind ``solutions``: the limit, the status and the statistics.
+
+        ``blocks``: solutions in blocks (anything with ``len()`` and slicing, such as the
+        rows of an array) to stream as they come, the last one cut to the limit; by
+        default the engine's ``_solutions``, one placement at a time.
+        """
+        one_by_one = blocks is None
+        if call.limit == 0:  # nothing wanted: not even a model built
+            if blocks is not None:
+                blocks.close()  # type: ignore[attr-defined]
             self._finish(call, 0, STOPPED)
             return
-        generator = self._solutions(problem, call)
+        source = self._solutions(problem, call) if blocks is None else blocks
+        emitted = 0
+        status = COMPLETE
         try:
-            for placement in generator:
-                emitted += 1
-                call.stats.solutions = emitted
-                yield placement
-                if call.limit is not None and emitted >= call.limit:
+            for item in source:
+                size = 1 if one_by_one else len(item)
+                if call.limit is not None and emitted + size >= call.limit:
+                    if not one_by_one:
+                        item = item[: call.limit - emitted]
+                    size = call.limit - emitted
                     status = STOPPED
+                emitted += size
+                call.stats.solutions = emitted
+                yield item
+                if status == STOPPED:
                     break
         except BaseException:  # closed early, Ctrl-C, or an error: not complete
             status = STOPPED
             raise
         finally:
-            close = getattr(generator, "close", None)
+            close = getattr(source, "close", None)
             if close is not None:
                 close()
             self._finish(call, emitted, status)
@@ -569,7 +506,7 @@ class TemplateEngine(Engine):
     max_n = 12  # generate and test gets slow beyond this
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        n, fixed = problem.n, problem.fixed
+        n, fixed, blocked = problem.n, problem.fixed, problem.blocked
         cols: list[int] = []
         next_col = [0]  # next_col[r]: the next column to try in row r
         while next_col:
@@ -589,7 +526,7 @@ class TemplateEngine(Engine):
                     cols.pop()
                 continue
             next_col[row] = col + 1
-            allowed = fixed.get(row, col) == col
+            allowed = fixed.get(row, col) == col and (row, col) not in blocked
             if allowed and all(c != col and abs(c - col) != row - r for r, c in enumerate(cols)):
                 call.stats.branches = (call.stats.branches or 0) + 1
                 cols.append(col)

@@ -442,5 +442,6 @@ def _check_installed(solver: str) -> None:
         supported = importlib.util.find_spec("pypblib") is not None
     if not supported:
         raise CpQueensError(
-            f"cpmpy: solver '{solver}' is not installed here ({INSTALL}; pysat also needs pypblib and pindakaas)"
+            f"cpmpy: solver '{solver}' is not installed here ({INSTALL}; pysat also needs "
+            "pypblib and pindakaas)"
         )

@@ -13,7 +13,7 @@ cardinality constraints, so its search is a SAT search over n^2 literals
 rather than over n integer domains. Pre-placed queens fix ``x[r][c] = 1``,
 blocked squares ``x[r][c] = 0``.
 Running the model (enumeration parameters, streaming, statistics) is shared
-with ``cpsat`` in ``cp_queens.engines.cpsat.runner``.
+with ``cpsat`` in ``cp_queens.engines._cpsat.runner``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens.engines import register
+from cp_queens.engines._cpsat import runner
+from cp_queens.engines._cpsat.settings import SolverSettings
 from cp_queens.engines.base import Call, Engine
-from cp_queens.engines.cpsat import runner
-from cp_queens.engines.cpsat.settings import SolverSettings
 from cp_queens.problem import Placement, Problem, diagonals
 
 Board = list[list[cp_model.IntVar]]

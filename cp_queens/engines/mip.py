@@ -24,6 +24,8 @@ branch-and-bound nodes and ``extra["lp_iterations"]`` the simplex iterations.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ortools.linear_solver import pywraplp
 
 from cp_queens.engines import register
@@ -77,13 +79,11 @@ class MipEngine(Engine):
     )
     can_enumerate = False
     can_count = False
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"backend": BACKENDS}
 
     def __init__(self, *, backend: str = "SCIP") -> None:
         super().__init__()
-        if backend not in BACKENDS:
-            raise CpQueensError(
-                f"mip: unknown backend '{backend}' (choose from {', '.join(BACKENDS)})"
-            )
+        self.check_options(backend=backend)
         self.backend = backend
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:

@@ -85,7 +85,7 @@ import constraint
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Budget, Call, Engine
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 
 SOLVERS = ("backtracking", "recursive", "optimized", "min-conflicts")
@@ -281,6 +281,11 @@ infeasibility
         "dynamic-order backtracking by default"
     )
     solvers: ClassVar[tuple[str, ...]] = SOLVERS
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
+        "solver": SOLVERS,
+        "columns": COLUMNS,
+        "values": VALUE_ORDERS,
+    }
     #: Peak RSS over n^2: 66 MB at n = 400, 1.5 GB at n = 2000 (n(n-1)/2 pair constraints).
     bytes_per_square = 400
     seconds_per_solution = 4e-4
@@ -299,42 +304,35 @@ infeasibility
         seed: int | None = None,
     ) -> None:
         super().__init__()
-        if solver not in SOLVERS:
-            raise CpQueensError(
-                f"pyconstraint: unknown solver '{solver}' (choose from {', '.join(SOLVERS)})"
-            )
-        if columns not in COLUMNS:
-            raise CpQueensError(
-                f"pyconstraint: columns must be one of {', '.join(COLUMNS)}, got '{columns}'"
-            )
+        self.check_options(solver=solver, columns=columns, values=values)
         self.solver = solver
         # A global AllDifferent cannot guide min-conflicts (see the module docstring).
         self.columns = "pairwise" if solver == "min-conflicts" else columns
-        if values not in VALUE_ORDERS:
-            raise CpQueensError(
-                f"pyconstraint: values must be one of {', '.join(VALUE_ORDERS)}, got '{values}'"
-            )
         self.values = values
         self.forwardcheck = forwardcheck
         self.steps = steps
         self.seed = seed
         if solver == "min-conflicts":
-            self.can_enumerate = False  # type: ignore[misc]
-            self.can_count = False  # type: ignore[misc]
             self.first_reach = None  # type: ignore[misc]  # local search: no search tree
         elif solver == "optimized":
             # A static row order: nothing in 5 minutes at n = 50 (see the module docstring).
             self.first_reach = 30  # type: ignore[misc]
 
+    def able_to(self, task: str) -> bool:
+        """Local search (``min-conflicts``) finds one solution at most: it cannot
+        enumerate, count or prove that none exists."""
+        local_search = self.solver == "min-conflicts"
+        return not (local_search and task in ("enumerate", "count")) and super().able_to(task)
+
     def _check(
         self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
-    ) -> None:
+    ) -> float | None:
         if not supported and self.solver == "min-conflicts":
             raise UnsupportedTaskError(
                 f"engine 'pyconstraint' with solver 'min-conflicts' cannot {task}: local search "
                 "finds one solution at most and cannot enumerate, count or prove infeasibility"
             )
-        super()._check(problem, task, supported, budget)
+        return super()._check(problem, task, supported, budget)
 
     # -- tasks --------------------------------------------------------------
 

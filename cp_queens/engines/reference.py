@@ -65,54 +65,16 @@ class ReferenceEngine(Engine):
 
     def _search(self, problem: Problem, call: Call, *, report: bool) -> Iterator[list[int]]:
         """Yield the (live, reused) column list at every solution."""
-        n = problem.n
-        cols = [-1] * n
-        column_used = [False] * n
-        diagonal_used = [False] * (2 * n - 1)
-        antidiagonal_used = [False] * (2 * n - 1)
-        for row, col in problem.fixed.items():
-            cols[row] = col
-            column_used[col] = diagonal_used[row + col] = True
-            antidiagonal_used[row - col + n - 1] = True
-        blocked = problem.blocked
-        rows_to_fill = [row for row in range(n) if row not in problem.fixed]
-        free_columns = [col for col in range(n) if not column_used[col]]
-        # Squares on a given queen's diagonal, and blocked squares, stay closed for the
-        # whole search: each row lists its open columns once, when the search first
-        # reaches it, and tries only those. (Its own code, not Problem.residue: the
-        # reference stays an independent oracle.)
-        given_diagonal, given_antidiagonal = diagonal_used.copy(), antidiagonal_used.copy()
-        nothing_closed = not problem.fixed and not blocked
+        tables = _Tables(problem, self.tracer)
+        n, cols, rows_to_fill = problem.n, tables.cols, tables.rows_to_fill
+        column_used = tables.column_used
+        diagonal_used, antidiagonal_used = tables.diagonal_used, tables.antidiagonal_used
+        place, lift = tables.place, tables.lift
         columns_to_try: list[list[int] | None] = [None] * len(rows_to_fill)
-
-        def open_columns_of(row: int) -> list[int]:
-            if nothing_closed:
-                return free_columns
-            return [
-                col
-                for col in free_columns
-                if not given_diagonal[row + col]
-                and not given_antidiagonal[row - col + n - 1]
-                and (row, col) not in blocked
-            ]
-
         stats = call.stats
         stats.branches = stats.conflicts = 0
         tracer = self.tracer
         solutions = 0
-
-        def place(row: int, col: int) -> None:
-            cols[row] = col
-            column_used[col] = diagonal_used[row + col] = True
-            antidiagonal_used[row - col + n - 1] = True
-
-        def lift(row: int) -> None:
-            col = cols[row]
-            column_used[col] = diagonal_used[row + col] = False
-            antidiagonal_used[row - col + n - 1] = False
-            cols[row] = -1
-            if tracer is not None:
-                tracer("undo", row, col)
 
         # tried[depth]: how many of its open columns row rows_to_fill[depth] has tried.
         tried = [0] * len(rows_to_fill)
@@ -132,7 +94,7 @@ class ReferenceEngine(Engine):
             placed = False
             open_columns = columns_to_try[depth]
             if open_columns is None:
-                open_columns = columns_to_try[depth] = open_columns_of(row)
+                open_columns = columns_to_try[depth] = tables.open_columns(row)
             while tried[depth] < len(open_columns):
                 col = open_columns[tried[depth]]
                 tried[depth] += 1
@@ -174,3 +136,55 @@ class ReferenceEngine(Engine):
                 depth -= 1
                 if depth >= 0:
                     lift(rows_to_fill[depth])
+
+
+class _Tables:
+    """The three tables of what is attacked, and the columns each empty row may try.
+
+    Given queens are marked before the search starts. Squares on a given queen's
+    diagonal, and blocked squares, stay closed for the whole search: each row lists
+    its open columns once, when the search first reaches it, and tries only those.
+    (Its own code, not ``Problem.residue``: the reference stays an independent oracle.)
+    """
+
+    def __init__(self, problem: Problem, tracer: Tracer | None) -> None:
+        n = self.n = problem.n
+        self.tracer = tracer
+        self.cols = [-1] * n
+        self.column_used = [False] * n
+        self.diagonal_used = [False] * (2 * n - 1)
+        self.antidiagonal_used = [False] * (2 * n - 1)
+        for row, col in problem.fixed.items():
+            self.place(row, col)
+        self.blocked = problem.blocked
+        self.rows_to_fill = [row for row in range(n) if row not in problem.fixed]
+        self.free_columns = [col for col in range(n) if not self.column_used[col]]
+        self.given_diagonal = self.diagonal_used.copy()
+        self.given_antidiagonal = self.antidiagonal_used.copy()
+        self.nothing_closed = not problem.fixed and not problem.blocked
+
+    def open_columns(self, row: int) -> list[int]:
+        """The columns of ``row`` no given queen attacks and no block closes."""
+        if self.nothing_closed:
+            return self.free_columns
+        n = self.n
+        return [
+            col
+            for col in self.free_columns
+            if not self.given_diagonal[row + col]
+            and not self.given_antidiagonal[row - col + n - 1]
+            and (row, col) not in self.blocked
+        ]
+
+    def place(self, row: int, col: int) -> None:
+        self.cols[row] = col
+        self.column_used[col] = self.diagonal_used[row + col] = True
+        self.antidiagonal_used[row - col + self.n - 1] = True
+
+    def lift(self, row: int) -> None:
+        col = self.cols[row]
+        self.column_used[col] = self.diagonal_used[row + col] = False
+        self.antidiagonal_used[row - col + self.n - 1] = False
+        self.cols[row] = -1
+        if self.tracer is not None:
+            self.tracer("undo", row, col)

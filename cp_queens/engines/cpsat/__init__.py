@@ -10,7 +10,7 @@ write it on a board::
 
 Pre-placed queens (the completion problem) are just fixed domains.
 How the model is *run* (parameters for exact enumeration, the solution
-callback, streaming) lives in ``cp_queens.engines.cpsat.runner``.
+callback, streaming) lives in ``cp_queens.engines._cpsat.runner``.
 
 Options a course can compare:
 
@@ -48,26 +48,25 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cp_queens.budget import available_cores
 from cp_queens.engines import register
+from cp_queens.engines._cpsat.settings import SolverSettings
 from cp_queens.engines.base import Call, Engine, UniqueCount
-from cp_queens.engines.choices import CPSAT_METHODS
 from cp_queens.engines.cpsat.search import (
     STRATEGIES,
     VALUE_ORDERS,
     VARIABLE_ORDERS,
     SearchStrategy,
 )
-from cp_queens.engines.cpsat.settings import SolverSettings
-from cp_queens.engines.cpsat.symmetry import LEVELS, check_level
+from cp_queens.engines.cpsat.symmetry import LEVELS
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem, Residue
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-    from cp_queens.engines.cpsat import runner
+    from cp_queens.engines._cpsat import runner
 
 #: Values of the ``method`` option.
-METHODS = CPSAT_METHODS
+METHODS = ("auto", "plain", "fast")
 #: More CP-SAT search threads than this gain nothing (its portfolio has fewer strategies).
 #: ``method="auto"`` enumerates with the fast path from this board size on.
 FAST_FROM = 10
@@ -148,11 +147,14 @@ class CpSatEngine(Engine):
             4
         """
         super().__init__()
-        if method not in METHODS:
-            raise CpQueensError(
-                f"unknown enumeration method '{method}' (choose one of: {', '.join(METHODS)})"
-            )
-        self.symmetry = check_level(symmetry)
+        self.check_options(
+            method=method,
+            symmetry=symmetry,
+            strategy=strategy,
+            variable_order=variable_order,
+            value_order=value_order,
+        )
+        self.symmetry = symmetry
         if method == "fast" and symmetry != "none":
             raise CpQueensError(
                 f"method 'fast' yields every solution; it cannot be combined with "
@@ -180,12 +182,13 @@ class CpSatEngine(Engine):
     def _call(self, task: str, problem: Problem, **kwargs: Any) -> Call:
         # OR-Tools loads on the first call; its start-up (about half a second) is not
         # the search's, so it happens before the clock of the time limit starts.
-        from cp_queens.engines.cpsat import runner  # noqa: F401
+        from cp_queens.engines._cpsat import runner  # noqa: F401
 
         return super()._call(task, problem, **kwargs)
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        from cp_queens.engines.cpsat import orbits, runner
+        from cp_queens.engines._cpsat import runner
+        from cp_queens.engines.cpsat import orbits
 
         if self._use_fast(problem, call):
             return orbits.stream(problem, self.settings, call, self._workers(call))
@@ -193,7 +196,7 @@ class CpSatEngine(Engine):
         return runner.stream(model, decode, settings, call.stats)
 
     def _count(self, problem: Problem, call: Call) -> int:
-        from cp_queens.engines.cpsat import runner
+        from cp_queens.engines._cpsat import runner
 
         if self._use_fast(problem, call):
             return self._fast_count(problem, call).total
@@ -236,7 +239,7 @@ class CpSatEngine(Engine):
         )
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
-        from cp_queens.engines.cpsat import runner
+        from cp_queens.engines._cpsat import runner
 
         model, decode, settings = self._searched_model(problem, call)
         # The limit covers the whole call: building a large model takes time too.

@@ -24,9 +24,9 @@ as the solutions pile up (measured here: about 0.5 ms each at n = 12 and
    use more cores.
 
 Each subproblem runs through ``runner`` with the same careful
-enumeration parameters as the plain model: ``cp_queens.engines.cpsat.runner.visit`` in the
+enumeration parameters as the plain model: ``cp_queens.engines._cpsat.runner.visit`` in the
 worker processes (solutions handled in the callback, no extra thread), and
-``cp_queens.engines.cpsat.runner.stream`` when streaming in this process.
+``cp_queens.engines._cpsat.runner.stream`` when streaming in this process.
 
 Streaming keeps memory bounded and the order deterministic: subproblem ``i``
 writes chunks of representatives to queue ``i mod processes``; the consumer
@@ -48,8 +48,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens import parallel
+from cp_queens.engines._cpsat import runner
 from cp_queens.engines.base import Call, UniqueCount
-from cp_queens.engines.cpsat import runner
 from cp_queens.engines.cpsat.model import build_model
 from cp_queens.problem import Placement, Problem, attack_reason
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats

@@ -51,26 +51,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cp_queens.engines.choices import (
-    CPSAT_STRATEGIES,
-    CPSAT_VALUE_ORDERS,
-    CPSAT_VARIABLE_ORDERS,
-)
 from cp_queens.errors import CpQueensError
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
 #: Values of the ``strategy`` option.
-STRATEGIES = CPSAT_STRATEGIES
+STRATEGIES = ("auto", "portfolio", "fixed", "greedy")
 #: Variable orders of ``strategy="fixed"``, with CP-SAT's names.
 VARIABLE_ORDERS = dict(
-    zip(CPSAT_VARIABLE_ORDERS, ("CHOOSE_FIRST", "CHOOSE_MIN_DOMAIN_SIZE"), strict=True)
+    zip(("input", "min-domain"), ("CHOOSE_FIRST", "CHOOSE_MIN_DOMAIN_SIZE"), strict=True)
 )
 #: Value orders of ``strategy="fixed"``; ``random`` is built in the model (see above).
 VALUE_ORDERS = dict(
     zip(
-        CPSAT_VALUE_ORDERS,
+        ("min", "max", "median", "random"),
         ("SELECT_MIN_VALUE", "SELECT_MAX_VALUE", "SELECT_MEDIAN_VALUE", "SELECT_MIN_VALUE"),
         strict=True,
     )

@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cp_queens.engines.choices import CPSAT_SYMMETRY
 from cp_queens.errors import CpQueensError
 
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
     LinearExpr = cp_model.LinearExprT
 
 #: The values of the ``symmetry`` option, weakest first.
-LEVELS = CPSAT_SYMMETRY
+LEVELS = ("none", "mirror", "full")
 
 
 def check_level(level: str) -> str:

@@ -37,7 +37,6 @@ from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
 from cp_queens.errors import CpQueensError, EngineOptionError
 from cp_queens.problem import Placement, Problem
-from cp_queens.stats import COMPLETE, STOPPED
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -73,6 +72,8 @@ class FastEngine(Engine):
     )
     max_n = kernels.MAX_N
     budget_keys = ("time_limit", "workers", "where", "checkpoint", "recheck")
+    #: Each subproblem's count of canonical solutions comes with its total.
+    unique_for_free = True
 
     def __init__(
         self,
@@ -263,36 +264,10 @@ class FastEngine(Engine):
             >>> [block.shape for block in FastEngine().solution_arrays(Problem(8))]
             [(92, 8)]
         """
-        self._check(problem, "enumerate", self.can_enumerate)
+        self._check(problem, "enumerate", self.able_to("enumerate"))
         call = self._call("solutions", problem, limit=check_limit(limit))
-        return Solutions(self._array_stream(problem, call), call.stats)
-
-    def _array_stream(self, problem: Problem, call: Call) -> Iterator[Any]:
-        emitted = 0
-        status = COMPLETE
-        if call.limit == 0:
-            self._finish(call, 0, STOPPED)
-            return
         blocks = self._blocks(problem, call, ARRAY_BATCH_SIZES)
-        try:
-            for block in blocks:
-                if call.limit is not None and emitted + len(block) >= call.limit:
-                    block = block[: call.limit - emitted]
-                    status = STOPPED
-                emitted += len(block)
-                call.stats.solutions = emitted
-                yield block
-                if status == STOPPED:
-                    break
-        except BaseException:  # closed early, Ctrl-C, or an error: not complete
-            status = STOPPED
-            raise
-        finally:
-            blocks.close()
-            self._finish(call, emitted, status)
-        self._raise_if_incomplete(
-            call, emitted, f"{emitted:,} solutions streamed (there may be more)"
-        )
+        return Solutions(self._stream(problem, call, blocks), call.stats)
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         for block in self._blocks(problem, call, BATCH_SIZES):

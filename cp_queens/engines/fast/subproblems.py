@@ -88,12 +88,6 @@ class Subproblem:
         return f"{self.kind}:{'.'.join(map(str, self.prefix))}"
 
 
-def check_size(n: int) -> None:
-    """Reject boards the 64-bit masks cannot hold."""
-    if n > kernels.MAX_N:
-        raise UnsupportedTaskError(f"engine 'fast' handles n <= {kernels.MAX_N}, got n={n}")
-
-
 def default_depth(n: int) -> int:
     """Rows fixed by a subproblem: enough subtrees to keep many workers busy, evenly.
 
@@ -196,7 +190,12 @@ def split(
     (a ``time.monotonic()`` instant) it raises ``SplitExpired``, so a
     time limit covers the split too. A count runs ``iter_split`` instead and
     never holds the whole list; a checkpoint needs it (its header names the split).
+
+    Called on its own (not through the engine, which checks ``n`` against its
+    ``max_n``), it refuses a board the 64-bit masks cannot hold.
     """
+    if n > kernels.MAX_N:
+        raise UnsupportedTaskError(f"engine 'fast' handles n <= {kernels.MAX_N}, got n={n}")
     found: list[Subproblem] = []
     for index, sub in enumerate(iter_split(n, depth=depth, fixed=fixed, blocked=blocked)):
         found.append(sub)
@@ -226,7 +225,8 @@ def iter_split(
         >>> next(subs).key
         'corner:0.2.4'
     """
-    check_size(n)
+    # n fits the 64-bit masks (n <= kernels.MAX_N): the engine's max_n, checked before
+    # any call reaches here.
     depth = default_depth(n) if depth is None else depth
     if depth < 1:
         raise CpQueensError(f"split depth must be at least 1, got {depth}")

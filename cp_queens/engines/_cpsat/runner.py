@@ -32,7 +32,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cp_queens.engines.cpsat.settings import SolverSettings
+from cp_queens.engines._cpsat.settings import SolverSettings
 from cp_queens.handover import QUEUE_SIZE, put_unless_stopped
 from cp_queens.problem import Placement
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats

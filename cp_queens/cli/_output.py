@@ -1,0 +1,176 @@
+"""What a command writes: one-line errors, ``#`` notes, answers as text or JSON, and
+the files and streams it reads and writes (a failure there is one line, exit 74)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+
+from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.stats import Stats
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def fail(message: str, code: int = 2) -> int:
+    """Print ``cp-queens: error: message`` on stderr and return ``code``."""
+    print(f"cp-queens: error: {message}", file=sys.stderr)
+    return code
+
+
+#: Set by ``--quiet``: the ``#`` lines and the live progress stay silent. One process runs
+#: one command, so a module-level switch is the whole state.
+_quiet = False
+
+
+def set_quiet(quiet: bool) -> None:
+    """Silence (or restore) ``note``, ``report`` and the live progress lines."""
+    global _quiet
+    _quiet = quiet
+
+
+def note(message: str) -> None:
+    """A ``# message`` line on stderr (what was chosen, where it ran), unless ``--quiet``."""
+    if not _quiet:
+        print(f"# {message}", file=sys.stderr)
+
+
+def report(stats: Stats) -> None:
+    """The engine's statistics, on stderr so that stdout pipes cleanly (unless ``--quiet``)."""
+    note(stats.summary())
+
+
+#: What ``--format json`` means, for every command that offers it.
+FORMAT_HELP = (
+    "text: a line for people (default); json: one JSON object on stdout: 'answer', "
+    "'complete' (false when the time limit cut it short) and the statistics"
+)
+
+
+def print_json(document: dict[str, Any]) -> None:
+    """An answer as one JSON object on one line of stdout: what ``--format json`` prints.
+
+    Every such object has ``answer`` and ``complete`` (``false`` when a time limit cut
+    the answer short: then ``answer`` is what was found, a lower bound); ``stats``
+    holds the engine's statistics where an engine ran.
+    """
+    import json
+
+    print(json.dumps(document))
+
+
+def quiet() -> bool:
+    """Whether ``--quiet`` was given."""
+    return _quiet
+
+
+def live_console() -> Console | None:
+    """A Rich console on stderr for live progress, or ``None`` when piped or ``--quiet``.
+
+    Rich is imported only for a terminal: a piped or scripted run starts lighter.
+    """
+    if _quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if _quiet or not console.is_terminal:
+        return None
+    return console
+
+
+class StreamError(OSError):
+    """Reading or writing a stream failed (disk full, closed stream): one line, exit code 74."""
+
+
+@contextlib.contextmanager
+def open_input(path: str) -> Iterator[TextIO]:
+    """``path`` opened for reading, or stdin for ``-``; a missing file is a one-line error.
+
+    Every reader sees the same text: UTF-8 with an optional byte-order mark
+    dropped, and ``\\r\\n`` read as ``\\n``; bytes that are not UTF-8 are one
+    line naming the source, not a ``UnicodeDecodeError``.
+    """
+    name = "<stdin>" if path == "-" else path
+    if path == "-":
+        if sys.stdin is None:
+            raise StreamError("cannot read <stdin>: it is closed")
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a test's StringIO: already text
+            handle: TextIO = sys.stdin
+        else:
+            handle = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="strict")
+    else:
+        try:
+            handle = open(path, encoding="utf-8-sig", errors="strict")  # noqa: SIM115
+        except OSError as error:
+            raise CpQueensError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        yield handle
+    except UnicodeDecodeError as error:
+        raise ParseError(
+            f"{name}: not UTF-8 text (byte 0x{error.object[error.start]:02x}); "
+            "expected boards, JSON lines or CSV"
+        ) from None
+    except OSError as error:
+        if isinstance(error, StreamError):
+            raise
+        raise StreamError(f"cannot read {name}: {error.strerror or error}") from None
+    finally:
+        if path != "-":
+            handle.close()
+        elif handle is not sys.stdin:
+            handle.detach()  # type: ignore[attr-defined]  # leave sys.stdin's own buffer open
+
+
+@contextlib.contextmanager
+def open_output(path: str | None, lines: bool = False) -> Iterator[Any]:
+    """``path`` opened for writing, or stdout for ``None`` / ``-``: whole records or a
+    failure (``cp_queens.output``).
+
+    A failed write (a full disk, ``ulimit -f``, ``/dev/full``, a file that takes no
+    writes) becomes one ``StreamError`` naming the target, and what was written
+    stays whole: stdout, if a regular file, is cut back to its last whole record; a
+    file named with ``-o`` is written under a temporary name and renamed into place
+    when complete, so it never holds half a placement (on failure it is not created,
+    or an old one stays untouched). Ctrl-C keeps the whole records written so far.
+    ``lines``: every line is a record (jsonl, csv), else every write is (boards, pictures).
+    """
+    from cp_queens.output import OutputError, whole_file, whole_stream
+
+    try:
+        if path in (None, "-"):
+            with whole_stream(sys.stdout, "<stdout>", lines) as out:
+                yield out
+        else:
+            with whole_file(path, lines=lines) as out:
+                yield out
+    except OutputError as error:
+        raise StreamError(error.strerror) from None
+
+
+T = TypeVar("T")
+
+
+class TimeCut:
+    """Passes a stream through, ending it quietly where the time limit cut it short.
+
+    A library stream raises ``TimeLimitError`` after its last
+    solution; a command writes what came, then reads ``stopped`` to choose its exit
+    code (4), so the writers need not know about time limits.
+    """
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def __call__(self, stream: Iterable[T]) -> Iterator[T]:
+        from cp_queens.errors import TimeLimitError
+
+        try:
+            yield from stream
+        except TimeLimitError:
+            self.stopped = True
