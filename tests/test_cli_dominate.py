@@ -55,8 +55,8 @@ def test_a_time_limit_without_proof_exits_4_with_the_best_set_and_bound(capsys) 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["dominate", "0"], "N must be at least 1"),
-        (["dominate", "x"], "N must be a whole number"),
+        (["dominate", "0"], "must be at least 1, got 0"),
+        (["dominate", "x"], "expected a whole number"),
         (["dominate", "101"], "too large"),
         (["dominate", "5", "--model", "gurobi"], "invalid choice"),
         (["dominate", "5", "--symmetry", "all"], "invalid choice"),
