@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -51,12 +52,28 @@ def backtrack(n: int) -> list[list[int]]:
     return namespace["model"](n)
 
 
+# Submissions inherit the grader's environment (all but CP_QUEENS_* variables): this marks
+# the ones this test process started. Without it a grading run of another xdist worker, or
+# of another test session on the machine, still running its submissions looks like ours
+# left behind.
+OWNER_VARIABLE = "GRADE_TEST_OWNER"
+
+
+@pytest.fixture(autouse=True)
+def _mark_our_submissions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(OWNER_VARIABLE, str(os.getpid()))
+
+
 def graders_processes() -> list[int]:
-    """Processes started by any grading run and still alive (there should be none)."""
+    """Processes started by a grading run of this test process and still alive (there
+    should be none)."""
     left = []
     for process in psutil.process_iter():
         try:
-            if TOKEN_VARIABLE in process.environ():
+            environment = process.environ()
+            if TOKEN_VARIABLE in environment and environment.get(OWNER_VARIABLE) == str(
+                os.getpid()
+            ):
                 left.append(process.pid)
         except (psutil.Error, OSError):
             continue
