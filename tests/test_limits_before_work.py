@@ -322,11 +322,7 @@ ANYTHING = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=ANYTHING | st.integers(1, 7), fixed=ANYTHING, blocked=ANYTHING)
-def test_fuzzed_arguments_give_an_answer_or_our_error(
-    n: object, fixed: object, blocked: object
-) -> None:
+def answer_or_our_error(n: object, fixed: object, blocked: object) -> None:
     """Whatever is passed, the library answers or raises a :class:`CpQueensError`."""
     for call in (
         lambda: cp_queens.count(n, fixed=fixed, blocked=blocked, engine="reference"),  # type: ignore[arg-type]
@@ -336,3 +332,24 @@ def test_fuzzed_arguments_give_an_answer_or_our_error(
     ):
         with contextlib.suppress(CpQueensError):
             call()
+
+
+FUZZED = {"n": ANYTHING | st.integers(1, 7), "fixed": ANYTHING, "blocked": ANYTHING}
+
+
+# A hundred argument triples in the default run, the full 300 in the slow one.
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**FUZZED)
+def test_fuzzed_arguments_give_an_answer_or_our_error(
+    n: object, fixed: object, blocked: object
+) -> None:
+    answer_or_our_error(n, fixed, blocked)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**FUZZED)
+def test_many_fuzzed_arguments_give_an_answer_or_our_error(
+    n: object, fixed: object, blocked: object
+) -> None:
+    answer_or_our_error(n, fixed, blocked)
