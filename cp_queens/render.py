@@ -23,7 +23,7 @@ draws an evenly spaced sample of rows and says so in a caption.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape as _html_escape
 from typing import Literal
 
@@ -222,3 +222,37 @@ def _coordinates(n: int, cell: float) -> list[str]:
 
 def _rect(x: float, y: float, w: float, h: float, fill: str) -> str:
     return f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="{fill}"/>'
+
+
+def squares(
+    n: int, queens: Iterable[tuple[int, int]], *, style: Literal["text", "unicode"] = "text"
+) -> str:
+    """A board with queens on any squares (``(row, col)`` pairs), not one per row: the
+    shape of a dominating set. ``text`` is ``.`` and ``Q`` as ``text`` draws them,
+    ``unicode`` a chess diagram as ``unicode`` draws it (coordinates up to 26 files).
+
+    Examples:
+        >>> print(squares(3, [(1, 1)]))
+        . . .
+        . Q .
+        . . .
+        >>> print(squares(2, [(0, 0)], style="unicode"))
+        2 ♛ ■
+        1 ■ □
+          a b
+    """
+    occupied = set(queens)
+    if style == "text":
+        return "\n".join(
+            " ".join("Q" if (r, c) in occupied else "." for c in range(n)) for r in range(n)
+        )
+    labelled = n <= LABELLED_UP_TO
+    width = len(str(n))
+    lines = []
+    for r in range(n):
+        rank = n - r
+        cells = ["♛" if (r, c) in occupied else ("■" if (c + rank) % 2 else "□") for c in range(n)]
+        lines.append((f"{rank:>{width}} " if labelled else "") + " ".join(cells))
+    if labelled:
+        lines.append(" " * (width + 1) + " ".join(chr(ord("a") + c) for c in range(n)))
+    return "\n".join(lines)

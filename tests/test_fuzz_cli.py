@@ -142,11 +142,14 @@ def argv_for(command: str, files: list[str]) -> st.SearchStrategy[list[str]]:
 def _one_process(argv: list[str]) -> list[str]:
     """Bounds on what a good run may do: a count with a checkpoint would start a pool of
     every core, so it stays in this process; ``compare`` runs every engine for up to 10 s
-    by default (``--n 1_000`` is n = 1000), so it gets half a second each."""
+    by default (``--n 1_000`` is n = 1000), so it gets half a second each; ``dominate``
+    may search a minute for its proof, so it gets a second."""
     if argv[0] == "count" and "--workers" not in argv:
         return [*argv, "--workers", "1"]
     if argv[0] == "compare" and "--time-limit" not in argv:
         return [*argv, "--time-limit", "0.5"]
+    if argv[0] == "dominate" and "--time-limit" not in argv:  # proving n = 9 takes a minute
+        return [*argv, "--time-limit", "1"]
     return argv
 
 

@@ -201,9 +201,9 @@ def test_key_18_local_search_refuses_to_judge_completions() -> None:
     assert "does not support pre-placed queens" in key.exercise_18()
 
 
-def test_key_30_blocked_squares_leave_one_solution() -> None:
+def test_key_37_blocked_squares_leave_one_solution() -> None:
     key = load("lesson06")
-    k, problem = key.exercise_30()
+    k, problem = key.exercise_37()
     assert not problem.fixed and len(problem.blocked) == k == 8
     for name in ("reference", "cpsat", "fast"):
         assert cp_queens.count(problem, engine=name) == 1, name
@@ -215,14 +215,14 @@ def test_key_30_blocked_squares_leave_one_solution() -> None:
 
 
 @pytest.mark.slow
-def test_key_30_no_seven_blocked_squares_leave_one_solution() -> None:
+def test_key_37_no_seven_blocked_squares_leave_one_solution() -> None:
     # CP-SAT, not the key's branch and bound: for every solution kept alone, a cover of
     # the other 91 by at most k - 1 blocked squares is infeasible.
     from ortools.sat.python import cp_model
 
     from cp_queens.symmetry import is_canonical
 
-    k, _ = load("lesson06").exercise_30()
+    k, _ = load("lesson06").exercise_37()
     solutions = reference(8)
     # a symmetry of the board maps a blocked board to one: the canonical solutions suffice
     for keep in filter(lambda s: is_canonical(cp_queens.Placement(s)), solutions):
@@ -239,10 +239,10 @@ def test_key_30_no_seven_blocked_squares_leave_one_solution() -> None:
         assert solver.solve(model) == cp_model.INFEASIBLE, keep
 
 
-def test_key_31_the_residue_not_n_decides() -> None:
+def test_key_38_the_residue_not_n_decides() -> None:
     (few, few_squares, few_found, _), (many, many_squares, many_found, _) = load(
         "lesson06"
-    ).exercise_31(n=300, blanks=(3, 20))
+    ).exercise_38(n=300, blanks=(3, 20))
     assert few_squares < many_squares
     for missing, found in ((few, few_found), (many, many_found)):
         assert cp_queens.count(generate(300, missing, seed=0), engine="cpsat") == found >= 1

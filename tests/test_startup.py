@@ -196,6 +196,7 @@ def test_a_count_in_this_process_starts_no_pool() -> None:
         (["compare", "--help"], "compare"),
         (["trace", "--help"], "trace"),
         (["grade", "--help"], "grade"),
+        (["dominate", "--help"], "dominate"),
     ],
 )
 def test_parsing_loads_only_the_command_given(argv: list[str], command: str | None) -> None:
@@ -263,6 +264,7 @@ def test_solve_loads_its_engine_and_no_other_command() -> None:
         ["compare", "--n", "4..6", "--engines", "reference"],
         ["trace", "5", "--engine", "propagate", "--consistency", "arc", "-o", "t.svg"],
         ["grade", "subs", "--n", "1..9", "--rubric", "r.toml", "--jobs", "1", "-q"],
+        ["dominate", "8", "--independent", "--model", "mip", "--symmetry", "lex", "-q"],
         ["completion", "bash"],
     ],
 )

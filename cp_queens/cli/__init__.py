@@ -58,6 +58,7 @@ COMMANDS = [
     Command("check", "check", "check that a file holds every solution of N exactly once"),
     Command("complete", "complete", "complete a partial board (or prove it impossible)"),
     Command("compare", "compare", "run engines side by side over a range of N"),
+    Command("dominate", "dominate", "the fewest queens that attack or occupy every square"),
     Command("trace", "trace", "draw the search tree, or animate the search on the board"),
     Command("grade", "grade", "grade a folder of students' model(n) files, each run apart"),
     Command("completion", "shell_completion", "print a shell completion script"),

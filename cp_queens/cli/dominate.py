@@ -1,0 +1,142 @@
+"""``cp-queens dominate N``: the fewest queens that occupy or attack every square."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cp_queens.cli._common import (
+    board_size,
+    non_negative_int,
+    note,
+    open_output,
+    positive_seconds,
+)
+from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.errors import CpQueensError
+
+#: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module.
+MODELS = ("cp", "mip")
+SYMMETRIES = ("none", "halves", "lex")
+
+
+def solver_threads(text: str) -> int:
+    """argparse type for --workers: a whole number >= 1."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 thread, got {value}")
+    return value
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "dominate",
+        description="Find the smallest set of queens that occupy or attack every square of "
+        "the N x N board (queens domination, OEIS A075458), or with --independent of "
+        "queens that do not attack each other (A075324). Prints the board and the size, "
+        "and whether it is proven optimal or only the best found, with the proven lower "
+        "bound and the gap. Statistics go to stderr.",
+        epilog="examples:\n"
+        "  cp-queens dominate 8 --model mip            5 queens, proven optimal\n"
+        "  cp-queens dominate 8 --independent          5 non-attacking queens\n"
+        "  cp-queens dominate 13 --time-limit 10       best set, bound and gap (exit 4)",
+    )
+    parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N)")
+    parser.add_argument(
+        "--independent", action="store_true", help="queens may not attack each other"
+    )
+    parser.add_argument(
+        "--model",
+        choices=MODELS,
+        default="cp",
+        help="cp: CP-SAT (default); mip: the same rows as a set cover, solved by SCIP",
+    )
+    parser.add_argument(
+        "--symmetry",
+        choices=SYMMETRIES,
+        default="none",
+        help="none (default); halves: no fewer queens in the top half than in the bottom, "
+        "nor in the left than in the right; "
+        "lex: the board no larger, as a 0/1 word, than its 7 images",
+    )
+    parser.add_argument(
+        "--no-classic-bound",
+        dest="classic_bound",
+        action="store_false",
+        help="do not tell the solver that at least ceil((N-1)/2) queens are needed",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        metavar="S",
+        help="stop after S seconds with the best set and bound so far (exit 4)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=solver_threads,
+        default=1,
+        metavar="K",
+        help="solver threads (default 1, so that runs repeat)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("boards", "unicode"),
+        default="boards",
+        help="boards: rows of '.' and 'Q' (default); unicode: a chess diagram",
+    )
+    parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cp_queens.dominate import MAX_N, Step, dominate
+    from cp_queens.render import squares
+
+    if args.n > MAX_N:
+        raise CpQueensError(f"N={args.n} is too large for the domination models (at most {MAX_N})")
+
+    def progress(step: Step) -> None:
+        best = "-" if step.best is None else step.best
+        gap = "" if step.gap is None else f", gap {step.gap:.0%}"
+        note(f"{step.seconds:7.2f} s  best {best}, bound {step.bound}{gap}")
+
+    result = dominate(
+        args.n,
+        independent=args.independent,
+        model=args.model,
+        symmetry=args.symmetry,
+        time_limit=args.time_limit,
+        workers=args.workers,
+        classic_bound=args.classic_bound,
+        on_step=progress,
+    )
+    details = ", ".join(f"{key}={value}" for key, value in result.statistics.items())
+    note(f"model={result.model} symmetry={result.symmetry} {details} wall={result.seconds:.2f}s")
+    what = "independent dominating set" if args.independent else "dominating set"
+    if not result.queens:
+        print(
+            f"cp-queens: no {what} found within the time limit of {args.time_limit:g} s; "
+            f"at least {result.bound} queens are needed",
+            file=sys.stderr,
+        )
+        return ExitCode.TIME_LIMIT
+    with open_output(args.output) as out:
+        board = squares(
+            args.n, result.queens, style="unicode" if args.format == "unicode" else "text"
+        )
+        out.write(board + "\n")
+        if result.optimal:
+            how = "" if result.statistics["proof"] == "search" else ", by the classic bound"
+            out.write(
+                f"{result.size} queens: a smallest {what} of the {args.n} x {args.n} board"
+                f" (proven optimal{how})\n"
+            )
+        else:
+            out.write(
+                f"{result.size} queens: the best {what} found, not proven optimal; "
+                f"lower bound {result.bound} (gap {result.gap:.0%})\n"
+            )
+    if not result.optimal:
+        print(f"cp-queens: stopped by the time limit of {args.time_limit:g} s", file=sys.stderr)
+        return ExitCode.TIME_LIMIT
+    return ExitCode.OK

@@ -1,0 +1,256 @@
+"""Queens domination as an optimisation model: CP-SAT and a MIP set cover, side by side.
+
+One 0/1 variable per square, ``x[r][c] = 1`` when a queen stands there::
+
+    minimise   sum x[r][c]
+    subject to sum of x over the row, the column and both diagonals of (r, c) >= 1
+                                                        for every square (r, c)
+    independent variant: sum of x over each row, column, diagonal <= 1
+
+The covering rows are a *set cover*: each square must be covered by one of the
+sets "squares a queen here dominates". The same rows go to CP-SAT (as linear
+constraints over Booleans) and to SCIP through OR-Tools' linear solver, so the
+two solvers answer one model and their statistics can be compared.
+
+Symmetry breaking (the board's 8 symmetries map a dominating set to one of the
+same size, so an optimum has up to 8 images the search may visit):
+
+* ``halves``: at least as many queens in the top half as in the bottom half, and
+  in the left half as in the right. Two linear rows; every set can be turned or
+  mirrored to satisfy them, so no optimum is lost.
+* ``lex``: the board, read row by row as a 0/1 word, is lexicographically no
+  larger than each of its 7 images. Exactly one member of an orbit satisfies all
+  7 (its smallest), so the search sees one set per orbit; it costs two helper
+  Booleans per square and image, all linear, so the MIP takes it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cp_queens.errors import CpQueensError
+
+#: The ways of breaking the board's symmetry that the models know.
+SYMMETRIES = ("none", "halves", "lex")
+#: The solvers: CP-SAT, and a MIP solver on the same rows.
+MODELS = ("cp", "mip")
+
+Square = tuple[int, int]
+
+
+def lines(n: int) -> list[list[Square]]:
+    """Every row, column and diagonal (both directions) of the board, as squares."""
+    found: list[list[Square]] = []
+    found.extend([(r, c) for c in range(n)] for r in range(n))
+    found.extend([(r, c) for r in range(n)] for c in range(n))
+    for d in range(-(n - 1), n):  # r - c = d
+        found.append([(r, r - d) for r in range(n) if 0 <= r - d < n])
+    for s in range(2 * n - 1):  # r + c = s
+        found.append([(r, s - r) for r in range(n) if 0 <= s - r < n])
+    return found
+
+
+def dominators(n: int, row: int, col: int) -> list[Square]:
+    """The squares from which a queen covers (row, col): its row, column and diagonals."""
+    return [
+        (r, c)
+        for r in range(n)
+        for c in range(n)
+        if r == row or c == col or r - c == row - col or r + c == row + col
+    ]
+
+
+def images(n: int) -> list[Callable[[int, int], Square]]:
+    """The 7 symmetries of the square other than the identity, as maps of squares."""
+    m = n - 1
+    return [
+        lambda r, c: (c, m - r),  # quarter turn
+        lambda r, c: (m - r, m - c),  # half turn
+        lambda r, c: (m - c, r),  # three quarters
+        lambda r, c: (r, m - c),  # mirror left-right
+        lambda r, c: (m - r, c),  # mirror top-bottom
+        lambda r, c: (c, r),  # main diagonal
+        lambda r, c: (m - c, m - r),  # anti-diagonal
+    ]
+
+
+def check_options(model: str, symmetry: str) -> None:
+    """One clear error for a model or symmetry the module does not know."""
+    if model not in MODELS:
+        raise CpQueensError(f"unknown model '{model}' (choose from {', '.join(MODELS)})")
+    if symmetry not in SYMMETRIES:
+        raise CpQueensError(
+            f"unknown symmetry breaking '{symmetry}' (choose from {', '.join(SYMMETRIES)})"
+        )
+
+
+class Rows:
+    """Adds the model's linear rows to one solver; the two back ends differ only here."""
+
+    def boolean(self, name: str) -> Any:
+        raise NotImplementedError
+
+    def at_least(self, terms: Sequence[Any], bound: int) -> None:
+        raise NotImplementedError
+
+    def at_most(self, terms: Sequence[Any], bound: int) -> None:
+        raise NotImplementedError
+
+    def not_less(self, big: Sequence[Any], small: Sequence[Any]) -> None:
+        """sum(big) >= sum(small)."""
+        raise NotImplementedError
+
+    def clause(self, positive: Sequence[Any], negative: Sequence[Any]) -> None:
+        """At least one of ``positive`` is 1 or one of ``negative`` is 0."""
+        self.at_least([*positive, *(self.negate(v) for v in negative)], 1)
+
+    def negate(self, var: Any) -> Any:
+        raise NotImplementedError
+
+
+def add_rows(
+    rows: Rows, n: int, *, independent: bool, symmetry: str, at_least: int = 0
+) -> list[list[Any]]:
+    """The variables and every row of the model, written once for both solvers;
+    ``at_least`` is a known lower bound on the number of queens, given as one more row."""
+    x = [[rows.boolean(f"x{r}_{c}") for c in range(n)] for r in range(n)]
+    if at_least > 0:
+        rows.at_least([v for line in x for v in line], at_least)
+    for r in range(n):
+        for c in range(n):
+            rows.at_least([x[a][b] for a, b in dominators(n, r, c)], 1)
+    if independent:
+        for line in lines(n):
+            if len(line) > 1:
+                rows.at_most([x[a][b] for a, b in line], 1)
+    if symmetry == "halves":
+        half = n // 2
+        top = [x[r][c] for r in range(half) for c in range(n)]
+        bottom = [x[r][c] for r in range(n - half, n) for c in range(n)]
+        left = [x[r][c] for r in range(n) for c in range(half)]
+        right = [x[r][c] for r in range(n) for c in range(n - half, n)]
+        rows.not_less(top, bottom)
+        rows.not_less(left, right)
+    elif symmetry == "lex":
+        word = [(r, c) for r in range(n) for c in range(n)]
+        for k, image in enumerate(images(n)):
+            _lex_no_larger(
+                rows,
+                [x[r][c] for r, c in word],
+                [x[a][b] for a, b in (image(r, c) for r, c in word)],
+                f"s{k}",
+            )
+    return x
+
+
+def _lex_no_larger(rows: Rows, word: list[Any], other: list[Any], name: str) -> None:
+    """``word <=lex other`` for 0/1 words, with ``equal[i]`` = "the first i letters agree".
+
+    equal[0] holds; equal[i] forces word[i] <= other[i]; equal[i + 1] is exactly
+    "equal[i] and the words agree at i", so the helpers are a function of the board.
+    """
+    equal = rows.boolean(f"{name}_eq0")
+    rows.at_least([equal], 1)
+    for i, (a, b) in enumerate(zip(word, other, strict=True)):
+        if a is b:  # a square the symmetry fixes: always agrees
+            continue
+        rows.clause([b], [equal, a])  # equal -> (a <= b)
+        following = rows.boolean(f"{name}_eq{i + 1}")
+        rows.clause([b, following], [equal])  # equal and a = b = 0 -> following
+        rows.clause([following], [equal, a])  # equal and a = b = 1 -> following
+        rows.clause([equal], [following])  # and back: following means all agreed so far,
+        rows.clause([a], [following, b])  # so one board has one value of the helpers
+        rows.clause([b], [following, a])  # (an enumeration then counts boards)
+        equal = following
+
+
+class CpRows(Rows):
+    """The rows as a CP-SAT model."""
+
+    def __init__(self) -> None:
+        from ortools.sat.python import cp_model
+
+        self.model = cp_model.CpModel()
+
+    def boolean(self, name: str) -> Any:
+        return self.model.new_bool_var(name)
+
+    def at_least(self, terms: Sequence[Any], bound: int) -> None:
+        if bound == 1:
+            self.model.add_bool_or(terms)
+        else:
+            self.model.add(sum(terms) >= bound)
+
+    def at_most(self, terms: Sequence[Any], bound: int) -> None:
+        if bound == 1:
+            self.model.add_at_most_one(terms)
+        else:
+            self.model.add(sum(terms) <= bound)
+
+    def not_less(self, big: Sequence[Any], small: Sequence[Any]) -> None:
+        self.model.add(sum(big) >= sum(small))
+
+    def negate(self, var: Any) -> Any:
+        return var.Not()
+
+
+class MipRows(Rows):
+    """The rows as a MIP for OR-Tools' linear solver (SCIP), 0/1 or relaxed to [0, 1]."""
+
+    def __init__(self, backend: str = "SCIP", *, relaxed: bool = False) -> None:
+        from ortools.linear_solver import pywraplp
+
+        solver = pywraplp.Solver.CreateSolver("GLOP" if relaxed else backend)
+        if solver is None:
+            raise CpQueensError(f"dominate: solver '{backend}' is not available in this ortools")
+        self.solver = solver
+        self.relaxed = relaxed
+
+    def boolean(self, name: str) -> Any:
+        if self.relaxed:
+            return self.solver.NumVar(0, 1, name)
+        return self.solver.BoolVar(name)
+
+    def at_least(self, terms: Sequence[Any], bound: int) -> None:
+        self.solver.Add(sum(terms) >= bound)
+
+    def at_most(self, terms: Sequence[Any], bound: int) -> None:
+        self.solver.Add(sum(terms) <= bound)
+
+    def not_less(self, big: Sequence[Any], small: Sequence[Any]) -> None:
+        self.solver.Add(sum(big) - sum(small) >= 0)
+
+    def negate(self, var: Any) -> Any:
+        return 1 - var
+
+
+def build_cp(
+    n: int, *, independent: bool = False, symmetry: str = "none", at_least: int = 0
+) -> tuple[Any, Any]:
+    """The CP-SAT model and its ``x[r][c]``, with the objective ``minimise sum x``."""
+    check_options("cp", symmetry)
+    rows = CpRows()
+    x = add_rows(rows, n, independent=independent, symmetry=symmetry, at_least=at_least)
+    rows.model.minimize(sum(v for line in x for v in line))
+    return rows.model, x
+
+
+def build_mip(
+    n: int,
+    *,
+    independent: bool = False,
+    symmetry: str = "none",
+    relaxed: bool = False,
+    at_least: int = 0,
+) -> tuple[Any, Any]:
+    """The MIP (SCIP, or with ``relaxed`` its LP relaxation on GLOP) and its ``x[r][c]``."""
+    check_options("mip", symmetry)
+    rows = MipRows(relaxed=relaxed)
+    x = add_rows(rows, n, independent=independent, symmetry=symmetry, at_least=at_least)
+    objective = rows.solver.Objective()
+    for line in x:
+        for var in line:
+            objective.SetCoefficient(var, 1)
+    objective.SetMinimization()
+    return rows.solver, x
