@@ -233,20 +233,6 @@ class BoardShape:
         return self.rows
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKETS = re.compile(r"[^\[\]{}]+")
-
-
-def check_json_depth(text: str, deepest: int, name: str) -> None:
-    """Refuse JSON nested deeper than ``deepest`` before decoding it: the decoder
-    recurses, and ``[[[[...`` a hundred thousand deep would exhaust its stack."""
-    depth = 0
-    for bracket in _BRACKETS.sub("", _JSON_STRING.sub("", text)):
-        depth += 1 if bracket in "[{" else -1
-        if depth > deepest:
-            raise ParseError(f"{name}: JSON nested more than {deepest} deep; this is not a board")
-
-
 #: The longest line a reader takes (characters), 16 Mi. The largest placement this
 #: project writes on its own, ``solve 1000000 -e construct --format jsonl``, is one line
 #: of 7,888,891 characters (measured): the cap leaves it a margin of 2x. Without a bound

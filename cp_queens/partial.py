@@ -53,10 +53,10 @@ from cp_queens.formats import (
     BoardShape,
     board_row,
     bounded_lines,
-    check_json_depth,
     marks_in,
     read_rest,
 )
+from cp_queens.json_depth import check_json_depth
 from cp_queens.problem import Problem, describe_square
 
 __all__ = ["BLOCKED", "EMPTY", "QUEEN", "format_partial", "parse_partial", "read_partial"]

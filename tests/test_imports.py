@@ -20,18 +20,6 @@ PACKAGE = Path(__file__).parent.parent / "cp_queens"
 #: The largest module the package allows itself (lines): one job per module.
 MAX_LINES = 600
 
-#: Being split on another branch when this test was written; the lead removes an entry
-#: when that branch lands. Not skipped: the tests below fail once an entry is stale (the
-#: module is back under the limit, the edge is gone), so the list cannot outlive its use.
-OVER_THE_LIMIT_FOR_NOW = {
-    "cp_queens.course.trace": "the trace branch owns it",
-}
-#: Import edges of a known cycle left for another branch: ``formats`` reads rows with
-#: the fast engine's loader (``engines.fast.loader``), and the fast engine's package
-#: imports ``parallel.checkpoint``, which imports ``formats``. The cycle test reads the
-#: graph without these edges, and fails once one is gone (then drop it here).
-CYCLE_EDGES_FOR_NOW = {("cp_queens.formats", "cp_queens.engines.fast")}
-
 
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
@@ -106,11 +94,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_cycle_at_any_depth() -> None:
-    graph = import_graph()
-    for source, target in CYCLE_EDGES_FOR_NOW:
-        assert target in graph[source], f"stale entry: {source} no longer imports {target}"
-        graph[source] = graph[source] - {target}
-    cycle = find_cycle(graph)
+    cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
@@ -154,9 +138,6 @@ def test_every_engine_module_is_an_engine() -> None:
 def test_no_module_exceeds_the_line_limit() -> None:
     sizes = {name: len(path.read_text().splitlines()) for name, path in MODULES.items()}
     large = {name: lines for name, lines in sizes.items() if lines > MAX_LINES}
-    stale = set(OVER_THE_LIMIT_FOR_NOW) - set(large)
-    assert not stale, f"no longer over the limit, drop from OVER_THE_LIMIT_FOR_NOW: {stale}"
-    large = {name: lines for name, lines in large.items() if name not in OVER_THE_LIMIT_FOR_NOW}
     assert not large, f"modules over {MAX_LINES} lines: {large}"
 
 

@@ -137,6 +137,7 @@ SMALL_COUNT = {
     "cp_queens.errors",
     "cp_queens.limits",
     "cp_queens.parallel",
+    "cp_queens.parallel.local",
     "cp_queens.problem",
     "cp_queens.stats",
     "cp_queens.verify",

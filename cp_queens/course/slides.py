@@ -25,16 +25,9 @@ from __future__ import annotations
 
 import math
 
-from cp_queens.course.trace import (
-    COLOURS,
-    EMPTIED,
-    SHORT_LEGEND,
-    Layout,
-    Trace,
-    _escape,
-    layout,
-    level_label,
-)
+from cp_queens.course.trace import Trace
+from cp_queens.course.trace_board import COLOURS, EMPTIED, SHORT_LEGEND, escape
+from cp_queens.course.trace_tree import Layout, layout, level_label
 
 #: The slide, in px: 16:9 at the size a projector shows.
 WIDTH, HEIGHT = 1920, 1080
@@ -71,7 +64,7 @@ def compare_svg(traces: list[Trace], names: list[str], *, title: str | None = No
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="{SMALL_TEXT}">',
         '<rect width="100%" height="100%" fill="white"/>',
-        f'<text x="{margin}" y="48" font-size="34" font-weight="bold">{_escape(heading)}</text>',
+        f'<text x="{margin}" y="48" font-size="34" font-weight="bold">{escape(heading)}</text>',
     ]
     for i, (trace, shape, name) in enumerate(zip(traces, shapes, names, strict=True)):
         column, row = i % columns, i // columns
@@ -134,11 +127,11 @@ def _panel(
         return tree_top + (free.index(row) + 1) * level_height
 
     parts = [
-        f'<g class="panel" data-name="{_escape(name)}" data-nodes="{len(nodes)}">',
+        f'<g class="panel" data-name="{escape(name)}" data-nodes="{len(nodes)}">',
         f'<rect x="{left + 6:.1f}" y="{top + 4:.1f}" width="{width - 12:.1f}" '
         f'height="{height - 8:.1f}" fill="none" stroke="#ccc" stroke-width="2" rx="8"/>',
         f'<text x="{left + 20:.1f}" y="{top + 36:.1f}" font-size="30" font-weight="bold">'
-        f"{_escape(name)}: {len(nodes)} nodes</text>",
+        f"{escape(name)}: {len(nodes)} nodes</text>",
         f'<text x="{left + 20:.1f}" y="{top + 64:.1f}" fill="#333">{fail_words}, '
         f"{solutions} solution{'s' if solutions != 1 else ''}</text>",
     ]
@@ -168,7 +161,7 @@ def _panel(
     parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="{COLOURS["inner"]}"/>')
     for node in nodes:
         x, y = at(node.index)
-        why = f": {_escape(node.why)}" if node.why else ""
+        why = f": {escape(node.why)}" if node.why else ""
         parts.append(
             f'<circle class="node {node.outcome}" cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
             f'fill="{COLOURS[node.outcome]}"><title>queen on row {node.row}, column '

@@ -20,6 +20,10 @@ runs the ``reference`` or ``propagate`` engine with a tracer (see
 Both work in a browser and in Jupyter: a ``Trace`` shows its tree
 (``_repr_svg_``), ``trace.animation()`` the animation (``_repr_html_``).
 
+This module records the search (``record``, ``Trace``); the drawing is done by
+``cp_queens.course.trace_tree`` (the tree), ``cp_queens.course.trace_animation``
+(the animation) and ``cp_queens.course.trace_board`` (one board, the colours).
+
 Small boards only: a tree of more than ``MAX_TREE_NODES`` nodes or an
 animation of more than ``MAX_STEPS`` steps cannot be read, and
 ``record`` refuses with a ``TraceTooLargeError`` (``--first``, a
@@ -40,9 +44,32 @@ from itertools import combinations
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.course import trace_animation, trace_tree
+from cp_queens.course.trace_animation import (
+    ANIMATION_SECONDS,
+    FASTEST_STEP,
+    SLOWEST_STEP,
+    Animation,
+    wrap,
+)
+from cp_queens.course.trace_board import COLOURS
+from cp_queens.course.trace_tree import tree_html
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Problem
 from cp_queens.stats import Stats
+
+#: Names drawn elsewhere, kept importable from here (where callers and docs look).
+__all__ = [
+    "Animation",
+    "Node",
+    "Step",
+    "Trace",
+    "TraceTooLargeError",
+    "emptied_rows",
+    "record",
+    "tree_html",
+    "wrap",
+]
 
 #: Engines that report their search steps.
 TRACEABLE = ("reference", "propagate")
@@ -51,34 +78,6 @@ MAX_N = 10
 #: Largest tree drawn, and longest animation written.
 MAX_TREE_NODES = 400
 MAX_STEPS = 2000
-#: The default pace of an animation: the whole search in about this many seconds, each
-#: step shown between FASTEST_STEP and SLOWEST_STEP seconds.
-ANIMATION_SECONDS = 25.0
-FASTEST_STEP, SLOWEST_STEP = 0.15, 0.6
-#: What marks the rows that ended a branch.
-EMPTIED = "#e00000"
-
-#: Node outcome -> colour (and the legend's words).
-COLOURS = {
-    "inner": "#4c78a8",
-    "solution": "#2ca02c",
-    "dead-end": "#d62728",
-    "pruned": "#f58518",
-}
-LEGEND = {
-    "inner": "search goes on below",
-    "solution": "solution",
-    "dead-end": "dead end (no square of the next row can be tried)",
-    "pruned": "pruned by propagation (a row has no square left)",
-}
-#: The legend's words for slides: short enough for one line at 20 px.
-SHORT_LEGEND = {
-    "inner": "search goes on",
-    "solution": "solution",
-    "dead-end": "dead end",
-    "pruned": "pruned by propagation",
-}
-LIGHT, DARK = "#f0d9b5", "#b58863"
 
 
 class TraceTooLargeError(CpQueensError):
@@ -142,7 +141,7 @@ class Trace:
 
     def tree_svg(self) -> str:
         """The search tree as SVG, root at the top, one partial board per node."""
-        return _tree_svg(self)
+        return trace_tree.tree_svg(self)
 
     def seconds_per_step(self, seconds: float | None = None) -> float:
         """``seconds``, or by default a pace that plays the whole animation in about
@@ -154,11 +153,11 @@ class Trace:
 
     def animation_svg(self, *, seconds_per_step: float | None = None) -> str:
         """The board step by step as a self-contained, looping animated SVG."""
-        return _animation_svg(self, self.seconds_per_step(seconds_per_step))
+        return trace_animation.animation_svg(self, self.seconds_per_step(seconds_per_step))
 
     def animation_html(self, *, seconds_per_step: float | None = None) -> str:
         """An HTML page: the animated board with play, pause and step buttons."""
-        return _animation_html(self, self.seconds_per_step(seconds_per_step))
+        return trace_animation.animation_html(self, self.seconds_per_step(seconds_per_step))
 
     def animation(self, *, seconds_per_step: float | None = None) -> Animation:
         """The animation as an object Jupyter displays."""
@@ -178,20 +177,6 @@ class Trace:
             "cp-queens trace"
         )
         return "\n".join(textwrap.wrap(words, 78, subsequent_indent="  "))
-
-
-@dataclass
-class Animation:
-    """Shows itself as the animated board in Jupyter (HTML with buttons, or plain SVG)."""
-
-    trace: Trace
-    seconds_per_step: float = SLOWEST_STEP
-
-    def _repr_html_(self) -> str:
-        return _animation_fragment(self.trace, self.seconds_per_step)
-
-    def _repr_svg_(self) -> str:
-        return self.trace.animation_svg(seconds_per_step=self.seconds_per_step)
 
 
 def record(
@@ -392,398 +377,3 @@ def emptied_rows(
                     words = ", ".join(map(str, rows))
                     return rows, f"rows {words} have only {len(free)} {name} left"
     return (), "propagation found no way on"
-
-
-# -- drawing ----------------------------------------------------------------------------
-
-
-def _board(
-    n: int,
-    x: float,
-    y: float,
-    cell: float,
-    queens: tuple[tuple[int, int], ...],
-    crossed: set[tuple[int, int]] | frozenset[tuple[int, int]],
-    *,
-    given: tuple[tuple[int, int], ...] = (),
-    squares: bool = True,
-    emptied: tuple[int, ...] = (),
-) -> list[str]:
-    """SVG elements of one board: squares, the ``emptied`` rows in red, crosses, queens."""
-    parts = []
-    if squares:  # a light board with the dark squares as one path: small files
-        parts.append(
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{n * cell:.1f}" height="{n * cell:.1f}" '
-            f'fill="{LIGHT}"/>'
-        )
-        dark = "".join(
-            f"M{x + c * cell:.1f},{y + r * cell:.1f}h{cell:.1f}v{cell:.1f}h{-cell:.1f}z"
-            for r in range(n)
-            for c in range(n)
-            if (r + c) % 2
-        )
-        parts.append(f'<path d="{dark}" fill="{DARK}"/>')
-    for row in emptied:
-        parts.append(
-            f'<rect class="emptied" x="{x:.1f}" y="{y + row * cell:.1f}" '
-            f'width="{n * cell:.1f}" height="{cell:.1f}" fill="{EMPTIED}" opacity="0.7"/>'
-        )
-    arm = cell * 0.3
-    crosses = []
-    for r, c in sorted(crossed):
-        left, top = x + (c + 0.5) * cell - arm, y + (r + 0.5) * cell - arm
-        crosses.append(f"M{left:.1f},{top:.1f}l{2 * arm:.1f},{2 * arm:.1f}m0,{-2 * arm:.1f}")
-        crosses.append(f"l{-2 * arm:.1f},{2 * arm:.1f}")
-    if crosses:
-        parts.append(
-            f'<path class="crosses" d="{"".join(crosses)}" stroke="#444" '
-            f'stroke-width="{max(cell / 9, 0.8):.1f}"/>'
-        )
-    for r, c in queens:
-        colour = "#c62828" if (r, c) in given else "#111"
-        parts.append(
-            f'<circle cx="{x + (c + 0.5) * cell:.1f}" cy="{y + (r + 0.5) * cell:.1f}" '
-            f'r="{cell * 0.36:.1f}" fill="{colour}"/>'
-        )
-    return parts
-
-
-@dataclass
-class Layout:
-    """Where each node of a tree goes: leaves side by side in search order, each parent
-    centred over its children, one level per queen placed (root at level 0).
-
-    Coordinates are in units: a leaf is 1 wide, a level 1 tall; the drawing scales them.
-    ``rows_in_order`` says whether level ``d`` is row ``d - 1`` for every node (the rows
-    were taken in order), so that a level can be labelled with its row.
-    """
-
-    x: dict[int, float]
-    level: dict[int, int]
-    root_x: float
-    leaves: int
-    depth: int
-    rows_in_order: bool
-
-
-def layout(trace: Trace) -> Layout:
-    """Lay a tree out wide and shallow: as many columns as leaves, as many levels as rows."""
-    x: dict[int, float] = {}
-    level: dict[int, int] = {}
-    for node in trace.nodes:
-        level[node.index] = 1 if node.parent is None else level[node.parent] + 1
-    leaves = 0
-
-    def place(index: int | None, children: list[int]) -> float:
-        nonlocal leaves
-        if children:
-            xs = [place(child, trace.nodes[child].children) for child in children]
-            here = (xs[0] + xs[-1]) / 2
-        else:
-            here = leaves + 0.5
-            leaves += 1
-        if index is not None:
-            x[index] = here
-        return here
-
-    root_x = place(None, [node.index for node in trace.nodes if node.parent is None])
-    given_rows = {row for row, _ in trace.given}
-    free_rows = [row for row in range(trace.n) if row not in given_rows]
-    in_order = all(
-        level[node.index] - 1 < len(free_rows) and node.row == free_rows[level[node.index] - 1]
-        for node in trace.nodes
-    )
-    return Layout(x, level, root_x, max(leaves, 1), max(level.values(), default=0), in_order)
-
-
-def level_label(trace: Trace, shape: Layout, depth: int) -> str:
-    """``"row 3"`` for a level when the rows were taken in order, else ``"3 queens"``."""
-    if depth == 0:
-        return "given" if trace.given else "start"
-    if shape.rows_in_order:
-        free_rows = [row for row in range(trace.n) if row not in {r for r, _ in trace.given}]
-        return f"row {free_rows[depth - 1]}"
-    return f"{depth} queen{'s' if depth > 1 else ''}"
-
-
-#: The widest a tree of boards may become before its boards shrink (px).
-TREE_WIDTH = 1840
-
-
-def _tree_svg(trace: Trace) -> str:
-    """Boards as nodes, root at the top, leaves side by side: wide and shallow like a slide."""
-    n = trace.n
-    shape = layout(trace)
-    gap = 12.0
-    cell = max(3.0, min(14.0, (TREE_WIDTH / shape.leaves - gap) / n))
-    size = n * cell
-    spacing = size + gap
-    level_height = size + 46
-    axis = 78  # the levels' labels
-    left = 20 + axis
-    top = 150
-    label_size = 16
-    width = max(left + shape.leaves * spacing + 20, 1000)
-    start = left + (width - 20 - left - shape.leaves * spacing) / 2  # a narrow tree centred
-    height = top + shape.depth * level_height + size + 20 + (label_size + 6)
-
-    def at(index: int | None) -> tuple[float, float]:
-        """The top-left corner of a node's board."""
-        x = shape.root_x if index is None else shape.x[index]
-        depth = 0 if index is None else shape.level[index]
-        return start + x * spacing - size / 2, top + depth * level_height
-
-    solutions = trace.stats.solutions
-    fails = sum(node.outcome in ("dead-end", "pruned") for node in trace.nodes)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" font-size="18">',
-        '<rect width="100%" height="100%" fill="white"/>',
-        f'<text x="20" y="34" font-size="26" font-weight="bold">Search tree, n = {n}: '
-        f"{len(trace.nodes)} nodes, {solutions} solution{'s' if solutions != 1 else ''}, "
-        f"{fails} fails</text>",
-        f'<text x="20" y="60" font-size="18" fill="#444">{_escape(trace.label)}</text>',
-        *_legend(20, 92),
-    ]
-    for depth in range(shape.depth + 1):
-        parts.append(
-            f'<text x="20" y="{top + depth * level_height + size / 2 + 6:.1f}" fill="#555">'
-            f"{level_label(trace, shape, depth)}</text>"
-        )
-    # edges first, so that boards cover them
-    edges = []
-    for node in trace.nodes:
-        x1, y1 = at(node.parent)
-        x2, y2 = at(node.index)
-        edges.append(f"M{x1 + size / 2:.1f},{y1 + size:.1f}L{x2 + size / 2:.1f},{y2:.1f}")
-    if edges:
-        parts.append(f'<path d="{"".join(edges)}" stroke="#999" stroke-width="1.5" fill="none"/>')
-    x, y = at(None)
-    parts.append(
-        f'<g class="root"><title>root: {"given queens" if trace.given else "empty board"}</title>'
-    )
-    parts.append(
-        f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{size + 6:.1f}" height="{size + 6:.1f}" '
-        f'fill="{COLOURS[trace.root_outcome]}"/>'
-    )
-    parts += _board(
-        n,
-        x,
-        y,
-        cell,
-        trace.given,
-        trace.root_crossed,
-        given=trace.given,
-        emptied=trace.root_emptied,
-    )
-    parts.append("</g>")
-    for node in trace.nodes:
-        x, y = at(node.index)
-        why = f" ({_escape(node.why)})" if node.why else ""
-        parts.append(
-            f'<g class="node {node.outcome}"><title>queen on row {node.row}, column {node.col}: '
-            f"{LEGEND[node.outcome]}{why}</title>"
-        )
-        parts.append(
-            f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{size + 6:.1f}" '
-            f'height="{size + 6:.1f}" fill="{COLOURS[node.outcome]}"/>'
-        )
-        parts += _board(
-            n, x, y, cell, node.queens, node.crossed, given=trace.given, emptied=node.emptied
-        )
-        if node.emptied:
-            words = ",".join(map(str, node.emptied))
-            if spacing >= 9 * len(words) + 50:
-                text = f"row{'s' if len(node.emptied) > 1 else ''} {words}"
-            else:
-                text = f"r{words}"
-            parts.append(
-                f'<text class="emptied-label" x="{x + size / 2:.1f}" y="{y + size + 20:.1f}" '
-                f'text-anchor="middle" font-size="{label_size}" fill="{EMPTIED}">{text}</text>'
-            )
-        parts.append("</g>")
-    parts.append("</svg>")
-    return "\n".join(parts)
-
-
-def _legend(x: float, y: float) -> list[str]:
-    """The colours on one line at 18 px, what the red rows mean on the next."""
-    parts = []
-    for outcome in ("inner", "solution", "dead-end", "pruned"):
-        parts.append(
-            f'<rect x="{x:.0f}" y="{y - 14:.0f}" width="16" height="16" fill="{COLOURS[outcome]}"/>'
-        )
-        words = SHORT_LEGEND[outcome]
-        parts.append(f'<text x="{x + 22:.0f}" y="{y:.0f}">{words}</text>')
-        x += 22 + 10 * len(words) + 30
-    x, y = 20, y + 26
-    parts.append(f'<rect x="{x}" y="{y - 14:.0f}" width="16" height="16" fill="{EMPTIED}"/>')
-    parts.append(
-        f'<text x="{x + 22}" y="{y:.0f}">red rows: what ended the branch - a row with no '
-        "square left, or rows whose squares cannot all take a queen</text>"
-    )
-    return parts
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` characters, broken between words only."""
-    import textwrap
-
-    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
-
-
-#: The animation's caption: font size (px) and characters a line holds at that size.
-CAPTION_PX = 20
-CAPTION_CHAR_PX = 10.5  # an average sans-serif character at 20 px, with room to spare
-
-
-def _animation_svg(trace: Trace, seconds: float) -> str:
-    """Frames as groups whose opacity a discrete SMIL animation switches on in turn.
-
-    Captions are wrapped between words to the picture's width (the longest decides
-    how much room is kept under the board), so none is ever cut.
-    """
-    n = trace.n
-    cell = max(30, min(56, 360 // n))
-    size = n * cell
-    margin = 16
-    width = max(size + 2 * margin, 520)
-    steps = trace.steps
-    total = seconds * len(steps)
-    board_x = (width - size) // 2  # the board centred, the caption under it
-    chars = int((width - 2 * margin - 26) // CAPTION_CHAR_PX)
-    captions = [
-        wrap(f"{i + 1}/{len(steps)}: {step.caption}", chars) for i, step in enumerate(steps)
-    ]
-    lines = max(len(caption) for caption in captions)
-    line_height = CAPTION_PX + 6
-    footer = 18 + 8
-    height = size + 2 * margin + lines * line_height + 8 + footer
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="cp-queens-animation" '
-        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'font-family="sans-serif" data-steps="{len(steps)}" data-seconds="{seconds}">',
-        '<rect width="100%" height="100%" fill="white"/>',
-        *_board(n, board_x, margin, cell, (), frozenset()),
-    ]
-    for i, (step, caption) in enumerate(zip(steps, captions, strict=True)):
-        start, end = i / len(steps), (i + 1) / len(steps)
-        key_times = f"0;{start:.6f};{end:.6f}" if i + 1 < len(steps) else f"0;{start:.6f}"
-        values = "0;1;0" if i + 1 < len(steps) else "0;1"
-        parts.append('<g class="frame" opacity="0">')
-        parts.append(
-            f'<animate attributeName="opacity" values="{values}" keyTimes="{key_times}" '
-            f'dur="{total:.2f}s" calcMode="discrete" repeatCount="indefinite"/>'
-        )
-        parts += _board(
-            n,
-            board_x,
-            margin,
-            cell,
-            step.queens,
-            step.crossed,
-            given=trace.given,
-            squares=False,
-            emptied=step.rows,
-        )
-        if step.mark is not None:
-            r, c = step.mark
-            parts.append(
-                f'<rect x="{board_x + c * cell + 2}" y="{margin + r * cell + 2}" '
-                f'width="{cell - 4}" height="{cell - 4}" fill="none" stroke="{step.colour}" '
-                'stroke-width="5"/>'
-            )
-        below = size + 2 * margin
-        parts.append(
-            f'<rect x="{margin}" y="{below + 3}" width="18" height="18" fill="{step.colour}"/>'
-        )
-        parts.append(f'<text class="caption" x="{margin + 26}" font-size="{CAPTION_PX}">')
-        for j, line in enumerate(caption):
-            parts.append(
-                f'<tspan x="{margin + 26}" y="{below + 18 + j * line_height}">'
-                f"{_escape(line)}</tspan>"
-            )
-        parts.append("</text>")
-        parts.append("</g>")
-    parts.append(
-        f'<text x="{margin}" y="{height - 10}" font-size="16" fill="#555">n = {n}: '
-        f"{_escape(trace.label)}</text>"
-    )
-    parts.append("</svg>")
-    return "\n".join(parts)
-
-
-_PLAYER = """<div class="cp-queens-player" id="{id}">
-{svg}
-<div style="font-family: sans-serif; margin-top: 6px">
-<button data-do="back">&#9664; step</button>
-<button data-do="play">pause</button>
-<button data-do="next">step &#9654;</button>
-<input type="range" min="1" max="{steps}" value="1" style="width: 240px" data-do="seek">
-<span data-show="step">1</span> / {steps}
-</div>
-<script>
-(function () {{
-  const box = document.getElementById("{id}");
-  const svg = box.querySelector("svg");
-  const seconds = {seconds}, steps = {steps};
-  const slider = box.querySelector("[data-do=seek]");
-  const label = box.querySelector("[data-show=step]");
-  const play = box.querySelector("[data-do=play]");
-  function current() {{
-    return Math.floor((svg.getCurrentTime() % (seconds * steps)) / seconds) + 1;
-  }}
-  function show(step) {{
-    step = Math.min(Math.max(step, 1), steps);
-    svg.setCurrentTime((step - 1) * seconds + seconds / 2);
-    label.textContent = step; slider.value = step;
-  }}
-  function pause() {{ svg.pauseAnimations(); play.textContent = "play"; }}
-  play.onclick = function () {{
-    if (svg.animationsPaused()) {{ svg.unpauseAnimations(); play.textContent = "pause"; }}
-    else pause();
-  }};
-  box.querySelector("[data-do=back]").onclick = function () {{ pause(); show(current() - 1); }};
-  box.querySelector("[data-do=next]").onclick = function () {{ pause(); show(current() + 1); }};
-  slider.oninput = function () {{ pause(); show(Number(slider.value)); }};
-  setInterval(function () {{
-    if (!svg.animationsPaused()) {{ const s = current(); label.textContent = s; slider.value = s; }}
-  }}, 100);
-}})();
-</script>
-</div>"""
-
-
-def _animation_fragment(trace: Trace, seconds: float) -> str:
-    import uuid
-
-    return _PLAYER.format(
-        id=f"cpq-{uuid.uuid4().hex[:8]}",
-        svg=_animation_svg(trace, seconds),
-        steps=len(trace.steps),
-        seconds=seconds,
-    )
-
-
-def _animation_html(trace: Trace, seconds: float) -> str:
-    title = _escape(f"cp-queens: the search for n = {trace.n} step by step")
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f'<title>{title}</title>\n</head>\n<body>\n<h1 style="font-family: sans-serif; '
-        f'font-size: 18px">{title}</h1>\n{_animation_fragment(trace, seconds)}\n</body>\n</html>\n'
-    )
-
-
-def tree_html(trace: Trace) -> str:
-    """The tree in an HTML page (scrolls when the tree is tall)."""
-    title = _escape(f"cp-queens: the search tree for n = {trace.n}")
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{title}</title>\n</head>\n<body>\n{trace.tree_svg()}\n</body>\n</html>\n"
-    )
-
-
-def _escape(text: str) -> str:
-    from xml.sax.saxutils import escape
-
-    return escape(text)

@@ -5,8 +5,8 @@ orbits of first-row prefixes) hand it here as *items* with a stable ``key``
 and a module-level *work* function that turns a list of items into
 ``(key, record)`` pairs. This module does the rest, the same way for all:
 
-* **where**: a local process pool (``local_pool``: workers that leave
-  Ctrl-C to the parent), one process (``workers=1``: no pool at all), or any
+* **where**: a local process pool (``local_pool``, from ``cp_queens.parallel.local``:
+  workers that leave Ctrl-C to the parent), one process (``workers=1``: no pool at all), or any
   executor, e.g. a Dask cluster's (``cp_queens.parallel.dask``);
 * **how**: items are dealt round-robin into a few hundred tasks, so every
   task mixes large and small items and the workers finish together;
@@ -27,8 +27,6 @@ Examples:
 from __future__ import annotations
 
 import itertools
-import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,6 +35,11 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from cp_queens.budget import available_cores, check_workers
 from cp_queens.errors import ClusterLostError, CpQueensError
+
+# Also importable as ``parallel.<name>``: the engines, ``dask`` and ``compare`` use them so.
+from cp_queens.parallel.local import die_with_parent as die_with_parent
+from cp_queens.parallel.local import fork_server as fork_server
+from cp_queens.parallel.local import local_pool, start_method, stop_now
 
 if TYPE_CHECKING:
     # Imported where a pool or an executor is used: a count in this process (every
@@ -173,23 +176,7 @@ def run(
     processes = resolve_workers(workers) if local else 0
     if local:
         where = "this process" if processes == 1 else f"{processes} local processes"
-    if isinstance(items, Sequence):
-        todo = [item for item in items if key(item) not in records]
-        resumed = len(items) - len(todo)
-        if local:
-            tasks = iter(chunks(todo))
-        else:
-            # A task on a cluster costs milliseconds of scheduling and messages at each
-            # end; a local pool's costs microseconds: fewer, larger tasks there.
-            tasks = iter(chunks(todo, max(EXECUTOR_TASKS, len(todo) // 512)))
-        total: int | None = len(items)
-    else:
-        if checkpoint is not None:
-            raise CpQueensError("a checkpointed run needs its items as a sequence")
-        resumed = 0
-        total = None
-        size = batch or (EXECUTOR_BATCH if not local else BATCH)
-        tasks = _batches(iter(items), size)
+    tasks, total, resumed = _tasks(items, key, records, local, checkpoint, batch)
     ledger = _Ledger(records, total, resumed, checkpoint, report)
     if total is None:
         tasks = _told_when_done(tasks, ledger)
@@ -205,28 +192,52 @@ def run(
         path = None if checkpoint is None else checkpoint.path
         raise Interrupted(len(records), total, path) from None
     except _Cancelled:
-        saved = (
-            "nothing was saved (a checkpoint file makes a count resumable)"
-            if checkpoint is None
-            else f"finished ones are saved in {checkpoint.path}: run it again to resume"
-        )
-        of = "" if total is None else f" of {total}"
-        raise ClusterLostError(
-            f"lost the {where or 'executor'}: it cancelled the tasks it held (did the "
-            f"scheduler stop?) after {len(records)}{of} subproblems; {saved}"
-        ) from None
+        what = f"lost the {where or 'executor'}: it cancelled the tasks it held (did the "
+        raise _lost(what + "scheduler stop?)", len(records), total, checkpoint) from None
     except _WorkersLost as lost:
-        saved = (
-            "nothing was saved (a checkpoint file makes a count resumable)"
-            if checkpoint is None
-            else f"finished ones are saved in {checkpoint.path}: run it again to resume"
-        )
-        of = "" if total is None else f" of {total}"
-        raise ClusterLostError(
-            f"every worker of the {where or 'executor'} left and none came back within "
-            f"{lost.seconds:g} s, after {len(records)}{of} subproblems; {saved}"
-        ) from None
+        what = f"every worker of the {where or 'executor'} left and none came back within "
+        raise _lost(what + f"{lost.seconds:g} s,", len(records), total, checkpoint) from None
     return RunResult(records, complete, resumed, ledger.restarts, where or "an executor")
+
+
+def _tasks(
+    items: Iterable[Item],
+    key: Callable[[Item], str],
+    records: dict[str, Any],
+    local: bool,
+    checkpoint: Any,
+    batch: int | None,
+) -> tuple[Iterator[list[Item]], int | None, int]:
+    """The tasks of a run, how many items it has in all (``None`` while a stream is
+    unread) and how many the checkpoint already holds (``records``' keys)."""
+    if not isinstance(items, Sequence):
+        if checkpoint is not None:
+            raise CpQueensError("a checkpointed run needs its items as a sequence")
+        return _batches(iter(items), batch or (EXECUTOR_BATCH if not local else BATCH)), None, 0
+    todo = [item for item in items if key(item) not in records]
+    if local:
+        return iter(chunks(todo)), len(items), len(items) - len(todo)
+    # A task on a cluster costs milliseconds of scheduling and messages at each
+    # end; a local pool's costs microseconds: fewer, larger tasks there.
+    tasks = iter(chunks(todo, max(EXECUTOR_TASKS, len(todo) // 512)))
+    return tasks, len(items), len(items) - len(todo)
+
+
+def _lost(what: str, done: int, total: int | None, checkpoint: Any) -> ClusterLostError:
+    """The error of a run whose executor is gone: ``what`` happened, how far it got, and
+    whether what finished was saved."""
+    saved = (
+        "nothing was saved (a checkpoint file makes a count resumable)"
+        if checkpoint is None
+        else f"finished ones are saved in {checkpoint.path}: run it again to resume"
+    )
+    of = "" if total is None else f" of {total}"
+    return ClusterLostError(f"{what} after {done}{of} subproblems; {saved}")
+
+
+def _module_of(work: Callable[..., Any]) -> str:
+    """The module that defines ``work`` (through ``functools.partial``)."""
+    return str(getattr(getattr(work, "func", work), "__module__", __name__))
 
 
 def _told_when_done(tasks: Iterator[list[Item]], ledger: _Ledger) -> Iterator[list[Item]]:
@@ -400,8 +411,7 @@ def _run_on_executor(
     """Submit the tasks, ``ahead`` at a time, and collect them; False if the deadline came
     first. Only ``ahead`` tasks are in flight, so a streamed split stays small; ``watch``
     ends a run whose executor has lost every worker."""
-    from concurrent.futures import FIRST_COMPLETED, CancelledError, wait
-    from concurrent.futures.process import BrokenProcessPool
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     own = executor is None
     if own:
@@ -409,187 +419,111 @@ def _run_on_executor(
             pool.prepare()
         executor = pool.start()
     assert executor is not None
-    retry: list[list[Any]] = []
-    pending: dict[Future, list[Any]] = {}
+    flight = _InFlight(executor, work, own, ledger)
     try:
         while True:
-            broken = False
-            while len(pending) < ahead:
-                chunk = retry.pop() if retry else next(tasks, None)
-                if chunk is None:
-                    break
-                try:
-                    pending[executor.submit(work, chunk)] = chunk
-                except BrokenProcessPool:
-                    # A worker died since the last look: the pool takes no more tasks.
-                    if not own or ledger.restarts >= POOL_RESTARTS:
-                        raise
-                    retry.append(chunk)
-                    broken = True
-                    break
-            if not pending and not broken:
+            broken = flight.fill(tasks, ahead)
+            if not flight.pending and not broken:
                 return True
             _stop_if_interrupted()
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             poll = POLL if left is None else min(left, POLL)
             finished: set[Future] = set()
             if not broken:
-                finished, _ = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+                finished, _ = wait(flight.pending, timeout=poll, return_when=FIRST_COMPLETED)
             if not finished and not broken:
                 if watch is not None:
                     watch.check()
                 if left is None or left > poll:
                     continue  # nothing finished yet: look at the flag, wait again
-                for future in pending:
-                    future.cancel()
-                if own:
-                    # A task of a large board can run for hours: end it, do not wait.
-                    stop_now(executor)
+                flight.abandon()
                 return False
-            for future in finished:
-                chunk = pending.pop(future)
-                try:
-                    results = future.result()
-                except CancelledError:
-                    if own:
-                        raise
-                    raise _Cancelled from None  # we cancel only after the deadline
-                except BrokenProcessPool:
-                    if not own or ledger.restarts >= POOL_RESTARTS:
-                        raise
-                    broken = True
-                    retry.append(chunk)
-                    continue
-                ledger.record(results)
-            if broken:
-                # A worker died: its pool is unusable. Start a fresh one for the rest.
-                retry.extend(pending.values())
-                pending.clear()
-                ledger.restarts += 1
-                stop_now(executor)
-                executor = pool.start()
+            if flight.collect(finished) or broken:
+                flight.restart(pool)
     except BaseException:
         if own:
-            stop_now(executor)
+            stop_now(flight.executor)
         raise
     finally:
         if own:
-            executor.shutdown(wait=True, cancel_futures=True)
+            flight.executor.shutdown(wait=True, cancel_futures=True)
 
 
-#: Modules a forkserver imports once before it forks any worker; see ``start_method``.
-_preloaded: list[str] = []
+class _InFlight:
+    """The tasks submitted to an executor and not yet collected, and the tasks to submit
+    again because a worker died (a pool we own is then replaced)."""
 
+    def __init__(
+        self, executor: Executor, work: Callable[[list[Any]], list[Any]], own: bool, ledger: _Ledger
+    ) -> None:
+        self.executor = executor
+        self.work = work
+        self.own = own
+        self.ledger = ledger
+        self.pending: dict[Future, list[Any]] = {}
+        self.retry: list[list[Any]] = []
 
-def start_method(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
-    """``fork`` when it is safe, a clean fork server otherwise.
+    def can_restart(self) -> bool:
+        """Whether a broken pool may be replaced: only our own, a few times."""
+        return self.own and self.ledger.restarts < POOL_RESTARTS
 
-    ``fork`` lets workers inherit what this process has loaded (OR-Tools, the
-    compiled kernels): ``spawn`` would load it again in every worker, about
-    0.5 s each. But a fork copies only the calling thread. Had another thread
-    held a lock at that instant (a Rich display writing to stderr, a CP-SAT
-    search, Dask's event loop), the child waits on it forever; we saw a
-    worker hang so, on the buffer lock of ``sys.stderr``. So with other threads
-    alive we use ``forkserver``: a single-threaded server process that imports
-    ``preload`` once and forks every worker from itself.
-    """
-    import multiprocessing
+    def fill(self, tasks: Iterator[list[Any]], ahead: int) -> bool:
+        """Submit tasks until ``ahead`` are in flight or none is left; True if the pool
+        turned out broken (its task is kept to retry)."""
+        from concurrent.futures.process import BrokenProcessPool
 
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return fork_server(preload)
+        while len(self.pending) < ahead:
+            chunk = self.retry.pop() if self.retry else next(tasks, None)
+            if chunk is None:
+                return False
+            try:
+                self.pending[self.executor.submit(self.work, chunk)] = chunk
+            except BrokenProcessPool:
+                # A worker died since the last look: the pool takes no more tasks.
+                if not self.can_restart():
+                    raise
+                self.retry.append(chunk)
+                return True
+        return False
 
+    def collect(self, finished: set[Future]) -> bool:
+        """Record the results of ``finished``; True if one found the pool broken."""
+        from concurrent.futures import CancelledError
+        from concurrent.futures.process import BrokenProcessPool
 
-def fork_server(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
-    """The ``forkserver`` context (``spawn`` where there is none), preloading ``preload``."""
-    import multiprocessing
+        broken = False
+        for future in finished:
+            chunk = self.pending.pop(future)
+            try:
+                results = future.result()
+            except CancelledError:
+                if self.own:
+                    raise
+                raise _Cancelled from None  # we cancel only after the deadline
+            except BrokenProcessPool:
+                if not self.can_restart():
+                    raise
+                broken = True
+                self.retry.append(chunk)
+                continue
+            self.ledger.record(results)
+        return broken
 
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    # One server per process, started at its first use with the list as it is then.
-    _preloaded.extend(name for name in preload if name not in _preloaded)
-    context.set_forkserver_preload(list(_preloaded))
-    return context
+    def restart(self, pool: _Pool) -> None:
+        """A worker died: its pool is unusable. Start a fresh one for the rest."""
+        self.retry.extend(self.pending.values())
+        self.pending.clear()
+        self.ledger.restarts += 1
+        stop_now(self.executor)
+        self.executor = pool.start()
 
-
-def _module_of(work: Callable[..., Any]) -> str:
-    """The module that defines ``work`` (through ``functools.partial``)."""
-    return str(getattr(getattr(work, "func", work), "__module__", __name__))
-
-
-def local_pool(
-    workers: int | None,
-    *,
-    context: multiprocessing.context.BaseContext | None = None,
-    initializer: Callable[..., None] | None = None,
-    initargs: tuple[Any, ...] = (),
-) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes (all cores for ``None``) that leave Ctrl-C to us.
-
-    Ctrl-C reaches the whole process group; only the parent should react, by
-    saving what finished and stopping the workers itself (``stop_now``).
-    """
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(
-        max_workers=resolve_workers(workers),
-        mp_context=context or start_method(),
-        initializer=_start_worker,
-        initargs=(initializer, initargs),
-    )
-
-
-def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # The parent's own SIGTERM handler (Python code, run only between bytecodes) was
-    # inherited: inside a compiled kernel it would wait for the chunk to end, minutes.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent()
-    if initializer is not None:
-        initializer(*initargs)
-
-
-#: ``prctl`` option: the signal a process gets when its parent dies (Linux).
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int | None = None) -> None:
-    """Ask the kernel to kill this process when its parent dies, even by ``kill -9``.
-
-    Without it a killed ``cp-queens count`` left its workers counting on at full
-    CPU, orphaned (and ``compare`` its runs). Linux only (``prctl``); elsewhere a
-    no-op. ``parent``: the parent's pid as the parent saw it before forking, so that a
-    parent already gone by the time this runs is noticed too.
-    """
-    parent = os.getppid() if parent is None else parent
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-
-def stop_now(executor: Executor) -> None:
-    """Cancel what has not started and end a local pool's worker processes at once.
-
-    The processes (and the pool's manager thread) are collected *before* the
-    shutdown call, which forgets them.
-    """
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    manager = getattr(executor, "_executor_manager_thread", None)
-    executor.shutdown(wait=False, cancel_futures=True)  # drops `manager`: keep it
-    for process in processes:
-        process.terminate()
-    if manager is not None:
-        # Its workers gone, the pool's manager thread ends within milliseconds.
-        # Left running, it races Python's exit hook, which then writes to the
-        # wake-up pipe the thread is closing ("Bad file descriptor" at exit).
-        manager.join(timeout=1)
+    def abandon(self) -> None:
+        """The deadline came: cancel what waits, and end the work of a pool we own."""
+        for future in self.pending:
+            future.cancel()
+        if self.own:
+            # A task of a large board can run for hours: end it, do not wait.
+            stop_now(self.executor)
 
 
 def _demo_work(items: list[str]) -> list[tuple[str, int]]:

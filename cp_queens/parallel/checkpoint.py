@@ -278,7 +278,7 @@ def _torn_header(line: bytes) -> bool:
 def _json_or_none(line: bytes, deepest: int) -> Any:
     """The JSON value of a line, or ``None`` (not text, not JSON); deep nesting is
     refused before decoding."""
-    from cp_queens.formats import check_json_depth
+    from cp_queens.json_depth import check_json_depth
 
     try:
         text = line.decode("utf-8")
