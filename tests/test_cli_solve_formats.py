@@ -44,7 +44,7 @@ def test_svg_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 def test_minconflicts_with_seed_is_repeatable(capsys: pytest.CaptureFixture[str]) -> None:
     outputs = []
     for _ in range(2):
-        assert main(["solve", "60", "-e", "minconflicts", "--seed", "11", "--format", "jsonl"]) == 0
+        assert main(["solve", "30", "-e", "minconflicts", "--seed", "11", "--format", "jsonl"]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] and verify(json.loads(outputs[0])).ok
 
