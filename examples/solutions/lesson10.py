@@ -4,6 +4,7 @@ import time
 from itertools import combinations
 
 from cp_queens import Problem, engines
+from cp_queens.course.display import wrapped
 
 
 # Exercise 30: Choco enumerates natively - after a solution it backtracks in the same
@@ -88,8 +89,13 @@ def exercise_32(count_n: int = 9, first_sizes=(20, 40, 60)) -> dict[str, dict[in
     return result
 
 
+def say(*parts: object) -> None:
+    """``print``, within 80 columns (long answers wrap between words)."""
+    print(wrapped(" ".join(map(str, parts))))
+
+
 if __name__ == "__main__":
-    print("30:", exercise_30())
+    say("30:", exercise_30())
     count, clauses, _ = exercise_31()
-    print(f"31: {count} solutions from {clauses} clauses")
-    print("32:", exercise_32())
+    say(f"31: {count} solutions from {clauses} clauses")
+    say("32:", exercise_32())
