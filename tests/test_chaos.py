@@ -5,7 +5,9 @@ Each round starts ``cp-queens count 17 --checkpoint F`` (one process or a pool o
 alternately) and sends SIGKILL to its whole process group after a random delay: mid
 split, mid subproblem, mid record. The next round resumes from whatever the file holds.
 No round may find the file unusable, and the last one, left to finish, must print the
-published count.
+published count. A round that finishes on its own (on a fast, idle machine the kills may
+not keep up) must print the published count too; the file is then removed and a new
+series of kills begins, so every run makes at least ``KILLS`` kills whatever the speed.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def test_a_count_killed_at_random_and_resumed_many_times_is_exact(tmp_path: Path
     killed = finished = 0
     records: list[int] = []
     round_ = 0
-    while killed < KILLS and not finished:
+    while killed < KILLS:
         round_ += 1
         workers = ["--workers", "1" if round_ % 2 else "2"]
         run = subprocess.Popen(
@@ -60,6 +62,8 @@ def test_a_count_killed_at_random_and_resumed_many_times_is_exact(tmp_path: Path
         assert "error" not in err and "dropped" not in err, f"seed {seed}, round {round_}: {err}"
         if checkpoint.exists():
             records.append(len(checkpoint.read_bytes().split(b"\n")) - 2)
+        if run.returncode == ExitCode.OK:
+            checkpoint.unlink()  # this series is done: the next kills start a new one
     final = subprocess.run(
         [*argv, "--workers", "2", "--recheck", "0.02"],
         capture_output=True,
@@ -71,4 +75,4 @@ def test_a_count_killed_at_random_and_resumed_many_times_is_exact(tmp_path: Path
     assert final.stdout == f"n={N}: {total(N)} solutions, {unique(N)} unique\n", f"seed {seed}"
     print(f"chaos: {killed} rounds killed, {finished} finished on their own, seed {seed}")
     assert killed >= 20, f"only {killed} rounds were killed mid-run (seed {seed})"
-    assert records and records[-1] > 0  # the kills did leave work behind to resume
+    assert max(records, default=0) > 0  # the kills did leave work behind to resume
