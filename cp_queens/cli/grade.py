@@ -1,7 +1,9 @@
-"""``cp-queens grade``: grade a folder of students' ``model(n)`` files, each run apart, limited.
+"""``cp-queens grade``: grade a folder of students' ``model(n)`` files, each run apart, limited;
+or one file, as a student checks their own before handing it in.
 
-Parsing only: the grading is ``cp_queens.course.grade.grade``, the files
-it writes ``cp_queens.course.marks``.
+Parsing only: the grading is ``cp_queens.course.grade.grade`` (and
+``grade_file``), the files it writes ``cp_queens.course.marks``, a
+lecturer's overrides ``cp_queens.course.overrides``.
 """
 
 from __future__ import annotations
@@ -15,16 +17,27 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "grade",
         description="Grade every submission in FOLDER (Python files or notebooks defining "
-        "model(n), which returns every solution of the n-queens problem): each runs in its own "
+        "model(n), which returns every solution of the n-queens problem, or with --task "
+        "dominate a set of queens that dominates the board): each runs in its own "
         "process with CPU, memory, file-size and time limits, from a scratch folder; what it "
         "returns is judged here against the reference engine. Writes DIR/marks.csv and one "
-        "feedback file per student in DIR/feedback/, and prints the class summary. This is "
-        "not a container: see docs/course-grading.md before grading code you do not trust.",
+        "feedback file per student in DIR/feedback/ (replacing an earlier run's), and prints "
+        "the class summary. Given one FILE instead, grades it exactly as the class would be "
+        "graded and prints its feedback: exit 0 on full marks, 1 otherwise (a student's own "
+        "check). This is not a container: see docs/course-grading.md before grading code you "
+        "do not trust.",
         epilog="examples:\n"
         "  cp-queens grade examples/assignment/submissions --n 1..9\n"
-        "  cp-queens grade submissions/ --n 4..10 --rubric my_rubric.toml --out marks/",
+        "  cp-queens grade submissions/ --n 4..10 --rubric my_rubric.toml --out marks/\n"
+        "  cp-queens grade submissions/ --n 1..8 --overrides decisions.csv\n"
+        "  cp-queens grade my_model.py --n 1..8              (a student's own check)\n"
+        "  cp-queens grade examples/assignment/dominate --task dominate --n 4..9",
     )
-    parser.add_argument("folder", metavar="FOLDER", help="folder of *.py / *.ipynb submissions")
+    parser.add_argument(
+        "folder",
+        metavar="FOLDER|FILE",
+        help="folder of *.py / *.ipynb submissions, or one submission",
+    )
     parser.add_argument(
         "--n",
         default="1..9",
@@ -35,7 +48,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--rubric", metavar="FILE", help="TOML rubric: points, penalties, limits (default: shipped)"
     )
     parser.add_argument(
-        "--out", default="grades", metavar="DIR", help="where marks.csv and feedback/ go (grades)"
+        "--task",
+        choices=("solutions", "dominate"),
+        help="what model(n) returns: every solution (solutions), or the squares of queens "
+        "that dominate the board, marked by how few (dominate); default: the rubric's task",
+    )
+    parser.add_argument(
+        "--overrides",
+        metavar="CSV",
+        help="a lecturer's decisions, a CSV student,points,reason: the points replace the "
+        "computed ones; the reason goes into marks.csv and the feedback",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="where marks.csv and feedback/ go (default grades; for one FILE, nothing is "
+        "written unless --out is given)",
     )
     parser.add_argument(
         "--jobs", type=_jobs, default=2, metavar="J", help="submissions run at once (default 2)"
@@ -55,20 +83,44 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from cp_queens.compare import CompareError, parse_range
-    from cp_queens.course.grade import StudentResult, check_sizes, grade
-    from cp_queens.course.marks import summary_table, write_feedback, write_marks
+    from cp_queens.course.grade import (
+        StudentResult,
+        check_sizes,
+        find_submissions,
+        grade,
+        grade_file,
+    )
+    from cp_queens.course.marks import feedback, summary_table, write_feedback, write_marks
+    from cp_queens.course.overrides import apply_overrides, read_overrides
     from cp_queens.course.rubric import load
 
+    rubric = load(args.rubric).for_task(args.task)
     try:
-        sizes = check_sizes(parse_range(args.n))
+        sizes = check_sizes(parse_range(args.n), rubric.task)
     except CompareError as error:
         raise CpQueensError(f"--n: {error}") from None
-    rubric = load(args.rubric)
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
+    overrides = read_overrides(args.overrides) if args.overrides else {}
+    one_file = Path(args.folder).is_file()
+    if one_file and overrides:
+        raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
+    if not one_file:  # a student named wrongly is told now, not after the class has run
+        students = {submission.student for submission in find_submissions(args.folder)}
+        for student in overrides:
+            if student not in students:
+                raise CpQueensError(f"{args.overrides}: {student}: no such student in this class")
+    out = Path(args.out if args.out is not None else "grades")
+    if args.out is not None or not one_file:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
+    if one_file:
+        result = grade_file(args.folder, sizes, rubric=rubric)
+        print(feedback(result, rubric), end="")
+        if args.out is not None:
+            write_marks([result], out / "marks.csv", rubric)
+            write_feedback([result], out / "feedback", rubric)
+        return 0 if result.full_marks else 1
     progress = Console(stderr=True)
 
     def show(done: StudentResult) -> None:
@@ -76,12 +128,16 @@ def run(args: argparse.Namespace) -> int:
             progress.print(f"[dim]graded {done.student}: {done.points:g}[/dim]", highlight=False)
 
     results = grade(args.folder, sizes, rubric=rubric, jobs=args.jobs, on_done=show)
-    write_marks(results, out / "marks.csv")
-    write_feedback(results, out / "feedback")
+    apply_overrides(results, overrides, str(args.overrides))
+    write_marks(results, out / "marks.csv", rubric)
+    write_feedback(results, out / "feedback", rubric)
     screen = Console()
     if not screen.is_terminal:
         screen = Console(width=120)
-    title = f"{len(results)} submissions, n = {args.n}, {rubric.source}"
+    title = (
+        f"{len(results)} submissions, task {rubric.task}, n = {args.n}, rubric {rubric.name} "
+        f"({rubric.digest})"
+    )
     screen.print(summary_table(results, title=title))
     if not args.quiet:
         print(f"# wrote {out / 'marks.csv'} and {len(results)} files in {out / 'feedback'}")

@@ -2,13 +2,15 @@
 
 A submission is a Python file (or a notebook, whose code cells are read as
 one file) defining ``model(n)``, which returns or yields every solution of
-the ``n``-queens problem. Each one runs in its own limited process
-(``cp_queens.course.sandbox``); what it returned comes back as data and is
-judged here, in the grader's process, by the same code as
-``check_model`` (counts, first missing /
-invalid / duplicate board, and the pattern behind them). The rubric
-(``cp_queens.course.rubric``) turns that into points; a hostile or broken
-submission costs only its own.
+the ``n``-queens problem (or, for the ``dominate`` task, a set of queens that
+dominates the board; ``cp_queens.course.tasks``). Each one runs in its own
+limited process (``cp_queens.course.sandbox``); what it returned comes back
+as data and is judged here, in the grader's process, by the same code as
+``check_model`` (counts, first missing / invalid / duplicate board, and the
+pattern behind them). The rubric (``cp_queens.course.rubric``) turns that
+into points; a hostile or broken submission costs only its own. One file is
+graded by the same path as a class (``grade_file``): a student's own check is
+the grader.
 
 Examples:
     >>> import tempfile, pathlib
@@ -16,6 +18,8 @@ Examples:
     >>> _ = (folder / "ada.py").write_text("def model(n):\\n    return [[0]] if n == 1 else []\\n")
     >>> [(r.student, r.points, r.max_points, r.statuses()) for r in grade(folder, [1, 2, 4])]
     [('ada', 2.0, 4.0, ['ok', 'ok', '2 missing'])]
+    >>> [(r.student, r.points, r.full_marks) for r in grade(folder, [1])]
+    [('ada', 1.0, True)]
 """
 
 from __future__ import annotations
@@ -28,15 +32,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course import sandbox
-from cp_queens.course.check import CheckRow, judge, reference_solutions
+from cp_queens.course import sandbox, tasks
 from cp_queens.course.rubric import Rubric
 from cp_queens.course.rubric import load as load_rubric
 from cp_queens.errors import CpQueensError
 
-#: The largest board graded: the reference lists every solution of each size once per class
-#: (n = 12: 14,200 solutions, about a second); a submission's output is judged in full.
-LARGEST = 12
+#: The largest board graded for the ``solutions`` task: the reference lists every solution
+#: of each size once per class (n = 12: 14,200 solutions, about a second); a submission's
+#: output is judged in full. Other tasks: ``cp_queens.course.tasks.LARGEST``.
+LARGEST = tasks.LARGEST["solutions"]
 
 #: How many submissions run at once by default: the grader's machine has its own work too.
 DEFAULT_JOBS = 2
@@ -63,7 +67,7 @@ class SizeResult:
     status: str
     points: float
     max_points: float
-    row: CheckRow | None = None
+    row: tasks.Row | None = None
     problem: str | None = None  # a limit, a crash, an exception: the reason in words
 
 
@@ -79,10 +83,24 @@ class StudentResult:
     output_bytes: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    task: str = "solutions"
+    override: float | None = None  # the lecturer's decision (``--overrides``), if any
+    override_reason: str = ""
+
+    @property
+    def computed_points(self) -> float:
+        """The points the rubric gives, size by size, before any override."""
+        return round(sum(size.points for size in self.sizes), 2)
 
     @property
     def points(self) -> float:
-        return round(sum(size.points for size in self.sizes), 2)
+        """The mark: the lecturer's override where there is one, else the computed points."""
+        return self.override if self.override is not None else self.computed_points
+
+    @property
+    def full_marks(self) -> bool:
+        """Full marks: what ``cp-queens grade FILE`` exits 0 for."""
+        return bool(self.sizes) and self.points >= self.max_points
 
     @property
     def max_points(self) -> float:
@@ -145,14 +163,15 @@ def notebook_code(path: str | Path) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def check_sizes(sizes: Iterable[int]) -> list[int]:
-    """The board sizes, sorted, each 1..``LARGEST``."""
+def check_sizes(sizes: Iterable[int], task: str = "solutions") -> list[int]:
+    """The board sizes, sorted, each 1..the task's largest."""
     chosen = sorted(set(sizes))
+    largest = tasks.LARGEST[task]
     if not chosen:
         raise GradeError("no board sizes to grade")
     for n in chosen:
-        if not 1 <= n <= LARGEST:
-            raise GradeError(f"board size {n}: the grader takes 1..{LARGEST}")
+        if not 1 <= n <= largest:
+            raise GradeError(f"board size {n}: the grader takes 1..{largest} for task {task}")
     return chosen
 
 
@@ -161,38 +180,70 @@ def grade(
     sizes: Iterable[int] = range(1, 10),
     *,
     rubric: Rubric | str | Path | None = None,
+    task: str | None = None,
     jobs: int = DEFAULT_JOBS,
     on_done: Callable[[StudentResult], None] | None = None,
 ) -> list[StudentResult]:
     """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
 
-    ``rubric`` is a ``Rubric``, a TOML file, or None for the
-    default. ``jobs`` submissions run at a time; ``on_done`` hears of each as it finishes.
+    ``rubric`` is a ``Rubric``, a TOML file, or None for the default; ``task`` replaces
+    the rubric's task. ``jobs`` submissions run at a time; ``on_done`` hears of each as
+    it finishes.
     """
-    chosen = check_sizes(sizes)
-    if not isinstance(rubric, Rubric):
-        rubric = load_rubric(rubric)
-    submissions = find_submissions(folder)
-    expected = {n: reference_solutions(n) for n in chosen}
-    results: list[StudentResult] = []
+    rubric = _rubric(rubric, task)
+    chosen = check_sizes(sizes, rubric.task)
+    return grade_submissions(find_submissions(folder), chosen, rubric, jobs, on_done)
+
+
+def grade_file(
+    path: str | Path,
+    sizes: Iterable[int] = range(1, 10),
+    *,
+    rubric: Rubric | str | Path | None = None,
+    task: str | None = None,
+) -> StudentResult:
+    """Grade one submission exactly as ``grade`` grades it in a class: ``cp-queens grade FILE``
+    and ``check_model`` give a student the grader's own verdict, not a second opinion."""
+    rubric = _rubric(rubric, task)
+    chosen = check_sizes(sizes, rubric.task)
+    where = Path(path)
+    if not where.is_file() or where.suffix not in (".py", ".ipynb"):
+        raise GradeError(f"{where}: not a submission (a .py file or a .ipynb notebook)")
+    [result] = grade_submissions([_submission(where.stem, where)], chosen, rubric, 1, None)
+    return result
+
+
+def grade_submissions(
+    submissions: Sequence[Submission],
+    sizes: Sequence[int],
+    rubric: Rubric,
+    jobs: int = DEFAULT_JOBS,
+    on_done: Callable[[StudentResult], None] | None = None,
+) -> list[StudentResult]:
+    """Run and judge each submission; the one path of a class, a file and ``check_model``."""
+    expected = {n: tasks.reference(rubric.task, n) for n in sizes}
 
     def one(submission: Submission) -> StudentResult:
-        outcome = sandbox.run(submission.source, chosen, rubric.limits)
-        result = judge_outcome(submission, outcome, chosen, expected, rubric)
+        outcome = sandbox.run(submission.source, list(sizes), rubric.limits)
+        result = judge_outcome(submission, outcome, sizes, expected, rubric)
         if on_done is not None:
             on_done(result)
         return result
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(one, submissions))
-    return results
+        return list(pool.map(one, submissions))
+
+
+def _rubric(rubric: Rubric | str | Path | None, task: str | None) -> Rubric:
+    chosen = rubric if isinstance(rubric, Rubric) else load_rubric(rubric)
+    return chosen.for_task(task)
 
 
 def judge_outcome(
     submission: Submission,
     outcome: sandbox.Outcome,
     sizes: Sequence[int],
-    expected: dict[int, list[tuple[int, ...]]],
+    expected: dict[int, Any],
     rubric: Rubric,
 ) -> StudentResult:
     """Turn what the child sent, and how it ended, into checked sizes and points."""
@@ -203,7 +254,9 @@ def judge_outcome(
         output_bytes=outcome.output_bytes,
         seconds=outcome.seconds,
         cpu_seconds=outcome.cpu_seconds,
+        task=rubric.task,
     )
+    task = rubric.task
     limits = rubric.limits
     events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
     load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
@@ -221,23 +274,23 @@ def judge_outcome(
     if load_error is not None and load_error.get("event") == "setup_error":
         result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
     elif load_error is not None:
-        result.notes.append(f"the file could not be loaded: {load_error.get('error')}")
+        problem = with_line(str(load_error.get("error")), submission.source)
+        result.notes.append(f"the file could not be loaded: {problem}")
     elif ("loaded", None) not in events:
         result.notes.append(f"the file could not be loaded: {ended[1]}")
     stopped_at: int | None = None
     for n in sizes:
         worth = rubric.points_for(n)
-        count = len(expected[n])
         message = events.get(("result", n))
         error = events.get(("error", n))
         if message is not None:
-            row = judge(n, _decode_result(message), expected[n], "model")
+            row = tasks.judge(task, n, _decode_result(message), expected[n])
             if message.get("cut"):
                 row.error = (
                     f"model({n}) returned more than the {limits.result_mb} MB the grader reads: "
                     "an endless generator?"
                 )
-            size = SizeResult(n, _status(row), _points(row, worth, rubric), worth, row)
+            size = SizeResult(n, _status(row), tasks.points(row, worth, rubric), worth, row)
         elif error is not None:
             text = str(error.get("error"))
             status = "exit" if "sys.exit" in text else "error"
@@ -252,12 +305,14 @@ def judge_outcome(
                     f"model({n}) used more than {limits.memory_mb} MB of memory (the limit) "
                     f"and got {text}"
                 )
-            size = SizeResult(n, status, 0.0, worth, CheckRow(n, count, error=problem), problem)
+            row = tasks.error_row(task, n, expected[n], problem)
+            size = SizeResult(n, status, 0.0, worth, row, problem)
         elif ("start", n) in events:
             stopped_at = n
             status, problem = ended
             problem = f"model({n}): {problem}"
-            size = SizeResult(n, status, 0.0, worth, CheckRow(n, count, error=problem), problem)
+            row = tasks.error_row(task, n, expected[n], problem)
+            size = SizeResult(n, status, 0.0, worth, row, problem)
         else:
             if stopped_at is not None:
                 problem = f"not run: the program had stopped at n={stopped_at}"
@@ -297,20 +352,24 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     )
 
 
-def _status(row: CheckRow) -> str:
+def _status(row: tasks.Row) -> str:
     return "error" if row.error is not None else row.verdict()
 
 
-def _points(row: CheckRow, worth: float, rubric: Rubric) -> float:
-    if row.error is not None:
-        return 0.0
-    share = row.correct / row.expected if row.expected else 1.0
-    score = worth * share
-    if row.invalid:
-        score -= worth * rubric.invalid_penalty
-    if row.duplicates:
-        score -= worth * rubric.duplicate_penalty
-    return round(max(0.0, score), 2)
+def with_line(error: str, source: str) -> str:
+    """A load error with the line it happened on: a ``SyntaxError`` raised while compiling
+    has no frame of the submission, so its line is found here by compiling the source again
+    (compiling runs none of it)."""
+    if "(line " in error or not error.startswith(("SyntaxError", "IndentationError", "TabError")):
+        return error
+    try:
+        compile(source, "submission", "exec")
+    except SyntaxError as problem:
+        if problem.lineno is not None:
+            return f"{error} (line {problem.lineno})"
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return error
 
 
 class _Opaque:

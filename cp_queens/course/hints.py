@@ -8,7 +8,9 @@ taken for its values), every missing solution is the mirror of one returned
 (a symmetry-breaking constraint such as ``q[0] < n/2`` used while listing
 *all* solutions), every invalid board becomes a solution with 1 subtracted
 from each column (columns counted from 1), each queen given as a
-``(row, column)`` pair, or with rows and columns swapped.
+``(row, column)`` pair, or with rows and columns swapped, every permutation
+of the columns returned (no diagonal checked), or every invalid board
+attacking along one kind of diagonal only (one diagonal constraint forgotten).
 
 ``Tally`` is filled while ``cp_queens.course.check.compare_solutions``
 reads the model's output (in constant memory beyond the solutions found);
@@ -17,6 +19,7 @@ reads the model's output (in constant memory beyond the solutions found);
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +38,9 @@ class Tally:
     pairs: int = 0  # items that are n (row, column) pairs
     pairs_swapped: int = 0  # ... whose *second* entries run 0..n-1: (column, row)
     hits: Counter[tuple[int, ...]] = field(default_factory=Counter)  # valid boards, how often
+    permutations: int = 0  # invalid boards whose columns are all different (0..n-1)
+    only_down: int = 0  # ... attacking along a diagonal q[r] - r only (going down-right)
+    only_up: int = 0  # ... along a diagonal q[r] + r only (going down-left)
 
     def note(self, index: int, cols: Any) -> None:
         """Any returned item (``index`` counts from 1), valid or not."""
@@ -49,6 +55,12 @@ class Tally:
         integers = isinstance(cols, tuple) and all(type(c) is int for c in cols)
         if integers and len(cols) == n and tuple(c - 1 for c in cols) in truth:
             self.shifted += 1
+        if integers and sorted(cols) == list(range(n)):
+            self.permutations += 1
+            down = len({c - r for r, c in enumerate(cols)}) < n
+            up = len({c + r for r, c in enumerate(cols)}) < n
+            self.only_down += down and not up
+            self.only_up += up and not down
         pairs = _as_pairs(raw, n)
         if pairs is not None:
             self.pairs += 1
@@ -82,11 +94,29 @@ def explain(
                 "instead of the current columns?"
             )
         hints.append(hint)
-    if invalid and tally.shifted == invalid:
+    # Not at n = 1: one board says little, and "they run 0..0" says less.
+    if invalid and tally.shifted == invalid and n > 1:
         hints.append(
             f"every invalid board becomes a solution when 1 is subtracted from each column: "
             f"columns seem to count from 1 (they run 0..{n - 1})"
         )
+    if invalid and tally.permutations == invalid and n >= 3:
+        if returned == math.factorial(n) and not duplicates:
+            hints.append(
+                f"you returned all {returned} permutations of the columns: no diagonal is "
+                "checked (queens in rows i and j share a diagonal when "
+                "|q[i] - q[j]| == |i - j|)"
+            )
+        elif tally.only_down == invalid:
+            hints.append(
+                "every invalid board has two queens on one diagonal going down to the right "
+                "(q[i] - i == q[j] - j), never on the other kind: that constraint seems missing"
+            )
+        elif tally.only_up == invalid:
+            hints.append(
+                "every invalid board has two queens on one diagonal going down to the left "
+                "(q[i] + i == q[j] + j), never on the other kind: that constraint seems missing"
+            )
     if invalid and tally.pairs == invalid:
         if tally.pairs_swapped == tally.pairs:
             hints.append(

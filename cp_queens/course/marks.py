@@ -5,7 +5,10 @@ board size, what stopped their program (a limit, an exception, ``sys.exit``),
 the pattern behind their mistakes, and the first missing, invalid and
 duplicate board drawn, as ``check_model`` shows
 them. The CSV is for the teacher's spreadsheet: one row per student, the
-points, the maximum, and each size's status.
+points, the maximum, the points the rubric gave (before a lecturer's
+override), the reason, the seconds the run took, the task, the rubric's name
+and digest, and each size's status. Re-grading into the same folder replaces
+the feedback there: a student never reads a file of an earlier run.
 """
 
 from __future__ import annotations
@@ -15,50 +18,104 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course.check import CheckReport
+from cp_queens.course.check import CheckReport, CheckRow
 from cp_queens.course.grade import StudentResult
+from cp_queens.course.rubric import Rubric
+from cp_queens.course.tasks import DominateRow
 
 #: How much of a student's printed output the feedback file quotes.
 QUOTED_OUTPUT = 2_000
 
 
-def write_marks(results: Sequence[StudentResult], path: str | Path) -> None:
-    """``student, points, max, n=1, n=2, ...`` (each size's status), one row per student."""
+#: The columns of ``marks.csv`` before one status column per board size.
+COLUMNS = (
+    "student",
+    "points",
+    "max",
+    "computed",
+    "reason",
+    "seconds",
+    "task",
+    "rubric",
+    "rubric_sha256",
+)
+
+#: What the letters of a drawn board mean, said under the first board of a feedback file.
+LEGENDS = {
+    "X": "Q = a queen, X = one of two queens that attack each other, . = an empty square",
+    "!": "Q = a queen, ! = a square no queen occupies or attacks, . = a dominated square",
+}
+
+
+def write_marks(
+    results: Sequence[StudentResult], path: str | Path, rubric: Rubric | None = None
+) -> None:
+    """One row per student: ``COLUMNS``, then ``n=1, n=2, ...`` (each size's status).
+
+    ``points`` is the mark (a lecturer's override where there is one), ``computed`` what
+    the rubric gave, ``reason`` the override's reason or what cost the most points.
+    """
     sizes = [size.n for size in results[0].sizes] if results else []
+    name = rubric.name if rubric is not None else ""
+    digest = rubric.digest if rubric is not None else ""
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "points", "max", *(f"n={n}" for n in sizes)])
+        writer.writerow([*COLUMNS, *(f"n={n}" for n in sizes)])
         for result in results:
             writer.writerow(
                 [
                     result.student,
                     _number(result.points),
                     _number(result.max_points),
+                    _number(result.computed_points),
+                    reason(result),
+                    f"{result.seconds:.2f}",
+                    result.task,
+                    name,
+                    digest,
                     *result.statuses(),
                 ]
             )
 
 
-def feedback(result: StudentResult) -> str:
-    """The student's feedback, in Markdown."""
-    lines = [
-        f"# Feedback for {result.student}",
-        "",
-        f"Submission: `{result.path.name}`. **Points: {_number(result.points)} of "
-        f"{_number(result.max_points)}.**",
-        "",
-        "| n | solutions | you returned | correct | status | points |",
-        "|--:|--:|--:|--:|:--|--:|",
-    ]
+def reason(result: StudentResult) -> str:
+    """One line for the teacher: the override's reason, else what went wrong first."""
+    if result.override is not None:
+        return f"override: {result.override_reason}"
+    if result.full_marks:
+        return ""
+    if result.notes:
+        return _cut(result.notes[0])
+    for size in result.sizes:  # the pattern behind the mistakes says most
+        hints = getattr(size.row, "hints", None)
+        if hints:
+            return _cut(f"n={size.n}: {hints[0]}")
     for size in result.sizes:
-        row = size.row
-        returned = "-" if row is None or row.error else str(row.returned)
-        correct = "-" if row is None or row.error else str(row.correct)
-        expected = "-" if row is None else str(row.expected)
-        lines.append(
-            f"| {size.n} | {expected} | {returned} | {correct} | {size.status} | "
-            f"{_number(size.points)} of {_number(size.max_points)} |"
+        if size.points < size.max_points:
+            return _cut(f"n={size.n}: {size.problem or size.status}")
+    return ""
+
+
+def _cut(text: str, width: int = 160) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
+    """The student's feedback, in Markdown."""
+    points = f"**Points: {_number(result.points)} of {_number(result.max_points)}.**"
+    if result.override is not None:
+        points += (
+            f" The lecturer's decision: {result.override_reason} (the rubric gave "
+            f"{_number(result.computed_points)})."
         )
+    lines = [f"# Feedback for {result.student}", "", f"Submission: `{result.path.name}`. {points}"]
+    if rubric is not None:
+        lines += ["", f"Marked by the rubric `{rubric.name}` (sha256 {rubric.digest})."]
+    if result.task == "dominate":
+        lines += _dominate_table(result)
+    else:
+        lines += _solutions_table(result)
     problems = list(result.notes)
     # The same problem at several sizes is told once, with the sizes.
     where: dict[str, list[int]] = {}
@@ -75,16 +132,22 @@ def feedback(result: StudentResult) -> str:
     not_run = [size.n for size in result.sizes if size.status == "not run"]
     if not_run:
         problems.append(f"not run: n = {', '.join(map(str, not_run))} (the program had stopped)")
-    report = CheckReport("model", [size.row for size in result.sizes if size.row is not None])
-    details = [line for line in report.details() if not line.startswith("error: ")]
+    details = _details(result)
     if problems or details:
         lines += ["", "## What to look at", ""]
         lines += [f"- {problem}" for problem in problems]
+        explained: set[str] = set()
         for detail in details:
             first, *board = detail.splitlines()
             lines.append(f"- {first}")
             if board:
                 lines += ["", "  ```text", *("  " + line.strip() for line in board), "  ```", ""]
+                for mark, legend in LEGENDS.items():
+                    if mark not in explained and any(mark in line.split() for line in board):
+                        explained.add(mark)
+                        lines += [f"  ({legend})", ""]
+    elif result.sizes and result.task == "dominate":
+        lines += ["", "Every board size is right: dominated by the fewest queens possible."]
     elif result.sizes:
         lines += ["", "Every board size is right: every solution, each exactly once."]
     if result.output:
@@ -96,15 +159,85 @@ def feedback(result: StudentResult) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_feedback(results: Sequence[StudentResult], folder: str | Path) -> list[Path]:
-    """One ``STUDENT.md`` per student in ``folder`` (created if needed); the paths written."""
+def _solutions_table(result: StudentResult) -> list[str]:
+    lines = [
+        "",
+        "| n | solutions | you returned | correct | status | points |",
+        "|--:|--:|--:|--:|:--|--:|",
+    ]
+    for size in result.sizes:
+        row = size.row
+        usable = isinstance(row, CheckRow) and row.error is None
+        returned = str(row.returned) if usable and isinstance(row, CheckRow) else "-"
+        correct = str(row.correct) if usable and isinstance(row, CheckRow) else "-"
+        expected = "-" if row is None else str(row.expected)
+        lines.append(
+            f"| {size.n} | {expected} | {returned} | {correct} | {size.status} | "
+            f"{_number(size.points)} of {_number(size.max_points)} |"
+        )
+    return lines
+
+
+def _dominate_table(result: StudentResult) -> list[str]:
+    lines = [
+        "",
+        "| n | fewest queens possible | your queens | status | points |",
+        "|--:|--:|--:|:--|--:|",
+    ]
+    for size in result.sizes:
+        row = size.row
+        minimum = "-" if row is None else str(row.expected)
+        queens = str(row.queens) if isinstance(row, DominateRow) and row.error is None else "-"
+        lines.append(
+            f"| {size.n} | {minimum} | {queens} | {size.status} | "
+            f"{_number(size.points)} of {_number(size.max_points)} |"
+        )
+    return lines
+
+
+def _details(result: StudentResult) -> list[str]:
+    """The findings below the table: each kind of mistake once, boards drawn."""
+    rows = [size.row for size in result.sizes if size.row is not None]
+    if result.task != "dominate":
+        solution_rows = [row for row in rows if isinstance(row, CheckRow)]
+        report = CheckReport("model", solution_rows)
+        return [line for line in report.details() if not line.startswith("error: ")]
+    details = []
+    drawn = False
+    for row in rows:
+        if not isinstance(row, DominateRow) or row.error is not None or row.ok:
+            continue
+        if not row.valid:
+            line = f"n={row.n}: {row.reason}"
+            if row.board is not None and not drawn:  # one board is enough to see the pattern
+                drawn = True
+                line += "\n" + row.board
+            details.append(line)
+        else:
+            details.append(
+                f"n={row.n}: your {row.queens} queens dominate the board; {row.minimum} can "
+                "(OEIS A075458)"
+            )
+    return details
+
+
+def write_feedback(
+    results: Sequence[StudentResult], folder: str | Path, rubric: Rubric | None = None
+) -> list[Path]:
+    """One ``STUDENT.md`` per student in ``folder`` (created if needed); the paths written.
+
+    Feedback files of an earlier run for students not graded now are removed: a folder
+    graded again holds this run's feedback only.
+    """
     where = Path(folder)
     where.mkdir(parents=True, exist_ok=True)
     written = []
     for result in results:
         path = where / f"{result.student}.md"
-        path.write_text(feedback(result), encoding="utf-8")
+        path.write_text(feedback(result, rubric), encoding="utf-8")
         written.append(path)
+    for stale in set(where.glob("*.md")) - set(written):
+        stale.unlink(missing_ok=True)
     return written
 
 

@@ -1,16 +1,22 @@
-"""The rubric of ``cp-queens grade``: points per board size, penalties, resource limits.
+"""The rubric of ``cp-queens grade``: the task, points per board size, credit, limits.
 
 A teacher's rubric is a small TOML file (read with ``tomllib``); every key
 it leaves out keeps the default shipped in ``cp_queens/course/rubric.toml``,
 so a rubric can be one line (``[limits]`` / ``cpu_seconds = 20``). Anything
 unknown or out of range is refused with one line naming the file and the key:
 a typo must not silently grade a class with the defaults.
+
+A rubric has a name and a digest (a hash of every value in effect, defaults
+included), both written into ``marks.csv``: a student who asks "by which
+rules was I marked?" gets an answer that a changed file cannot blur.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +30,17 @@ class RubricError(CpQueensError):
     """A rubric file that cannot be read or holds a key or value we do not understand."""
 
 
+#: What a submission's ``model(n)`` is asked for (``cp_queens.course.tasks``).
+TASKS = ("solutions", "dominate")
+
+#: How a size of the ``solutions`` task earns its points (see rubric.toml).
+SCHEMES = ("shares", "penalties", "exact")
+
+
 @dataclass(frozen=True, slots=True)
 class Rubric:
-    """Points per size (``default`` for a size not listed), penalty fractions, limits."""
+    """The task, points per size (``default`` for a size not listed), how a size earns
+    them (``scheme``, penalty fractions, the ``dominate`` shares), limits."""
 
     default_points: float = 2.0
     points: dict[int, float] = field(default_factory=dict)
@@ -34,9 +48,37 @@ class Rubric:
     duplicate_penalty: float = 0.5
     limits: Limits = field(default_factory=Limits)
     source: str = "default rubric"
+    name: str = "default"
+    task: str = "solutions"
+    scheme: str = "shares"
+    above_minimum: tuple[float, ...] = (1.0, 0.5, 0.25)
+    digest: str = ""  # sha256 of the settings in effect, 12 hex digits
 
     def points_for(self, n: int) -> float:
         return self.points.get(n, self.default_points)
+
+    def for_task(self, task: str | None) -> Rubric:
+        """This rubric with its task replaced (``--task``); the digest follows."""
+        if task is None or task == self.task:
+            return self
+        if task not in TASKS:
+            raise RubricError(f"task {task!r}: unknown (expected {', '.join(TASKS)})")
+        settings = {**self.settings(), "task": task}
+        return replace(self, task=task, digest=_digest(settings))
+
+    def settings(self) -> dict[str, Any]:
+        """Every value in effect, as plain data (what the digest is taken of)."""
+        return {
+            "task": self.task,
+            "points": {
+                "default": self.default_points,
+                **{str(k): v for k, v in self.points.items()},
+            },
+            "credit": {"scheme": self.scheme},
+            "penalties": {"invalid": self.invalid_penalty, "duplicate": self.duplicate_penalty},
+            "dominate": {"above_minimum": list(self.above_minimum)},
+            "limits": {f.name: getattr(self.limits, f.name) for f in fields(self.limits)},
+        }
 
 
 _LIMIT_KEYS = {
@@ -55,16 +97,23 @@ def load(path: str | Path | None = None) -> Rubric:
     source = "default rubric"
     if path is not None:
         mine = _read(Path(path))
+        settings["name"] = Path(path).stem  # a rubric of one's own is not "default"
         for table, values in mine.items():
+            if table in _TOP_KEYS:
+                settings[table] = values
+                continue
             if table not in settings:
-                raise RubricError(
-                    f"{path}: unknown table [{table}] (expected [points], [penalties], [limits])"
-                )
+                tables = ", ".join(f"[{name}]" for name in settings if name not in _TOP_KEYS)
+                raise RubricError(f"{path}: unknown table [{table}] (expected {tables})")
             if not isinstance(values, dict):
                 raise RubricError(f"{path}: '{table}' must be a table, [{table}]")
             settings[table] = {**settings[table], **values}
         source = str(path)
     return _build(settings, source)
+
+
+#: Keys at the top of a rubric, outside any table.
+_TOP_KEYS = ("name", "task")
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -113,14 +162,52 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
         if kind is int and number != int(number):
             raise RubricError(f"{source}: limits.{key}: a whole number, got {value!r}")
         limits[key] = kind(number)
-    return Rubric(
+    rubric = Rubric(
         default_points=default_points,
         points=points,
         invalid_penalty=_number(source, "penalties.invalid", penalties["invalid"], 0.0, 1.0),
         duplicate_penalty=_number(source, "penalties.duplicate", penalties["duplicate"], 0.0, 1.0),
         limits=Limits(**limits),
         source=source,
+        **_judging(settings, source),
     )
+    return replace(rubric, digest=_digest(rubric.settings()))
+
+
+def _judging(settings: dict[str, Any], source: str) -> dict[str, Any]:
+    """The rubric's name, its task and how a size earns its points, checked."""
+    name = settings.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+        raise RubricError(f"{source}: name: a line of text (at most 80 characters), got {name!r}")
+    task = settings.get("task")
+    if task not in TASKS:
+        raise RubricError(f"{source}: task: one of {', '.join(TASKS)}, got {task!r}")
+    credit = settings.get("credit", {})
+    for key in credit:
+        if key != "scheme":
+            raise RubricError(f"{source}: credit.{key}: unknown (expected scheme)")
+    scheme = credit.get("scheme")
+    if scheme not in SCHEMES:
+        raise RubricError(f"{source}: credit.scheme: one of {', '.join(SCHEMES)}, got {scheme!r}")
+    dominate = settings.get("dominate", {})
+    for key in dominate:
+        if key != "above_minimum":
+            raise RubricError(f"{source}: dominate.{key}: unknown (expected above_minimum)")
+    shares = dominate.get("above_minimum")
+    if not isinstance(shares, list) or not shares:
+        raise RubricError(
+            f"{source}: dominate.above_minimum: a list of shares, e.g. [1.0, 0.5], got {shares!r}"
+        )
+    above = tuple(
+        _number(source, f"dominate.above_minimum[{i}]", share, 0.0, 1.0)
+        for i, share in enumerate(shares)
+    )
+    return {"name": name.strip(), "task": task, "scheme": scheme, "above_minimum": above}
+
+
+def _digest(settings: dict[str, Any]) -> str:
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def _number(source: str, key: str, value: Any, low: float, high: float | None = None) -> float:

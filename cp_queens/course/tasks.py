@@ -1,0 +1,238 @@
+"""What a graded task asks of ``model(n)``, how an answer is judged, and what it earns.
+
+Two tasks. ``solutions``: every solution of the n-queens problem, each once,
+judged by ``cp_queens.course.check`` against the reference engine. ``dominate``:
+the squares of as few queens as possible that occupy or attack every square
+(lesson 11), judged by the independent checker ``cp_queens.dominate.check``
+and marked by quality, as Coursera's Discrete Optimization grades: full
+points at the known minimum, a share of them for each queen above it (the
+rubric's ``above_minimum``), none for a set that leaves a square undominated.
+
+Why the share of a ``solutions`` size is ``found x exact`` by default: a mark
+must tell mistakes apart. A model that checks no diagonal returns every
+permutation (40,320 boards for n = 8, 92 of them right); one that forgets
+one diagonal returns 2,113; a right model returns 92. All three *find* every
+solution, so marking by what was found (minus a flat penalty for "something
+invalid") gave the first two the same mark. ``exact``, the share of what was
+returned that is right, orders them as a teacher would, and a model that
+returns one stray board among 92 loses about 1 %, not half.
+
+Examples:
+    >>> from cp_queens.course.rubric import load
+    >>> rubric = load()
+    >>> answer = [[1, 3, 0, 2], [2, 0, 3, 1], [2, 0, 3, 1]]
+    >>> row = judge("solutions", 4, answer, reference("solutions", 4))
+    >>> row.verdict(), share(row, rubric)
+    ('1 duplicate', 0.6667)
+    >>> row = judge("dominate", 4, [(0, 0), (2, 2)], reference("dominate", 4))
+    >>> row.verdict(), share(row, rubric)
+    ('ok', 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cp_queens.course.answers import UnusableOutput, describe, is_int, short
+from cp_queens.course.check import CheckRow, reference_solutions
+from cp_queens.course.check import judge as judge_solutions
+from cp_queens.dominate.check import attacks, dominates
+
+if TYPE_CHECKING:
+    from cp_queens.course.rubric import Rubric
+
+#: OEIS A075458: the fewest queens that dominate the n x n board, n = 1..25. The grader's
+#: thresholds only: every answer is judged by the checker, never by this table, and the
+#: tests hold the table's small values to the brute force of ``cp_queens.dominate.check``.
+DOMINATION_NUMBERS = (
+    1,
+    1,
+    1,
+    2,
+    3,
+    3,
+    4,
+    5,
+    5,
+    5,
+    5,
+    6,
+    7,
+    8,
+    9,
+    9,
+    9,
+    9,
+    10,
+    11,
+    11,
+    12,
+    12,
+    13,
+    13,
+)
+
+#: The largest board graded, per task: ``solutions`` lists every solution of each size once
+#: per class (n = 12: 14,200, about a second); ``dominate`` reaches as far as the table.
+LARGEST = {"solutions": 12, "dominate": len(DOMINATION_NUMBERS)}
+
+#: A dominate answer longer than this is refused unread: n x n squares at most are useful.
+MOST_SQUARES = 25 * 25
+
+
+@dataclass(slots=True)
+class DominateRow:
+    """What ``model(n)`` returned for one size of the ``dominate`` task, judged."""
+
+    n: int
+    minimum: int  # the fewest queens that dominate the board (A075458)
+    queens: int = 0  # how many squares were returned
+    valid: bool = False  # every square dominated, every queen on the board, none twice
+    reason: str = ""  # why not valid: the checker's words
+    uncovered: tuple[tuple[int, int], ...] = ()  # squares neither occupied nor attacked
+    board: str | None = None  # the answer drawn, the undominated squares marked
+    error: str | None = None  # model(n) raised or returned something unusable
+    seconds: float = 0.0
+
+    @property
+    def expected(self) -> int:  # the feedback's "best" column, like CheckRow.expected
+        return self.minimum
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.valid and self.queens <= self.minimum
+
+    def verdict(self) -> str:
+        if self.error is not None:
+            return "error"
+        if not self.valid:
+            return "not dominating" if self.uncovered else "invalid"
+        if self.queens <= self.minimum:
+            return "ok"
+        extra = self.queens - self.minimum
+        return f"{extra} above the minimum"
+
+
+Row = CheckRow | DominateRow
+
+
+def reference(task: str, n: int) -> Any:
+    """What an answer of size ``n`` is judged against: the solutions, or the minimum."""
+    if task == "dominate":
+        return DOMINATION_NUMBERS[n - 1]
+    return reference_solutions(n)
+
+
+def judge(task: str, n: int, produced: Any, expected: Any) -> Row:
+    """What ``model(n)`` returned, judged for ``task``."""
+    if task == "dominate":
+        return judge_dominate(n, produced, expected)
+    return judge_solutions(n, produced, expected, "model")
+
+
+def error_row(task: str, n: int, expected: Any, problem: str) -> Row:
+    """The row of a size that raised, hit a limit or never answered."""
+    if task == "dominate":
+        return DominateRow(n, expected, error=problem)
+    return CheckRow(n, len(expected), error=problem)
+
+
+def judge_dominate(n: int, produced: Any, minimum: int) -> DominateRow:
+    """A set of ``(row, column)`` squares checked by ``cp_queens.dominate.check.dominates``;
+    when a square is left undominated, all such squares are found and drawn."""
+    row = DominateRow(n, minimum)
+    try:
+        squares = _squares(n, produced)
+    except UnusableOutput as error:
+        row.error = str(error)
+        return row
+    row.queens = len(squares)
+    verdict = dominates(n, squares)
+    row.valid, row.reason = verdict.ok, verdict.reason
+    if not verdict.ok and "neither occupied nor attacked" in verdict.reason:
+        on_board = [square for square in squares if 0 <= square[0] < n and 0 <= square[1] < n]
+        row.uncovered = tuple(
+            (r, c)
+            for r in range(n)
+            for c in range(n)
+            if not any(attacks(queen, (r, c)) for queen in on_board)
+        )
+        row.board = draw_domination(n, on_board, row.uncovered)
+        first = row.uncovered[0]
+        row.reason = (
+            f"square {first} (row {first[0]}, column {first[1]}) is neither occupied nor "
+            f"attacked; {len(row.uncovered)} square{'s' if len(row.uncovered) > 1 else ''} "
+            "in all are not dominated"
+        )
+    return row
+
+
+def _squares(n: int, produced: Any) -> list[tuple[int, int]]:
+    if produced is None:
+        raise UnusableOutput(
+            f"model({n}) returned None: it must return the squares of the queens, "
+            "e.g. [(0, 0), (2, 2)]"
+        )
+    if isinstance(produced, str | bytes | int | float | Mapping) or not isinstance(
+        produced, Iterable
+    ):
+        raise UnusableOutput(
+            f"model({n}) returned {short(produced)}, not a list of (row, column) squares"
+        )
+    squares = []
+    try:
+        for index, item in enumerate(produced):
+            if index >= MOST_SQUARES:
+                raise UnusableOutput(f"model({n}) returned more than {MOST_SQUARES} squares")
+            pair = list(item) if isinstance(item, list | tuple) else None
+            if pair is None or len(pair) != 2 or not all(is_int(v) for v in pair):
+                raise UnusableOutput(
+                    f"model({n}): item {index + 1}, {short(item)}, is not a (row, column) "
+                    "pair of whole numbers"
+                )
+            squares.append((int(pair[0]), int(pair[1])))
+    except UnusableOutput:
+        raise
+    except Exception as error:  # a generator of the student's that raised while read
+        raise UnusableOutput(f"model({n}) could not be read: {describe(error)}") from None
+    return squares
+
+
+def draw_domination(
+    n: int, queens: Iterable[tuple[int, int]], uncovered: Iterable[tuple[int, int]]
+) -> str:
+    """The board row by row: ``Q`` a queen, ``!`` a square no queen dominates, ``.`` others."""
+    marks = {square: "!" for square in uncovered}
+    marks.update({square: "Q" for square in queens})
+    return "\n".join(" ".join(marks.get((r, c), ".") for c in range(n)) for r in range(n))
+
+
+def share(row: Row, rubric: Rubric) -> float:
+    """The share (0..1) of a size's points this row earns under ``rubric``."""
+    if row.error is not None:
+        return 0.0
+    if isinstance(row, DominateRow):
+        if not row.valid:
+            return 0.0
+        extra = max(0, row.queens - row.minimum)
+        shares = rubric.above_minimum
+        return shares[extra] if extra < len(shares) else 0.0
+    if rubric.scheme == "exact":
+        return 1.0 if row.ok else 0.0
+    found = row.correct / row.expected if row.expected else 1.0
+    if rubric.scheme == "penalties":
+        value = found
+        if row.invalid:
+            value -= rubric.invalid_penalty
+        if row.duplicates:
+            value -= rubric.duplicate_penalty
+        return round(max(0.0, value), 4)
+    exact = row.correct / row.returned if row.returned else 1.0
+    return round(found * exact, 4)
+
+
+def points(row: Row, worth: float, rubric: Rubric) -> float:
+    """The points a size's row earns: its worth times its share, to two decimals."""
+    return round(worth * share(row, rubric), 2)
