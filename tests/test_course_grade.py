@@ -22,7 +22,7 @@ import pytest
 
 from cp_queens.course import check_model
 from cp_queens.course.grade import GradeError, find_submissions, grade, notebook_code
-from cp_queens.course.marks import feedback, write_feedback, write_marks
+from cp_queens.course.marks import COLUMNS, feedback, write_feedback, write_marks
 from cp_queens.course.rubric import RubricError, load
 from cp_queens.course.sandbox import TOKEN_VARIABLE
 from tests.helpers import ROOT
@@ -215,10 +215,11 @@ def test_a_tiny_class_costs_each_only_its_own_points(tmp_path: Path) -> None:
     assert "defines no function model(n)" in feedback(results["nothing"])
     assert "submissions may not start processes" in feedback(results["bombs"])
     assert graders_processes() == []
-    write_marks(list(results.values()), tmp_path / "marks.csv")
+    write_marks(list(results.values()), tmp_path / "marks.csv", load())
     rows = list(csv.reader((tmp_path / "marks.csv").open(encoding="utf-8")))
-    assert rows[0] == ["student", "points", "max", "n=1", "n=4", "n=5"]
-    assert ["right", "5", "5", "ok", "ok", "ok"] in rows
+    assert rows[0] == [*COLUMNS, "n=1", "n=4", "n=5"]
+    right = next(row for row in rows if row[0] == "right")
+    assert right[:4] == ["right", "5", "5", "5"] and right[-3:] == ["ok", "ok", "ok"]
     assert len(write_feedback(list(results.values()), tmp_path / "fb")) == 6
 
 
@@ -236,20 +237,22 @@ def test_a_process_left_behind_outside_the_group_is_killed(tmp_path: Path) -> No
 
 # -- the sample class of examples/assignment ------------------------------------------------
 
-#: The marks a teacher gives the sample class (default rubric, n = 1..9, 15 points).
+#: The marks a teacher gives the sample class (default rubric, n = 1..8, 13 points).
 SAMPLE_MARKS = {
-    "ada": "15",  # right
-    "ben": "9.5",  # the mirror half missing: about half of each size with solutions
+    "ada": "13",  # right
+    "ben": "8.35",  # the mirror half missing: about half of each size with solutions
     "cleo": "3",  # one board (a dict's keys) returned again and again: n = 1..3 only
-    "dan": "8.5",  # every solution twice: half of each size with solutions
+    "dan": "7.5",  # every solution twice: half of each size
     "eve": "2",  # 1-based columns: right only where there is nothing to return
     "finn": "7",  # endless loop from n = 6: what it did before counts
     "gus": "0",  # memory hog
-    "hana": "9.57",  # IndexError from n = 7 on
-    "ivo": "13",  # sys.exit for n = 2 and 3
-    "jo": "15",  # garbage printed, forged lines, a stray process: the model is right
+    "hana": "9",  # IndexError from n = 7 on
+    "ivo": "11",  # sys.exit for n = 2 and 3
+    "jo": "13",  # garbage printed, forged lines, a stray process: the model is right
     "kim": "2",  # notebook, (column, row) pairs
     "kai": "0",  # a fork bomb: its first fork fails
+    "lou": "1.37",  # no diagonal checked: every permutation, 92 right of 40,320 at n = 8
+    "max": "2.83",  # one diagonal forgotten: 92 right of 2,113 at n = 8
 }
 
 
@@ -259,7 +262,7 @@ def test_the_sample_class_gets_the_marks_a_teacher_would_give(tmp_path: Path) ->
     result = subprocess.run(
         [
             *(sys.executable, "-m", "cp_queens", "grade", str(ASSIGNMENT / "submissions")),
-            *("--n", "1..9", "--out", str(out)),
+            *("--n", "1..8", "--out", str(out)),
         ],
         capture_output=True,
         text=True,
@@ -269,10 +272,10 @@ def test_the_sample_class_gets_the_marks_a_teacher_would_give(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     rows = list(csv.reader((out / "marks.csv").open(encoding="utf-8")))
     assert {row[0]: row[1] for row in rows[1:]} == SAMPLE_MARKS
-    assert {row[0]: row[2] for row in rows[1:]} == dict.fromkeys(SAMPLE_MARKS, "15")
-    statuses = {row[0]: row[3:] for row in rows[1:]}
-    assert statuses["gus"] == ["memory"] * 9
-    assert statuses["finn"][5:] == ["cpu limit", "not run", "not run", "not run"]
+    assert {row[0]: row[2] for row in rows[1:]} == dict.fromkeys(SAMPLE_MARKS, "13")
+    statuses = {row[0]: row[len(COLUMNS) :] for row in rows[1:]}
+    assert statuses["gus"] == ["memory"] * 8
+    assert statuses["finn"][5:] == ["cpu limit", "not run", "not run"]
     assert statuses["ivo"][1:3] == ["exit", "exit"]
     assert sorted(p.stem for p in (out / "feedback").glob("*.md")) == sorted(SAMPLE_MARKS)
     text = {p.stem: p.read_text(encoding="utf-8") for p in (out / "feedback").glob("*.md")}

@@ -99,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
         sizes = check_sizes(parse_range(args.n), rubric.task)
     except CompareError as error:
         raise CpQueensError(f"--n: {error}") from None
-    overrides = read_overrides(args.overrides) if args.overrides else {}
     one_file = Path(args.folder).is_file()
-    if one_file and overrides:
+    if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
+    overrides = read_overrides(args.overrides) if args.overrides else {}
     if not one_file:  # a student named wrongly is told now, not after the class has run
         students = {submission.student for submission in find_submissions(args.folder)}
         for student in overrides:

@@ -141,6 +141,8 @@ class CheckReport:
 
     name: str
     rows: list[CheckRow] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # about the run as a whole (graded runs)
+    marks: str = ""  # "13 of 13 points": the grader's mark, when it ran as graded
 
     @property
     def ok(self) -> bool:
@@ -176,13 +178,15 @@ class CheckReport:
         sizes = f"n={self.rows[0].n}..{self.rows[-1].n}" if self.rows else "no board sizes"
         if self.ok:
             total = sum(row.expected for row in self.rows)
-            return f"OK: {self.name} finds every solution exactly once ({sizes}, {total} in all)"
+            ok = f"OK: {self.name} finds every solution exactly once ({sizes}, {total} in all)"
+            return ok + (f"; {self.marks}" if self.marks else "")
         wrong = [str(row.n) for row in self.rows if not row.ok]
-        return f"WRONG: {self.name} differs from the reference for n = {', '.join(wrong)}"
+        why = f"differs from the reference for n = {', '.join(wrong)}" if wrong else "not run"
+        return f"WRONG: {self.name} {why}" + (f"; {self.marks}" if self.marks else "")
 
     def details(self) -> list[str]:
         """Each kind of mistake once, at its first occurrence, boards drawn."""
-        lines = []
+        lines = [f"note: {note}" for note in self.notes]
         errors = self.errors
         if errors:
             more = len(errors) - 1

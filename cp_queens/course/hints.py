@@ -100,7 +100,8 @@ def explain(
             f"every invalid board becomes a solution when 1 is subtracted from each column: "
             f"columns seem to count from 1 (they run 0..{n - 1})"
         )
-    if invalid and tally.permutations == invalid and n >= 3:
+    # (Not when one board is returned again and again: that pattern is told above.)
+    if invalid and tally.permutations == invalid and n >= 3 and not tally.all_same:
         if returned == math.factorial(n) and not duplicates:
             hints.append(
                 f"you returned all {returned} permutations of the columns: no diagonal is "

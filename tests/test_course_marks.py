@@ -1,0 +1,319 @@
+"""Marks a lecturer can defend: partial credit that tells mistakes apart, overrides with a
+reason, marks.csv that says by which rubric, the ``dominate`` task marked by quality, and a
+student's own check (``cp-queens grade FILE``, ``check_model``) that is the grader.
+
+The scoring and the feedback are tested in this process on judged rows (fast); the runs
+through the grader's runner are few and small, and the whole example classes are slow.
+"""
+
+from __future__ import annotations
+
+import csv
+from itertools import permutations
+from pathlib import Path
+
+import pytest
+
+from cp_queens.course import tasks
+from cp_queens.course.grade import SizeResult, StudentResult, grade, grade_file
+from cp_queens.course.marks import feedback, reason, write_feedback, write_marks
+from cp_queens.course.overrides import OverrideError, apply_overrides, read_overrides
+from cp_queens.course.rubric import RubricError, load
+from cp_queens.dominate.check import smallest_dominating_set
+from tests.helpers import ROOT, run_cli
+
+ASSIGNMENT = ROOT / "examples" / "assignment"
+
+
+def queens(n: int) -> list[tuple[int, ...]]:
+    return tasks.reference("solutions", n)
+
+
+def no_diagonal(n: int) -> list[list[int]]:
+    return [list(q) for q in permutations(range(n))]
+
+
+def one_diagonal(n: int) -> list[list[int]]:  # checks q[r] + r, forgets q[r] - r
+    return [list(q) for q in permutations(range(n)) if len({c + r for r, c in enumerate(q)}) == n]
+
+
+def one_based(n: int) -> list[list[int]]:
+    return [[c + 1 for c in q] for q in queens(n)]
+
+
+def marked(model, sizes=range(1, 9), rubric=None) -> StudentResult:  # type: ignore[no-untyped-def]
+    """``model`` judged and marked as the grader does, without running it apart."""
+    rubric = rubric or load()
+    result = StudentResult("student", Path("student.py"))
+    for n in sizes:
+        row = tasks.judge("solutions", n, model(n), queens(n))
+        worth = rubric.points_for(n)
+        status = row.verdict()
+        result.sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
+    return result
+
+
+# -- partial credit that tells mistakes apart ------------------------------------------------
+
+
+def test_no_diagonal_marks_below_one_forgotten_below_a_right_model() -> None:
+    right = marked(lambda n: queens(n))
+    forgot_one = marked(one_diagonal)
+    forgot_both = marked(no_diagonal)
+    assert right.points == right.max_points == 13
+    assert 0 < forgot_both.points < forgot_one.points < right.points
+    # size by size too, wherever the two mistakes return different boards
+    for both, one in zip(forgot_both.sizes[3:], forgot_one.sizes[3:], strict=True):
+        assert both.points < one.points
+
+
+def test_a_few_wrong_boards_cost_a_little_and_thousands_nearly_all() -> None:
+    rubric = load()
+    row = tasks.judge("solutions", 8, [*queens(8), [0] * 8], queens(8))
+    assert tasks.share(row, rubric) == pytest.approx(92 / 93, abs=1e-4)
+    row = tasks.judge("solutions", 8, no_diagonal(8), queens(8))
+    assert tasks.share(row, rubric) == pytest.approx(92 / 40320, abs=1e-4)
+    half = tasks.judge("solutions", 8, queens(8)[:46], queens(8))
+    assert tasks.share(half, rubric) == 0.5
+    twice = tasks.judge("solutions", 8, queens(8) * 2, queens(8))
+    assert tasks.share(twice, rubric) == 0.5
+
+
+@pytest.mark.parametrize(("scheme", "expected"), [("penalties", 0.5), ("exact", 0.0)])
+def test_the_other_schemes(tmp_path: Path, scheme: str, expected: float) -> None:
+    path = tmp_path / "rubric.toml"
+    path.write_text(f'[credit]\nscheme = "{scheme}"\n', encoding="utf-8")
+    rubric = load(path)
+    row = tasks.judge("solutions", 6, no_diagonal(6), queens(6))  # all found, 716 invalid
+    assert tasks.share(row, rubric) == expected
+    right = tasks.judge("solutions", 6, queens(6), queens(6))
+    assert tasks.share(right, rubric) == 1.0
+
+
+def test_a_rubric_has_a_name_and_a_digest_of_every_value(tmp_path: Path) -> None:
+    default = load()
+    assert (default.name, default.task, default.scheme) == ("default", "solutions", "shares")
+    assert len(default.digest) == 12 and load().digest == default.digest
+    path = tmp_path / "week3.toml"
+    path.write_text("[limits]\ncpu_seconds = 5\n", encoding="utf-8")
+    assert load(path).name == "week3"
+    assert load(path).digest == default.digest  # the same values: the same digest
+    path.write_text('name = "week 3"\n[limits]\ncpu_seconds = 6\n', encoding="utf-8")
+    assert load(path).name == "week 3" and load(path).digest != default.digest
+    assert default.for_task("dominate").digest != default.digest
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('task = "count"\n', "task: one of solutions, dominate"),
+        ('[credit]\nscheme = "generous"\n', "credit.scheme: one of shares"),
+        ("[credit]\nbonus = 1\n", "credit.bonus: unknown"),
+        ("[dominate]\nabove_minimum = []\n", "dominate.above_minimum: a list"),
+        ("[dominate]\nabove_minimum = [1, 2]\n", "above_minimum[1]: must be 0..1"),
+        ("name = 3\n", "name: a line of text"),
+    ],
+)
+def test_a_wrong_judging_key_is_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "rubric.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RubricError, match=r"rubric\.toml: ") as caught:
+        load(path)
+    assert message in str(caught.value)
+
+
+# -- feedback: the patterns, the drawings' letters -------------------------------------------
+
+
+def test_the_feedback_names_each_diagonal_mistake() -> None:
+    both = feedback(marked(no_diagonal))
+    assert "all 6 permutations of the columns: no diagonal is checked" in both
+    one = feedback(marked(one_diagonal))
+    assert "going down to the right (q[i] - i == q[j] - j)" in one
+    assert "permutations" not in one
+    # X is explained under the first drawing that has one
+    assert "X = one of two queens that attack each other" in one
+
+
+def test_the_one_based_hint_waits_for_a_board_that_shows_it() -> None:
+    text = feedback(marked(one_based))
+    assert "hint (n=4): every invalid board becomes a solution" in text
+    assert "they run 0..0" not in text and "hint (n=1)" not in text
+
+
+# -- overrides -------------------------------------------------------------------------------
+
+
+def test_an_override_shows_in_marks_csv_and_the_feedback(tmp_path: Path) -> None:
+    eve = marked(one_based)
+    eve.student = "eve"
+    ada = marked(lambda n: queens(n))
+    ada.student = "ada"
+    decisions = tmp_path / "overrides.csv"
+    decisions.write_text(
+        'student,points,reason\neve,12,"right model, columns from 1: one point off"\n',
+        encoding="utf-8",
+    )
+    apply_overrides([ada, eve], read_overrides(decisions))
+    assert (eve.points, eve.computed_points) == (12, 2)
+    write_marks([ada, eve], tmp_path / "marks.csv", load())
+    rows = {row["student"]: row for row in csv.DictReader((tmp_path / "marks.csv").open())}
+    assert rows["eve"]["points"] == "12" and rows["eve"]["computed"] == "2"
+    assert rows["eve"]["reason"] == "override: right model, columns from 1: one point off"
+    assert rows["ada"]["reason"] == "" and rows["ada"]["rubric"] == "default"
+    assert rows["ada"]["rubric_sha256"] == load().digest
+    assert list(rows["ada"])[-8:] == [f"n={n}" for n in range(1, 9)]
+    text = feedback(eve)
+    assert "**Points: 12 of 13.** The lecturer's decision: right model, columns from 1" in text
+    assert "(the rubric gave 2)" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name,points,reason\n", "line 1: the header must be student,points,reason"),
+        ("student,points,reason\neve,twelve,why\n", "line 2: points must be a number"),
+        ("student,points,reason\neve,-1,why\n", "line 2: points must be a number >= 0"),
+        ("student,points,reason\neve,12,\n", "line 2: eve: an override needs a reason"),
+        ("student,points,reason\neve,12,a,b\n", "line 2: 4 fields"),
+        ("student,points,reason\neve,1,a\neve,2,b\n", "line 3: eve is overridden twice"),
+    ],
+)
+def test_a_wrong_overrides_file_is_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "overrides.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OverrideError, match=r"overrides\.csv: ") as caught:
+        read_overrides(path)
+    assert message in str(caught.value)
+
+
+def test_an_override_for_nobody_or_above_the_maximum_is_refused(tmp_path: Path) -> None:
+    eve = marked(one_based)
+    eve.student = "eve"
+    path = tmp_path / "overrides.csv"
+    path.write_text("student,points,reason\nevee,12,typo\n", encoding="utf-8")
+    with pytest.raises(OverrideError, match="evee: no such student"):
+        apply_overrides([eve], read_overrides(path))
+    path.write_text("student,points,reason\neve,120,typo\n", encoding="utf-8")
+    with pytest.raises(OverrideError, match="120 points is more than the maximum 13"):
+        apply_overrides([eve], read_overrides(path))
+
+
+def test_grading_again_into_a_folder_leaves_no_stale_feedback(tmp_path: Path) -> None:
+    first, second = marked(one_based), marked(lambda n: queens(n))
+    first.student, second.student = "old", "new"
+    write_feedback([first, second], tmp_path / "feedback")
+    write_feedback([second], tmp_path / "feedback")
+    assert sorted(p.name for p in (tmp_path / "feedback").iterdir()) == ["new.md"]
+
+
+# -- the dominate task -----------------------------------------------------------------------
+
+
+def test_the_grader_s_minima_are_the_brute_force_s() -> None:
+    for n in range(1, 6):
+        assert tasks.DOMINATION_NUMBERS[n - 1] == len(smallest_dominating_set(n))
+
+
+def test_a_dominating_set_is_marked_by_how_many_queens_above_the_minimum() -> None:
+    rubric = load().for_task("dominate")
+
+    def judged(n: int, squares: object) -> tasks.DominateRow:
+        row = tasks.judge("dominate", n, squares, tasks.reference("dominate", n))
+        assert isinstance(row, tasks.DominateRow)
+        return row
+
+    optimum = list(smallest_dominating_set(5))
+    assert tasks.share(judged(5, optimum), rubric) == 1.0
+    assert tasks.share(judged(5, [*optimum, (4, 4)]), rubric) == 0.5
+    assert tasks.share(judged(5, [*optimum, (4, 4), (4, 3)]), rubric) == 0.25
+    assert tasks.share(judged(5, [*optimum, (4, 4), (4, 3), (4, 2)]), rubric) == 0.0
+    corner = judged(4, [(0, 0)])
+    assert tasks.share(corner, rubric) == 0.0 and corner.verdict() == "not dominating"
+    assert corner.reason.startswith("square (1, 2) (row 1, column 2) is neither occupied")
+    assert corner.board == "Q . . .\n. . ! !\n. ! . !\n. ! ! ."
+    for junk, words in [
+        (None, "returned None"),
+        ([(0, 0, 1)], "is not a (row, column) pair"),
+        ([("a", 1)], "is not a (row, column) pair"),
+        (7, "not a list of (row, column) squares"),
+    ]:
+        row = judged(4, junk)
+        assert row.error is not None and words in row.error
+        assert tasks.share(row, rubric) == 0.0
+    off = judged(4, [(0, 0), (2, 2), (4, 4)])
+    assert off.verdict() == "invalid" and "off the 4 x 4 board" in off.reason
+
+
+def test_the_dominate_feedback_names_an_undominated_square_and_explains_the_marks() -> None:
+    rubric = load().for_task("dominate")
+    result = StudentResult("cora", Path("cora.py"), task="dominate")
+    for n in (4, 5):
+        row = tasks.judge("dominate", n, [(0, 0)], tasks.reference("dominate", n))
+        result.sizes.append(SizeResult(n, row.verdict(), tasks.points(row, 2, rubric), 2, row))
+    text = feedback(result, rubric)
+    assert "| 4 | 2 | 1 | not dominating | 0 of 2 |" in text
+    assert "n=4: square (1, 2) (row 1, column 2) is neither occupied nor attacked" in text
+    assert "! = a square no queen occupies or attacks" in text
+    assert reason(result) == "n=4: not dominating"
+
+
+# -- through the grader's runner -------------------------------------------------------------
+
+RIGHT = ASSIGNMENT / "submissions" / "ada.py"
+
+
+def test_grade_file_exits_0_on_full_marks_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(capsys, "grade", str(RIGHT), "--n", "1..6")
+    assert code == 0
+    assert out.startswith("# Feedback for ada") and "**Points: 9 of 9.**" in out
+    wrong = ASSIGNMENT / "submissions" / "eve.py"
+    code, out, _ = run_cli(capsys, "grade", str(wrong), "--n", "1..6", "--out", str(tmp_path))
+    assert code == 1 and "count from 1" in out
+    assert (tmp_path / "feedback" / "eve.md").read_text(encoding="utf-8") == out
+    code, _, err = run_cli(capsys, "grade", str(RIGHT), "--overrides", "x.csv")
+    assert code == 2 and "--overrides: for a class" in err
+
+
+def test_a_syntax_error_is_reported_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "typo.py"
+    path.write_text(
+        "def model(n):\n    x = 1\n    return [[0]] if n = 1 else []\n", encoding="utf-8"
+    )
+    result = grade_file(path, [1])
+    assert any("SyntaxError" in note and "(line 3)" in note for note in result.notes)
+
+
+@pytest.mark.slow
+def test_the_dominate_class_is_marked_by_quality(tmp_path: Path) -> None:
+    results = {r.student: r for r in grade(ASSIGNMENT / "dominate", range(4, 10), task="dominate")}
+    assert {name: r.points for name, r in results.items()} == {"opal": 12, "gail": 9, "cora": 0}
+    assert results["gail"].statuses() == [
+        "ok", "ok", "1 above the minimum", "1 above the minimum", "ok", "1 above the minimum",
+    ]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", ["submissions", "dominate"])
+def test_grade_file_agrees_with_the_class_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str
+) -> None:
+    """For every sample submission, ``cp-queens grade FILE`` exits 0 exactly when the
+    folder run gives it full marks, and prints the feedback the folder run wrote."""
+    task, sizes = ("dominate", "4..9") if folder == "dominate" else ("solutions", "1..8")
+    out = tmp_path / "class"
+    code, _, err = run_cli(
+        capsys, "grade", str(ASSIGNMENT / folder), "--task", task, "--n", sizes, "--out", str(out)
+    )
+    assert code == 0, err
+    rows = list(csv.DictReader((out / "marks.csv").open(encoding="utf-8")))
+    assert rows
+    for row in rows:
+        [path] = [p for p in (ASSIGNMENT / folder).iterdir() if p.stem == row["student"]]
+        code, printed, err = run_cli(capsys, "grade", str(path), "--task", task, "--n", sizes)
+        assert code == (0 if row["points"] == row["max"] else 1), (row["student"], err)
+        written = (out / "feedback" / f"{row['student']}.md").read_text(encoding="utf-8")
+        mark = f"**Points: {row['points']} of {row['max']}.**"
+        assert mark in written and mark in printed, row["student"]
