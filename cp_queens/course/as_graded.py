@@ -66,8 +66,10 @@ def check_model(
         raise CpQueensError(f"check_model: n_max must be a whole number >= {n_min}, got {n_max!r}")
     sizes = range(n_min, n_max + 1)
     if isinstance(model, str | os.PathLike):
-        result = grade_file(model, sizes, rubric=rubric, task="solutions")
-        return report_from(result, name or Path(model).name)
+        path = Path(model)
+        return report_from(
+            grade_file(path, sizes, rubric=rubric, task="solutions"), name or path.name
+        )
     label = name or getattr(model, "__name__", None) or repr(model)
     if graded is None:
         graded = getattr(model, "__module__", None) == "__main__"
@@ -175,7 +177,7 @@ def _names(obj: Any) -> set[str]:
         codes.append(obj.__code__)
     else:
         codes += [v.__code__ for v in vars(obj).values() if isinstance(v, types.FunctionType)]
-        codes += [b for b in obj.__bases__ if b is not object]  # type: ignore[misc]
+        codes += [b for b in obj.__bases__ if b is not object]
     names: set[str] = set()
     while codes:
         code = codes.pop()

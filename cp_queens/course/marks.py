@@ -274,10 +274,13 @@ _MARKS = {
     "crashed": "[red]crash[/red]",
     "too much": "[red]big[/red]",
     "not run": "[dim]-[/dim]",
+    "not dominating": "[red]gap[/red]",
 }
 
 
 def _mark(status: str) -> str:
+    if status.endswith("above the minimum"):  # the dominate task: "+1" queen
+        return f"[yellow]+{status.split()[0]}[/yellow]"
     return _MARKS.get(status, "[yellow]wrong[/yellow]")
 
 
