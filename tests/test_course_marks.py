@@ -255,7 +255,7 @@ def test_the_dominate_feedback_names_an_undominated_square_and_explains_the_mark
     assert "| 4 | 2 | 1 | not dominating | 0 of 2 |" in text
     assert "n=4: square (1, 2) (row 1, column 2) is neither occupied nor attacked" in text
     assert "! = a square no queen occupies or attacks" in text
-    assert reason(result) == "n=4: not dominating"
+    assert reason(result).startswith("n=4: square (1, 2) (row 1, column 2) is neither")
 
 
 # -- through the grader's runner -------------------------------------------------------------
@@ -317,3 +317,68 @@ def test_grade_file_agrees_with_the_class_run(
         written = (out / "feedback" / f"{row['student']}.md").read_text(encoding="utf-8")
         mark = f"**Points: {row['points']} of {row['max']}.**"
         assert mark in written and mark in printed, row["student"]
+
+
+# -- check_model: the grader's verdict -------------------------------------------------------
+
+STUDENT_SCRIPT = """
+import os
+from itertools import permutations
+
+from cp_queens.course import check_model
+
+SIZES = (1, 2, 3)
+
+
+def safe(q, i, j):
+    return abs(q[i] - q[j]) != i - j
+
+
+def model(n):
+    found = permutations(range(n))
+    return [list(q) for q in found if all(safe(q, i, j) for i in range(n) for j in range(i))]
+
+
+def forks(n):
+    os.fork()
+    return model(n)
+
+
+for function in (model, forks):
+    report = check_model(function, n_max=5)
+    print(function.__name__, bool(report), report.summary())
+"""
+
+
+def test_check_model_in_a_script_gives_the_grader_s_verdict(tmp_path: Path) -> None:
+    """A model that starts a process passes a check in the student's own process and
+    gets 0 from the grader; check_model of a script's (or notebook's) model says so."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "mine.py"
+    script.write_text(STUDENT_SCRIPT, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("model True OK: model finds every solution exactly once")
+    assert lines[0].endswith("7 of 7 points, as the grader marks it")
+    assert lines[1].startswith("forks False WRONG") and "0 of 7 points" in lines[1]
+
+
+def test_a_model_is_rebuilt_as_a_file_with_what_it_uses(tmp_path: Path) -> None:
+    import runpy
+
+    from cp_queens.course.as_graded import NotRebuilt, submission_source
+
+    script = tmp_path / "mine.py"
+    script.write_text(STUDENT_SCRIPT.split("for function")[0], encoding="utf-8")
+    namespace = runpy.run_path(str(script), run_name="__main__")
+    source = submission_source(namespace["forks"])  # type: ignore[arg-type]
+    assert "import os" in source and "from itertools import permutations" in source
+    assert "def safe(" in source and "def model(" in source and "SIZES" not in source
+    assert source.rstrip().endswith("model = forks")
+    with pytest.raises(NotRebuilt, match="lambda"):
+        submission_source(lambda n: [])

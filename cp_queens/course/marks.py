@@ -92,7 +92,8 @@ def reason(result: StudentResult) -> str:
             return _cut(f"n={size.n}: {hints[0]}")
     for size in result.sizes:
         if size.points < size.max_points:
-            return _cut(f"n={size.n}: {size.problem or size.status}")
+            said = getattr(size.row, "reason", "")  # the dominate checker's words
+            return _cut(f"n={size.n}: {size.problem or said or size.status}")
     return ""
 
 
