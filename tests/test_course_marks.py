@@ -41,7 +41,7 @@ def one_based(n: int) -> list[list[int]]:
     return [[c + 1 for c in q] for q in queens(n)]
 
 
-def marked(model, sizes=range(1, 9), rubric=None) -> StudentResult:  # type: ignore[no-untyped-def]
+def marked(model, sizes=range(1, 8), rubric=None) -> StudentResult:  # type: ignore[no-untyped-def]
     """``model`` judged and marked as the grader does, without running it apart."""
     rubric = rubric or load()
     result = StudentResult("student", Path("student.py"))
@@ -60,7 +60,7 @@ def test_no_diagonal_marks_below_one_forgotten_below_a_right_model() -> None:
     right = marked(lambda n: queens(n))
     forgot_one = marked(one_diagonal)
     forgot_both = marked(no_diagonal)
-    assert right.points == right.max_points == 13
+    assert right.points == right.max_points == 11
     assert 0 < forgot_both.points < forgot_one.points < right.points
     # size by size too, wherever the two mistakes return different boards
     for both, one in zip(forgot_both.sizes[3:], forgot_one.sizes[3:], strict=True):
@@ -71,8 +71,8 @@ def test_a_few_wrong_boards_cost_a_little_and_thousands_nearly_all() -> None:
     rubric = load()
     row = tasks.judge("solutions", 8, [*queens(8), [0] * 8], queens(8))
     assert tasks.share(row, rubric) == pytest.approx(92 / 93, abs=1e-4)
-    row = tasks.judge("solutions", 8, no_diagonal(8), queens(8))
-    assert tasks.share(row, rubric) == pytest.approx(92 / 40320, abs=1e-4)
+    row = tasks.judge("solutions", 7, no_diagonal(7), queens(7))
+    assert tasks.share(row, rubric) == pytest.approx(40 / 5040, abs=1e-4)
     half = tasks.judge("solutions", 8, queens(8)[:46], queens(8))
     assert tasks.share(half, rubric) == 0.5
     twice = tasks.judge("solutions", 8, queens(8) * 2, queens(8))
@@ -151,20 +151,20 @@ def test_an_override_shows_in_marks_csv_and_the_feedback(tmp_path: Path) -> None
     ada.student = "ada"
     decisions = tmp_path / "overrides.csv"
     decisions.write_text(
-        'student,points,reason\neve,12,"right model, columns from 1: one point off"\n',
+        'student,points,reason\neve,10,"right model, columns from 1: one point off"\n',
         encoding="utf-8",
     )
     apply_overrides([ada, eve], read_overrides(decisions))
-    assert (eve.points, eve.computed_points) == (12, 2)
+    assert (eve.points, eve.computed_points) == (10, 2)
     write_marks([ada, eve], tmp_path / "marks.csv", load())
     rows = {row["student"]: row for row in csv.DictReader((tmp_path / "marks.csv").open())}
-    assert rows["eve"]["points"] == "12" and rows["eve"]["computed"] == "2"
+    assert rows["eve"]["points"] == "10" and rows["eve"]["computed"] == "2"
     assert rows["eve"]["reason"] == "override: right model, columns from 1: one point off"
     assert rows["ada"]["reason"] == "" and rows["ada"]["rubric"] == "default"
     assert rows["ada"]["rubric_sha256"] == load().digest
-    assert list(rows["ada"])[-8:] == [f"n={n}" for n in range(1, 9)]
+    assert list(rows["ada"])[-7:] == [f"n={n}" for n in range(1, 8)]
     text = feedback(eve)
-    assert "**Points: 12 of 13.** The lecturer's decision: right model, columns from 1" in text
+    assert "**Points: 10 of 11.** The lecturer's decision: right model, columns from 1" in text
     assert "(the rubric gave 2)" in text
 
 
@@ -195,7 +195,7 @@ def test_an_override_for_nobody_or_above_the_maximum_is_refused(tmp_path: Path) 
     with pytest.raises(OverrideError, match="evee: no such student"):
         apply_overrides([eve], read_overrides(path))
     path.write_text("student,points,reason\neve,120,typo\n", encoding="utf-8")
-    with pytest.raises(OverrideError, match="120 points is more than the maximum 13"):
+    with pytest.raises(OverrideError, match="120 points is more than the maximum 11"):
         apply_overrides([eve], read_overrides(path))
 
 
