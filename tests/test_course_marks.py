@@ -300,23 +300,36 @@ def test_the_dominate_class_is_marked_by_quality(tmp_path: Path) -> None:
 def test_grade_file_agrees_with_the_class_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str
 ) -> None:
-    """For every sample submission, ``cp-queens grade FILE`` exits 0 exactly when the
-    folder run gives it full marks, and prints the feedback the folder run wrote."""
+    """The issue's acceptance, from the command line: the class graded with ``--n 1..8``
+    (an override for the 1-based model), the dominate class with ``--n 4..9``; then for
+    every sample submission, ``cp-queens grade FILE`` exits 0 exactly when the folder run
+    gives it full marks, with the same points."""
     task, sizes = ("dominate", "4..9") if folder == "dominate" else ("solutions", "1..8")
     out = tmp_path / "class"
-    code, _, err = run_cli(
-        capsys, "grade", str(ASSIGNMENT / folder), "--task", task, "--n", sizes, "--out", str(out)
+    decisions = tmp_path / "decisions.csv"
+    decisions.write_text(
+        "student,points,reason\neve,12,right model with 1-based columns\n", encoding="utf-8"
     )
+    extra = ["--overrides", str(decisions)] if folder == "submissions" else []
+    code, _, err = run_cli(
+        capsys, "grade", str(ASSIGNMENT / folder), "--task", task, "--n", sizes, "--out", str(out),
+        *extra,
+    )  # fmt: skip
     assert code == 0, err
-    rows = list(csv.DictReader((out / "marks.csv").open(encoding="utf-8")))
-    assert rows
-    for row in rows:
-        [path] = [p for p in (ASSIGNMENT / folder).iterdir() if p.stem == row["student"]]
+    rows = {row["student"]: row for row in csv.DictReader((out / "marks.csv").open())}
+    points = {name: float(row["points"]) for name, row in rows.items()}
+    if folder == "submissions":
+        assert points["ada"] == points["jo"] == 13
+        assert points["lou"] < points["max"] < points["ada"]  # no diagonal < one forgotten
+        assert rows["eve"]["points"] == "12" and rows["eve"]["computed"] == "2"
+        assert rows["eve"]["reason"] == "override: right model with 1-based columns"
+    else:
+        assert points == {"opal": 12, "gail": 9, "cora": 0}
+    for name, row in rows.items():
+        [path] = [p for p in (ASSIGNMENT / folder).iterdir() if p.stem == name]
         code, printed, err = run_cli(capsys, "grade", str(path), "--task", task, "--n", sizes)
-        assert code == (0 if row["points"] == row["max"] else 1), (row["student"], err)
-        written = (out / "feedback" / f"{row['student']}.md").read_text(encoding="utf-8")
-        mark = f"**Points: {row['points']} of {row['max']}.**"
-        assert mark in written and mark in printed, row["student"]
+        assert code == (0 if row["computed"] == row["max"] else 1), (name, err)
+        assert f"**Points: {row['computed']} of {row['max']}.**" in printed, name
 
 
 # -- check_model: the grader's verdict -------------------------------------------------------
