@@ -27,10 +27,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "check). This is not a container: see docs/course-grading.md before grading code you "
         "do not trust.",
         epilog="examples:\n"
-        "  cp-queens grade examples/assignment/submissions --n 1..9\n"
-        "  cp-queens grade submissions/ --n 4..10 --rubric my_rubric.toml --out marks/\n"
-        "  cp-queens grade submissions/ --n 1..8 --overrides decisions.csv\n"
-        "  cp-queens grade my_model.py --n 1..8              (a student's own check)\n"
+        "  cp-queens grade submissions/ --n 1..8 --overrides decisions.csv --out marks/\n"
+        "  cp-queens grade my_model.py --n 1..8       (a student's own check)\n"
         "  cp-queens grade examples/assignment/dominate --task dominate --n 4..9",
     )
     parser.add_argument(
