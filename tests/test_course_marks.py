@@ -395,3 +395,21 @@ def test_a_model_is_rebuilt_as_a_file_with_what_it_uses(tmp_path: Path) -> None:
     assert source.rstrip().endswith("model = forks")
     with pytest.raises(NotRebuilt, match="lambda"):
         submission_source(lambda n: [])
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [("evee,12,typo", "evee: no such student"), ("eve,14,why", "14 points is more than")],
+)
+def test_a_wrong_override_stops_the_run_before_any_submission_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, message: str
+) -> None:
+    decisions = tmp_path / "overrides.csv"
+    decisions.write_text(f"student,points,reason\n{line}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = run_cli(
+        capsys, "grade", str(ASSIGNMENT / "submissions"), "--n", "1..8",
+        "--overrides", str(decisions), "--out", str(out),
+    )  # fmt: skip
+    assert code == 2 and message in err and "\n" not in err.strip()
+    assert not (out / "marks.csv").exists()

@@ -103,9 +103,15 @@ def run(args: argparse.Namespace) -> int:
     overrides = read_overrides(args.overrides) if args.overrides else {}
     if not one_file:  # a student named wrongly is told now, not after the class has run
         students = {submission.student for submission in find_submissions(args.folder)}
-        for student in overrides:
+        most = sum(rubric.points_for(n) for n in sizes)
+        for student, override in overrides.items():
             if student not in students:
                 raise CpQueensError(f"{args.overrides}: {student}: no such student in this class")
+            if override.points > most:
+                raise CpQueensError(
+                    f"{args.overrides}: {student}: {override.points:g} points is more than "
+                    f"the maximum {most:g}"
+                )
     out = Path(args.out if args.out is not None else "grades")
     if args.out is not None or not one_file:
         try:

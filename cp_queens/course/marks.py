@@ -246,7 +246,9 @@ def summary_table(results: Sequence[StudentResult], title: str = "") -> Any:
     """The class at a glance, a Rich table: points and a mark per size (ok, or what went wrong)."""
     from rich.table import Table
 
-    table = Table(title=title or None, title_justify="left")
+    overridden = any(result.override is not None for result in results)
+    caption = "* the lecturer's override (marks.csv has the reason)" if overridden else None
+    table = Table(title=title or None, title_justify="left", caption=caption)
     table.add_column("student")
     table.add_column("points", justify="right")
     sizes = [size.n for size in results[0].sizes] if results else []
@@ -257,7 +259,8 @@ def summary_table(results: Sequence[StudentResult], title: str = "") -> Any:
         cells = [_mark(size.status) for size in result.sizes]
         table.add_row(
             result.student,
-            f"{_number(result.points)}/{_number(result.max_points)}",
+            f"{_number(result.points)}/{_number(result.max_points)}"
+            + ("*" if result.override is not None else ""),
             *cells,
             f"{result.seconds:.1f}",
         )
