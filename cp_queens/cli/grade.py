@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         print(feedback(result, rubric), end="")
         if args.out is not None:
             write_marks([result], out / "marks.csv", rubric)
-            write_feedback([result], out / "feedback", rubric)
+            write_feedback([result], out / "feedback", rubric, replace=False)
         return 0 if result.full_marks else 1
     progress = Console(stderr=True)
 

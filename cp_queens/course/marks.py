@@ -223,12 +223,16 @@ def _details(result: StudentResult) -> list[str]:
 
 
 def write_feedback(
-    results: Sequence[StudentResult], folder: str | Path, rubric: Rubric | None = None
+    results: Sequence[StudentResult],
+    folder: str | Path,
+    rubric: Rubric | None = None,
+    *,
+    replace: bool = True,
 ) -> list[Path]:
     """One ``STUDENT.md`` per student in ``folder`` (created if needed); the paths written.
 
-    Feedback files of an earlier run for students not graded now are removed: a folder
-    graded again holds this run's feedback only.
+    With ``replace`` (a class), feedback files of an earlier run for students not graded
+    now are removed: a folder graded again holds this run's feedback only.
     """
     where = Path(folder)
     where.mkdir(parents=True, exist_ok=True)
@@ -237,7 +241,7 @@ def write_feedback(
         path = where / f"{result.student}.md"
         path.write_text(feedback(result, rubric), encoding="utf-8")
         written.append(path)
-    for stale in set(where.glob("*.md")) - set(written):
+    for stale in set(where.glob("*.md")) - set(written) if replace else ():
         stale.unlink(missing_ok=True)
     return written
 
