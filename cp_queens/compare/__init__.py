@@ -86,7 +86,7 @@ FAMILIES = {
 
 def family_of(engine: engines.Engine) -> str:
     """What kind of solver ``engine`` is (its own ``family``, else ``FAMILIES``)."""
-    return getattr(engine, "family", "") or FAMILIES.get(engine.name, "")
+    return engine.family or FAMILIES.get(engine.name, "")
 
 
 class CompareError(CpQueensError):

@@ -129,6 +129,19 @@ class Engine:
     #: A count also gives the count up to symmetry at no extra cost, so callers may
     #: always ask ``count_unique``.
     unique_for_free: ClassVar[bool] = False
+    #: What kind of solver answers (``"backtracking"``, ``"lazy clause generation"``,
+    #: ``"MIP"``, ...), for reports such as ``compare``'s family column. An engine that
+    #: runs other solvers (``cpmpy``, ``minizinc``) sets it per instance from the
+    #: solver chosen; ``""`` means ``cp_queens.compare.FAMILIES`` names it by engine.
+    family: str = ""
+
+    #: Optional, looked up with ``getattr`` by writers of big files (``cp-queens
+    #: enumerate``, the course's reference solutions): an engine that can stream its
+    #: solutions as blocks defines ``solution_arrays(problem, *, limit=None,
+    #: budget=None) -> Solutions``, each item a NumPy array of shape ``(k, n)`` (one
+    #: row of columns a solution) in the order of ``solutions``, with the same limit,
+    #: budget and statistics. ``fast`` does; an engine without it is streamed one
+    #: ``Placement`` at a time.
 
     @classmethod
     def check_options(cls, **chosen: object) -> None:

@@ -324,6 +324,37 @@ class FastEngine(Engine):
                 return
 
 
+# -- what other modules may use of this engine (its inner modules are its own) ------
+
+
+def compiled() -> bool:
+    """Whether the compiled kernels are at hand (Numba installed). Without them this
+    engine runs its kernels interpreted; a caller with a plain-Python way of its own
+    (the course's reference solutions) is then as quick."""
+    from cp_queens.engines.fast import loader
+
+    return loader.COMPILED is not None
+
+
+def row_parser(*, built_only: bool = False) -> Callable[..., int] | None:
+    """The compiled reader of placement lines, ``parse(data, jsonl, out, shape)``
+    (see ``cp_queens.engines.fast.parse.parse_rows``: the rows read, or < 0 for a line
+    not in the plain shape), or ``None`` without Numba; with ``built_only``, ``None``
+    too unless it is built already (a small input is read before a build would finish).
+
+    ``cp_queens.formats`` reads big placement files with it: the one door to this
+    engine's kernels from outside the engine.
+    """
+    from cp_queens.engines.fast import loader
+
+    if loader.COMPILED is None:
+        return None
+    if built_only and not loader.COMPILED.native_built():
+        return None
+    parse: Callable[..., int] = loader.COMPILED.parse_rows
+    return parse
+
+
 def _trusted(cols: tuple[int, ...]) -> Placement:
     """A ``Placement`` without re-checking its columns: the kernel only emits
     solutions, and the check would cost more than the search itself."""
