@@ -26,3 +26,34 @@ def test_mypy_finds_no_type_errors() -> None:
         timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+USER_CODE = """\
+import cp_queens
+from cp_queens import TimeLimitError
+
+
+def lower_bound(n: int) -> int | None:
+    try:
+        return cp_queens.count(n, engine="reference", budget=cp_queens.Budget.of(time_limit=1))
+    except TimeLimitError as err:
+        partial: int | None = err.partial
+        status: str = err.stats.status
+        print(status)
+        return partial
+"""
+
+
+@pytest.mark.slow
+def test_a_users_strict_mypy_accepts_the_partial_figure(tmp_path: Path) -> None:
+    """``TimeLimitError.partial`` and ``.stats`` read in a user's ``mypy --strict`` code
+    (``partial`` was typed ``object``: every such line was an error)."""
+    (tmp_path / "user.py").write_text(USER_CODE)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "user.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
