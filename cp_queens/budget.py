@@ -260,10 +260,6 @@ class Budget:
         if len(places) > 1:
             raise EngineOptionError(f"give one of {' and '.join(places)}, not both")
         place = next((v for v in (where, scheduler, cluster, executor) if v is not None), None)
-        if recheck is not None and checkpoint is None:
-            raise EngineOptionError(
-                "recheck needs a checkpoint: it recounts records resumed from one"
-            )
         if place is not None and workers is not None:
             raise EngineOptionError(f"workers is for local processes; size the {places[0]} instead")
         return cls(
