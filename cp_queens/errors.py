@@ -7,9 +7,10 @@ They subclass ``ValueError`` because each one is a bad value handed in.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from cp_queens.stats import Stats
+if TYPE_CHECKING:
+    from cp_queens.stats import Stats
 
 
 class CpQueensError(ValueError):
@@ -66,7 +67,8 @@ class IncompleteError(RuntimeError, Generic[Partial]):
     simply not all there. ``partial`` is what was found so far - a count found so far
     (a lower bound), a ``UniqueCount`` of lower bounds, the number of solutions a stream
     yielded, or ``None`` when a search for one solution found none in time - and
-    ``stats`` the call's ``Stats``.
+    ``stats`` the call's ``Stats`` (every engine gives them; ``None`` only when raised
+    without).
 
     Generic in the type of ``partial``, which depends on the call that raised: caught
     as ``except TimeLimitError as err``, ``err.partial`` is unknown to a type checker
@@ -79,7 +81,7 @@ class IncompleteError(RuntimeError, Generic[Partial]):
     ) -> None:
         super().__init__(message)
         self.partial: Partial | None = partial
-        self.stats: Stats = Stats() if stats is None else stats
+        self.stats: Stats | None = stats
 
 
 class TimeLimitError(IncompleteError[Partial]):

@@ -38,8 +38,9 @@ def lower_bound(n: int) -> int | None:
         return cp_queens.count(n, engine="reference", budget=cp_queens.Budget.of(time_limit=1))
     except TimeLimitError as err:
         partial: int | None = err.partial
-        status: str = err.stats.status
-        print(status)
+        if err.stats is not None:
+            status: str = err.stats.status
+            print(status)
         return partial
 """
 
