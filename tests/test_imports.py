@@ -126,6 +126,44 @@ def test_an_import_of_a_name_from_the_parent_package_is_an_edge(tmp_path: Path) 
     assert edges == {"cp_queens.parallel", "cp_queens.parallel.local", "cp_queens.errors"}
 
 
+#: The layers of docs/architecture.md, top (4) to bottom (0), by module prefix (the
+#: longest prefix wins). A module imports its own layer or lower ones.
+LAYERS = {
+    "cp_queens.cli": 4,
+    "cp_queens.__main__": 4,
+    "cp_queens": 3,  # the library's door (cp_queens/__init__.py)
+    "cp_queens.completion": 3,
+    "cp_queens.compare": 3,
+    "cp_queens.dominate": 3,
+    "cp_queens.course": 3,
+    "cp_queens.engines": 2,
+    "cp_queens.parallel": 1,
+    # everything else (budget, problem, stats, errors, formats, ...) is the core: 0
+}
+
+#: Edges that point upward, each for a reason docs/architecture.md gives. ``formats``
+#: reads big placement files with the ``fast`` engine's compiled parser, through its
+#: public ``row_parser`` (imported inside the function, only for a big input).
+UPWARD = {("cp_queens.formats", "cp_queens.engines.fast")}
+
+
+def layer(module: str) -> int:
+    if module == "cp_queens":
+        return LAYERS["cp_queens"]
+    prefixes = [p for p in LAYERS if p != "cp_queens" and (module + ".").startswith(p + ".")]
+    return LAYERS[max(prefixes, key=len)] if prefixes else 0
+
+
+def test_nothing_points_upward_but_the_edges_the_architecture_names() -> None:
+    upward = {
+        (name, target)
+        for name, targets in import_graph().items()
+        for target in targets
+        if layer(target) > layer(name)
+    }
+    assert upward == UPWARD
+
+
 def engine_of(module: str) -> str | None:
     """The engine a module belongs to (``cp_queens.engines.cpsat.orbits``: ``cpsat``),
     or ``None`` for the registry, ``base`` and shared helpers (``_cpsat``)."""
