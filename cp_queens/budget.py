@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cp_queens.errors import CpQueensError, CpQueensWarning, EngineOptionError
-from cp_queens.places import parse_address, parse_cluster
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -145,6 +144,8 @@ def _check_where(where: Any, given_as: str = "where") -> Any:
     if given_as == "executor" and not isinstance(where, str):
         return where
     if isinstance(where, str) and given_as != "executor":
+        from cp_queens.places import parse_address, parse_cluster  # only for a place given
+
         local = where == "local" or where.startswith("local:")
         if given_as == "cluster" or (given_as == "where" and local):
             parse_cluster(where)  # checks the spelling now, not after the split
@@ -239,7 +240,8 @@ class Budget:
         cluster: str | None = None,
         executor: Executor | None = None,
     ) -> Budget:
-        """The one checker: every field checked once, ``workers`` resolved once.
+        """The friendly door: every field checked (as ``Budget(...)`` checks it), the
+        older spellings of ``where`` taken, ``workers`` resolved and warned about once.
 
         ``scheduler`` (a Dask address), ``cluster`` (``local[:W]``) and ``executor``
         are the command line's and the older keywords' names for ``where``; give one.
