@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
     overrides = read_overrides(args.overrides) if args.overrides else {}
-    if not one_file:  # a student named wrongly is told now, not after the class has run
+    if overrides:  # a student named wrongly is told now, not after the class has run
         students = {submission.student for submission in find_submissions(args.folder)}
         most = sum(rubric.points_for(n) for n in sizes)
         for student, override in overrides.items():
