@@ -30,7 +30,7 @@ an ``Answer``:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -49,12 +49,15 @@ __all__ = [
     "NEGATIVE",
     "OUTCOMES",
     "SCHEMA",
+    "SCHEMA_FILE",
     "TASKS",
     "VERSION",
     "Answer",
     "answer",
     "cut_short",
     "plain",
+    "schema",
+    "streamed",
 ]
 
 #: The ``schema`` field of every JSON answer, and its ``version``: a reader checks both.
@@ -197,6 +200,19 @@ class Answer:
         return document
 
 
+#: The JSON Schema of the document, shipped beside this module (package data).
+SCHEMA_FILE = "answer.schema.json"
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) every ``to_json`` document validates against."""
+    import json
+    from importlib import resources
+
+    text = resources.files("cp_queens").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
 def plain(value: Any) -> Any:
     """``value`` as JSON-ready data: placements as lists of columns, named tuples and
     dataclasses as objects, tuples and sets as lists.
@@ -304,15 +320,33 @@ def _stream(
     limit: int | None,
     each: Callable[[Placement], object] | None,
 ) -> Answer:
-    written = 0
     with engine.solutions(problem, limit=limit, budget=budget) as stream:
-        try:
-            for placement in stream:
-                if each is not None:
-                    each(placement)
-                written += 1
-        except IncompleteError as error:
-            error.partial = written  # what reached ``each``, not what the engine saw
-            return cut_short("solutions", problem, error)
-    outcome = NEGATIVE if written == 0 and limit != 0 else ANSWER
-    return Answer("solutions", problem, written, outcome=outcome, stats=stream.stats)
+        return streamed(problem, stream, each, stats=stream.stats, limit=limit)
+
+
+def streamed(
+    problem: Problem,
+    items: Iterable[Any],
+    write: Callable[[Any], object] | None,
+    *,
+    stats: Stats | None,
+    limit: int | None = None,
+) -> Answer:
+    """The ``solutions`` answer of a stream: every item handed to ``write``, the value how
+    many placements were written (``write`` may return how many an item held, a block of
+    placements; anything else counts one), a ``TimeLimitError`` an incomplete answer.
+
+    None at all, in a search that ran to its end, is a proven "no"; ``stats`` (the call's
+    statistics, filled as it runs) tell.
+    """
+    written = 0
+    try:
+        for item in items:
+            took = None if write is None else write(item)
+            written += took if isinstance(took, int) and not isinstance(took, bool) else 1
+    except IncompleteError as error:
+        error.partial = written  # what reached ``write``, not what the engine saw
+        return cut_short("solutions", problem, error)
+    ended = stats is None or stats.status == COMPLETE
+    outcome = NEGATIVE if written == 0 and ended and limit != 0 else ANSWER
+    return Answer("solutions", problem, written, outcome=outcome, stats=stats)

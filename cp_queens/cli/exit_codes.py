@@ -9,6 +9,12 @@ outcome has its own code, and every command uses this table (also printed by
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from cp_queens.answer import ANSWER, DISAGREE, INCOMPLETE, NEGATIVE
+
+if TYPE_CHECKING:
+    from cp_queens.answer import Answer
 
 
 class ExitCode(IntEnum):
@@ -44,6 +50,20 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.IO_ERROR: "reading or writing failed (disk full, closed stream, lost cluster)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C, SIGTERM); finished work is kept",
 }
+
+
+#: The exit code of each outcome of an ``Answer``: every answering command ends with it.
+OUTCOMES: dict[str, ExitCode] = {
+    ANSWER: ExitCode.OK,
+    NEGATIVE: ExitCode.NEGATIVE,
+    DISAGREE: ExitCode.DISAGREE,
+    INCOMPLETE: ExitCode.TIME_LIMIT,
+}
+
+
+def of(answer: Answer) -> ExitCode:
+    """The exit code of ``answer``: 0, 1 (a proven no), 3 (engines disagree) or 4 (cut short)."""
+    return OUTCOMES[answer.outcome]
 
 
 def table() -> str:

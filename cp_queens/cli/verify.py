@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from cp_queens.cli._common import FORMAT_HELP, board_size, non_negative_int, open_input, print_json
-from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.cli._common import (
+    add_format_argument,
+    board_size,
+    deliver,
+    non_negative_int,
+    open_input,
+)
 from cp_queens.problem import Problem
 from cp_queens.verify import verify, verify_rows
+from cp_queens.writers import choices
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,7 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--expect", type=non_negative_int, metavar="K", help="also require exactly K placements"
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    add_format_argument(parser, choices("text", "document"), "text")
     parser.set_defaults(run=run)
 
 
@@ -45,6 +51,7 @@ JSON_FAILURES = 100
 
 
 def run(args: argparse.Namespace) -> int:
+    from cp_queens.answer import ANSWER, NEGATIVE, Answer
     from cp_queens.formats import read_blocks
 
     name = "<stdin>" if args.file == "-" else args.file
@@ -97,16 +104,20 @@ def run(args: argparse.Namespace) -> int:
         problems.append(f"{invalid} invalid")
     if args.expect is not None and checked != args.expect:
         problems.append(f"expected {args.expect} placements")
-    if args.format == "json":
-        valid = not problems and checked > 0
-        stats = {"checked": checked, "invalid": invalid, "sizes": sorted(sizes)}
-        print_json({"answer": valid, "complete": True, "stats": stats, "failures": failures})
-        return ExitCode.OK if valid else ExitCode.NEGATIVE
+    valid = not problems and checked > 0
     if problems:
-        print(f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}")
-        return ExitCode.NEGATIVE
-    if checked == 0:
-        print(f"NOTHING TO CHECK: {name} holds no placement")
-        return ExitCode.NEGATIVE
-    print(f"OK: {checked} placements checked ({size_text}), all valid")
-    return ExitCode.OK
+        summary = f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}"
+    elif checked == 0:
+        summary = f"NOTHING TO CHECK: {name} holds no placement"
+    else:
+        summary = f"OK: {checked} placements checked ({size_text}), all valid"
+    details = {
+        "source": name,
+        "checked": checked,
+        "invalid": invalid,
+        "sizes": sorted(sizes),
+        "failures": failures,
+        "summary": summary,
+    }
+    outcome = ANSWER if valid else NEGATIVE
+    return deliver(Answer("verify", problem, valid, outcome=outcome, details=details), args.format)
