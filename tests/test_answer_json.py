@@ -25,12 +25,15 @@ def document_of(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, di
     document = json.loads(out)  # one document, nothing before or after it
     errors = sorted(VALIDATOR.iter_errors(document), key=str)
     assert not errors, f"{argv}: {errors[0].message} at {list(errors[0].absolute_path)}"
-    assert code == {
-        "answer": ExitCode.OK,
-        "negative": ExitCode.NEGATIVE,
-        "disagree": ExitCode.DISAGREE,
-        "incomplete": ExitCode.TIME_LIMIT,
-    }[document["outcome"]]
+    assert (
+        code
+        == {
+            "answer": ExitCode.OK,
+            "negative": ExitCode.NEGATIVE,
+            "disagree": ExitCode.DISAGREE,
+            "incomplete": ExitCode.TIME_LIMIT,
+        }[document["outcome"]]
+    )
     return code, document
 
 

@@ -25,6 +25,7 @@ from cp_queens.cli._common import (
     seed_value,
     strategy_options,
 )
+from cp_queens.cli.exit_codes import command_codes
 from cp_queens.errors import CpQueensError
 from cp_queens.writers import FORMATS, choices
 
@@ -51,9 +52,7 @@ same complete search as --count (so "no completion exists" is proven as fast
 as the count proves it), and its greedy search on larger residues, where
 solutions abound and a proof is out of reach anyway (docs/completion.md).
 
-exit codes: 0 completed, 1 no completion exists, 2 unreadable input or queens
-that attack each other, 3 the engines named by --engine and --cross-check
-disagree, 4 stopped by --time-limit (see 'cp-queens --help' for all codes).
+{codes}
 
 examples:
   cp-queens complete board.txt                     one completion, as a board
@@ -68,7 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Read a board with some queens already placed and add the missing ones, "
         "or prove that no completion exists. Every completion is checked by the independent "
         "verifier; --cross-check asks a second engine the same question.",
-        epilog=EPILOG,
+        epilog=EPILOG.replace("{codes}", _codes_paragraph()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="partial board to read ('-' for stdin)")
@@ -106,6 +105,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     add_strategy_arguments(parser, solver_workers=True)
     parser.set_defaults(run=run)
+
+
+def _codes_paragraph() -> str:
+    """The exit codes of ``complete``, from the one table (``exit_codes.BY_COMMAND``)."""
+    import textwrap
+
+    codes = f"exit codes: {command_codes('complete')} (see 'cp-queens --help' for all codes)."
+    return "\n".join(textwrap.wrap(codes, 78, break_on_hyphens=False))
 
 
 def run(args: argparse.Namespace) -> int:
