@@ -60,8 +60,8 @@ class Format:
         many: a stream of many placements can be written (a picture holds one).
         up_to: the largest board it draws (``None``: any).
         document: writes the whole ``Answer`` as one document (json).
-        text: a format for answers that are no placement (a count, a verdict): a line for
-            people. (Every format that draws also writes such answers as that line.)
+        summary: a format for answers that are no placement (a count, a verdict): their
+            line for people. (Every format that draws also writes such answers so.)
         reads: ``verify``, ``check`` and ``complete`` read it back (detected, not named).
     """
 
@@ -75,12 +75,12 @@ class Format:
     many: bool = True
     up_to: int | None = None
     document: bool = False
-    text: bool = False
+    summary: bool = False
     reads: bool = False
 
     def can(self, ability: str) -> bool:
         """Whether this format can ``draw`` (one placement), ``stream`` (many),
-        ``document`` (an answer as one document) or ``text`` (an answer as a line)."""
+        ``document`` (an answer as one document) or ``summary`` (an answer as a line)."""
         if ability == "stream":
             return (self.draw is not None and self.many) or self.document
         return bool(getattr(self, ability))
@@ -121,15 +121,19 @@ def _svg(placement: Placement, problem: Problem | None) -> str:
     return svg(placement, given=None if problem is None else problem.fixed) + "\n"
 
 
-def _block(fmt: str) -> Callable[[Any], str]:
+def _block(opening: str, separator: str, ending: str) -> Callable[[Any], str]:
+    """A block writer: each line is ``opening``, the columns apart by ``separator``, then
+    ``ending``."""
+
     def block(rows: Any) -> str:
-        return block_text(rows, fmt)
+        return _block_text(rows, (opening, separator, ending))
 
     return block
 
 
 def block_text(block: Any, fmt: str) -> str:
-    """The ``jsonl`` or ``csv`` lines (csv without header) of a ``(k, n)`` block of columns.
+    """The lines of format ``fmt`` (``jsonl``, ``csv``: without header) of a ``(k, n)``
+    block of columns.
 
     Every column number becomes a fixed-width slot of bytes taken from a table
     (its digits and the separator after it, padded); a mask of the bytes that
@@ -140,10 +144,17 @@ def block_text(block: Any, fmt: str) -> str:
         >>> block_text(np.array([[1, 3, 0, 2], [2, 0, 3, 1]]), "jsonl")
         '[1, 3, 0, 2]\\n[2, 0, 3, 1]\\n'
     """
+    writer = FORMATS[fmt].block if fmt in FORMATS else None
+    if writer is None:
+        raise ValueError(f"no block writer for format {fmt!r}")
+    return writer(block)
+
+
+def _block_text(block: Any, punctuation: tuple[str, str, str]) -> str:
     import numpy as np
 
     k, n = block.shape
-    first, middle, end = _slot_tables(n, fmt)
+    first, middle, end = _slot_tables(n, punctuation)
     cols = np.asarray(block, dtype=np.intp)
     if cols.size and (cols.min() < 0 or cols.max() >= n):
         raise ValueError(f"a block of n={n} holds columns outside 0..{n - 1}")
@@ -159,17 +170,12 @@ def block_text(block: Any, fmt: str) -> str:
 
 
 @functools.cache
-def _slot_tables(n: int, fmt: str) -> tuple[tuple[Any, Any], ...]:
+def _slot_tables(n: int, punctuation: tuple[str, str, str]) -> tuple[tuple[Any, Any], ...]:
     """(bytes, mask) tables: the line's opening, each value with its separator, each
     value with the line's end."""
     import numpy as np
 
-    if fmt == "jsonl":
-        opening, separator, ending = "[", ", ", "]\n"
-    elif fmt == "csv":
-        opening, separator, ending = "", ",", "\n"
-    else:
-        raise ValueError(f"no block writer for format {fmt!r}")
+    opening, separator, ending = punctuation
 
     def table(texts: list[str]) -> tuple[Any, Any]:
         width = max(len(t) for t in texts)
@@ -203,7 +209,7 @@ def register(fmt: Format) -> Format:
 
 
 for _entry in (
-    Format("text", "a line for people", text=True),
+    Format("text", "a line for people", summary=True),
     Format(
         "boards",
         "rows of '.' and 'Q', a blank line between boards",
@@ -216,7 +222,7 @@ for _entry in (
         "jsonl",
         "one JSON array of columns per line",
         draw=_jsonl,
-        block=_block("jsonl"),
+        block=_block("[", ", ", "]\n"),
         lines=True,
         reads=True,
     ),
@@ -225,7 +231,7 @@ for _entry in (
         "a header q0,q1,... then one row of columns each",
         draw=_csv,
         header=_csv_header,
-        block=_block("csv"),
+        block=_block("", ",", "\n"),
         lines=True,
         reads=True,
     ),

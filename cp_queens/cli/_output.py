@@ -50,10 +50,11 @@ def report(stats: Stats) -> None:
 
 
 def add_format_argument(
-    parser: argparse.ArgumentParser, names: Sequence[str], default: str, more: str = ""
+    parser: argparse.ArgumentParser, names: Sequence[str], more: str = ""
 ) -> None:
-    """``--format`` with ``names`` (from ``cp_queens.writers.choices``), its help in the
-    registry's own words."""
+    """``--format`` with ``names`` (from ``cp_queens.writers.choices``, the first the
+    default), its help in the registry's own words."""
+    default = names[0]
     parser.add_argument(
         "--format",
         choices=names,

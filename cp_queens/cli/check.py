@@ -41,7 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"board size (default: the length of the first placement; at most {CHECK_UP_TO})",
     )
-    add_format_argument(parser, choices("text", "document"), "text")
+    add_format_argument(parser, choices("summary", "document"))
     parser.set_defaults(run=run)
 
 

@@ -12,7 +12,7 @@ from cp_queens.cli._common import add_format_argument, deliver, fail, positive_s
 from cp_queens.cli.exit_codes import of as exit_code
 from cp_queens.engines import TASKS
 from cp_queens.errors import CpQueensError
-from cp_queens.writers import choices
+from cp_queens.writers import FORMATS, choices
 
 if TYPE_CHECKING:
     from cp_queens.compare import Run
@@ -62,9 +62,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="run larger sizes even after an engine timed out",
     )
     parser.add_argument("--out", metavar="DIR", help="directory for results.csv/.json/.png")
-    add_format_argument(
-        parser, choices("text", "document"), "text", "text draws the table (stdout)"
-    )
+    add_format_argument(parser, choices("summary", "document"), "text draws the table (stdout)")
     parser.set_defaults(run=run)
 
 
@@ -108,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         on_run=show,
     )
     title = f"task={task}, time limit {args.time_limit:g}s per run"
-    if args.format == "text":
+    document = FORMATS[args.format].document
+    if not document:
         screen = Console()
         if not screen.is_terminal:
             screen = Console(width=120)  # piped or captured: do not squeeze the table to 80 columns
@@ -136,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     result = as_answer(runs, settings)
     if result.outcome == DISAGREE:
         fail("engines disagree on the number of solutions (see the 'agrees' column)")
-    if args.format == "text":
+    if not document:
         return exit_code(result)  # the table is written
     return deliver(result, args.format)
 

@@ -96,7 +96,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_format_argument(
         parser,
         choices("draw", "document"),
-        "boards",
         "with --count the drawing formats print the count as a line",
     )
     parser.add_argument(

@@ -63,7 +63,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="also count the solutions distinct up to rotation and reflection "
         "(the fast engine always does: it costs nothing there)",
     )
-    add_format_argument(parser, choices("text", "document"), "text")
+    add_format_argument(parser, choices("summary", "document"))
     add_method_argument(parser)
     add_strategy_arguments(parser)
     where = parser.add_argument_group("where the fast engine counts")

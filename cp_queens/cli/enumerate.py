@@ -48,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds"
     )
-    add_format_argument(parser, choices("stream"), "boards")
+    add_format_argument(parser, choices("stream"))
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     parser.add_argument(
         "--unique",

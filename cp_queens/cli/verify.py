@@ -13,7 +13,7 @@ from cp_queens.cli._common import (
 )
 from cp_queens.problem import Problem
 from cp_queens.verify import verify, verify_rows
-from cp_queens.writers import choices
+from cp_queens.writers import FORMATS, choices
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -42,7 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--expect", type=non_negative_int, metavar="K", help="also require exactly K placements"
     )
-    add_format_argument(parser, choices("text", "document"), "text")
+    add_format_argument(parser, choices("summary", "document"))
     parser.set_defaults(run=run)
 
 
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                 verdict = verdict.__class__(False, f"repeats placement {earlier}")
         if not verdict.ok:
             invalid += 1
-            if args.format == "json":
+            if FORMATS[args.format].document:
                 if len(failures) < JSON_FAILURES:
                     failures.append({"placement": index, "n": len(cols), "reason": verdict.reason})
             else:

@@ -3,8 +3,8 @@
 A page writes ``<!-- cli-help solve -->`` (or ``<!-- cli-help -->`` for the top level)
 and gets the help text that the installed parser prints, so the command pages can never
 disagree with the command; ``<!-- exit-codes solve -->`` gets the command's exit codes
-from the one table (``cp_queens.cli.exit_codes.BY_COMMAND``). The width is fixed so the site does not depend on the
-terminal that built it.
+from the one table (``cp_queens.cli.exit_codes.BY_COMMAND``). The width is fixed so the
+site does not depend on the terminal that built it.
 """
 
 from __future__ import annotations
