@@ -10,9 +10,10 @@ Examples:
     >>> cp_queens.verify([1, 3, 0, 2]).ok
     True
 
-Every answer is complete or the call raises: a count, first solution or stream that
-a time limit cut short raises ``TimeLimitError``, which carries what was found
-(``partial``) and the statistics (``stats``):
+Each function gives the value of what ``cp_queens.answer.answer`` found
+(``Answer.result()``): every answer is complete or the call raises. A count, first
+solution or stream that a time limit cut short raises ``TimeLimitError``, which carries
+what was found (``partial``) and the statistics (``stats``):
 
     >>> try:
     ...     cp_queens.count(14, engine="reference", time_limit=0.01)
@@ -28,6 +29,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.answer import Answer, answer
 from cp_queens.budget import Budget
 from cp_queens.engines.base import Solutions, UniqueCount
 from cp_queens.errors import (
@@ -45,6 +47,7 @@ from cp_queens.verify import Verdict, verify
 __version__ = "0.1.0"
 
 __all__ = [
+    "Answer",
     "Budget",
     "CpQueensError",
     "IncompleteError",
@@ -218,7 +221,7 @@ def first(
         >>> first(3, engine="reference") is None
         True
     """
-    return engines.get(engine, **options).first(_problem(n, fixed, blocked))
+    return answer("first", _problem(n, fixed, blocked), engines.get(engine, **options)).result()
 
 
 def count(
@@ -262,7 +265,8 @@ def count(
         3
     """
     problem = _problem(n, fixed, blocked)
-    return engines.get(engine or default_count_engine(), **options).count(problem)
+    solver = engines.get(engine or default_count_engine(), **options)
+    return answer("count", problem, solver).result()
 
 
 def count_unique(
@@ -292,7 +296,8 @@ def count_unique(
         UniqueCount(total=92, unique=12)
     """
     problem = _problem(n, fixed, blocked)
-    return engines.get(engine or default_count_engine(), **options).count_unique(problem)
+    solver = engines.get(engine or default_count_engine(), **options)
+    return answer("count_unique", problem, solver).result()
 
 
 def solutions(

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cp_queens.budget import Budget
-from cp_queens.errors import IncompleteError
+from cp_queens.errors import IncompleteError, TimeLimitError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
 
@@ -129,6 +129,9 @@ class Answer:
         stats: the engine's statistics of the call, when one engine answered.
         details: other task-specific fields, written beside the answer (``unique``
             counts, verdict reasons, compare's runs); JSON-ready after ``plain``.
+        error: the ``IncompleteError`` an incomplete answer was made from (not written):
+            ``result()`` raises it again, so a library function can return an answer's
+            value and keep the completeness convention.
     """
 
     task: str
@@ -140,6 +143,7 @@ class Answer:
     outcome: str = ANSWER
     stats: Stats | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    error: IncompleteError | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -170,6 +174,29 @@ class Answer:
     def found(self) -> Any:
         """The value when complete, else the partial figure: for text that says which."""
         return self.value if self.complete else self.partial
+
+    def result(self) -> Any:
+        """The value of a complete answer; for one cut short, raise what cut it
+        (``TimeLimitError``, carrying ``partial`` and ``stats``).
+
+        Examples:
+            >>> Answer("count", Problem(4), 2).result()
+            2
+            >>> Answer("count", Problem(9), complete=False, partial=5).result()
+            Traceback (most recent call last):
+            ...
+            cp_queens.errors.TimeLimitError: count of n=9 stopped by time_limit: 5 found so far
+        """
+        if self.complete:
+            return self.value
+        if self.error is not None:
+            raise self.error
+        where = "" if self.n is None else f" of n={self.n}"
+        raise TimeLimitError(
+            f"{self.task}{where} stopped by {self.reason}: {self.partial} found so far",
+            partial=self.partial,
+            stats=self.stats,
+        )
 
     def replace(self, **changes: Any) -> Answer:
         """A copy with some fields changed (checked again)."""
@@ -259,6 +286,7 @@ def cut_short(
         reason=reason,
         stats=stats,
         details=details or {},
+        error=error,
     )
 
 
