@@ -26,7 +26,9 @@ from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.writers import FORMATS, choices
 
 if TYPE_CHECKING:
+    from cp_queens.answer import Answer
     from cp_queens.engines.base import Solutions
+    from cp_queens.stats import Stats
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -84,7 +86,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         with open_sink(args.format, args.output, problem) as sink:
             write = sink.block if blocks else sink.placement
-            result = streamed(problem, stream, write, stats=stats, limit=args.limit)
+            try:
+                result = streamed(problem, stream, write, stats=stats, limit=args.limit)
+            except KeyboardInterrupt:
+                stream.close()
+                # A document closes whole, saying it was stopped; a listing ends as it is.
+                sink.finish(stopped(problem, sink.written, stats))
+                raise
             sink.finish(result)
     except KeyboardInterrupt:
         stream.close()
@@ -99,3 +107,13 @@ def run(args: argparse.Namespace) -> int:
         stream.close()  # every exit ends the solver, also a failed write
     report(stats)
     return conclude(result, args.time_limit, where)
+
+
+def stopped(problem: Problem, written: int, stats: Stats) -> Answer:
+    """The answer of a listing Ctrl-C stopped: what was written, incomplete."""
+    from cp_queens.answer import Answer
+    from cp_queens.stats import STOPPED
+
+    return Answer(
+        "solutions", problem, complete=False, partial=written, reason=STOPPED, stats=stats
+    )
