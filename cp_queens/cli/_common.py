@@ -33,7 +33,6 @@ from cp_queens.cli._engine import (
 )
 from cp_queens.cli._output import (
     StreamError,
-    TimeCut,
     add_format_argument,
     conclude,
     deliver,
@@ -62,7 +61,6 @@ __all__ = [
     "HelpFormatter",
     "OneLineErrorParser",
     "StreamError",
-    "TimeCut",
     "add_engine_argument",
     "add_format_argument",
     "add_method_argument",

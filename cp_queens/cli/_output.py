@@ -7,8 +7,8 @@ import argparse
 import contextlib
 import io
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
 from cp_queens.answer import ANSWER, NEGATIVE, Answer
 from cp_queens.cli.exit_codes import of as exit_code
@@ -187,26 +187,3 @@ def open_output(path: str | None, lines: bool = False) -> Iterator[Any]:
                 yield out
     except OutputError as error:
         raise StreamError(error.strerror) from None
-
-
-T = TypeVar("T")
-
-
-class TimeCut:
-    """Passes a stream through, ending it quietly where the time limit cut it short.
-
-    A library stream raises ``TimeLimitError`` after its last
-    solution; a command writes what came, then reads ``stopped`` to choose its exit
-    code (4), so the writers need not know about time limits.
-    """
-
-    def __init__(self) -> None:
-        self.stopped = False
-
-    def __call__(self, stream: Iterable[T]) -> Iterator[T]:
-        from cp_queens.errors import TimeLimitError
-
-        try:
-            yield from stream
-        except TimeLimitError:
-            self.stopped = True
