@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from cp_queens.budget import Budget
     from cp_queens.compare import (
         as_answer,
         check_task,
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         specs,
         sizes,
         task,
-        time_limit=args.time_limit,
+        budget=Budget.of(time_limit=args.time_limit),
         skip_after_timeout=not args.no_skip,
         on_run=show,
     )

@@ -31,6 +31,7 @@ from cp_queens.writers import FORMATS, choices
 
 if TYPE_CHECKING:
     from cp_queens.answer import Answer
+    from cp_queens.budget import Budget
     from cp_queens.engines import Engine
     from cp_queens.problem import Placement, Problem
 
@@ -138,17 +139,17 @@ def run(args: argparse.Namespace) -> int:
             squares = problem.residue().open_squares()
             plural = "" if squares == 1 else "s"
             said.append(f"engine: {spec} (default for a residue of {squares} open square{plural})")
-    engine = make_engine(spec, time_limit=args.time_limit, **options)
+    engine, budget = make_engine(spec, time_limit=args.time_limit, **options)
     given, blocked = len(problem.fixed), len(problem.blocked)
     squares_text = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
     said.append(f"{name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares_text}")
     task = "count" if args.count else "solutions" if args.all else "first"
     if task != "solutions":
-        result = _complete(args, problem, engine, task)
+        result = _complete(args, problem, engine, budget, task)
         _report(said, engine, result)
         return deliver(result, args.format, output=args.output, time_limit=args.time_limit)
     with open_sink(args.format, args.output, problem) as sink:
-        result = _complete(args, problem, engine, task, sink.placement)
+        result = _complete(args, problem, engine, budget, task, sink.placement)
         sink.finish(result)
     _report(said, engine, result)
     if result.task == "solutions" and result.complete:
@@ -160,6 +161,7 @@ def _complete(
     args: argparse.Namespace,
     problem: Problem,
     engine: Engine,
+    budget: Budget,
     task: str,
     each: Callable[[Placement], object] | None = None,
 ) -> Answer:
@@ -173,6 +175,7 @@ def _complete(
         each=each,
         check_with=args.cross_check,
         time_limit=args.time_limit,
+        budget=budget,
     )
 
 

@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens import parallel  # multiprocessing: not while parsing arguments
     from cp_queens.answer import answer
 
-    engine = make_engine(
+    engine, budget = make_engine(
         args.engine or default_count_engine(),
         time_limit=args.time_limit,
         method=args.method,
@@ -129,9 +129,8 @@ def run(args: argparse.Namespace) -> int:
     task = "count_unique" if args.unique or engine.unique_for_free else "count"
     try:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
-            result = answer(
-                task, problem, engine, progress=_telling_how_long(progress, args.time_limit)
-            )
+            told = _telling_how_long(progress, args.time_limit)
+            result = answer(task, problem, engine, progress=told, budget=budget)
     except parallel.Interrupted as stopped:
         _say_interrupted(stopped)
         return ExitCode.INTERRUPTED

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.answer import streamed
     from cp_queens.symmetry import unique_only
 
-    engine = make_engine(
+    engine, budget = make_engine(
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
     )
     problem = Problem(args.n)
@@ -76,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
     blocks = solution_arrays is not None and not args.unique and FORMATS[args.format].block
     if blocks:
         # Whole blocks of solutions formatted with NumPy: millions of lines at disk speed.
-        stream = solution_arrays(problem, limit=args.limit)  # type: ignore[misc]
+        stream = solution_arrays(problem, limit=args.limit, budget=budget)  # type: ignore[misc]
     elif args.unique:
-        stream = unique_only(engine.solutions(problem), args.limit)
+        stream = unique_only(engine.solutions(problem, budget=budget), args.limit)
     else:
-        stream = engine.solutions(problem, limit=args.limit)
+        stream = engine.solutions(problem, limit=args.limit, budget=budget)
     stats = engine.stats  # the call's own, filled as the stream runs
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     try:

@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
     if name is None:
         name = default_solve_engine(args.n)
         note(f"engine: {name} (default for N={args.n})")
-    engine = make_engine(name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args))
-    result = answer("first", Problem(args.n), engine)
+    engine, budget = make_engine(
+        name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
+    )
+    result = answer("first", Problem(args.n), engine, budget=budget)
     report(engine.stats)
     return deliver(result, args.format, output=args.output, time_limit=args.time_limit)
