@@ -131,6 +131,12 @@ def _block(opening: str, separator: str, ending: str) -> Callable[[Any], str]:
     return block
 
 
+def _document_block(rows: Any) -> str:
+    """A block of placements inside a JSON document: arrays apart by ``,`` and a line end
+    (no comma after the last: the ``Sink`` puts one between blocks)."""
+    return _block_text(rows, ("[", ", ", "]\n")).rstrip("\n").replace("\n", ",\n")
+
+
 def block_text(block: Any, fmt: str) -> str:
     """The lines of format ``fmt`` (``jsonl``, ``csv``: without header) of a ``(k, n)``
     block of columns.
@@ -247,6 +253,7 @@ for _entry in (
         "json",
         "one JSON document: the answer, whether it is complete, the statistics "
         "(cp_queens/answer.schema.json)",
+        block=_document_block,
         document=True,
         reads=True,
     ),
@@ -311,7 +318,9 @@ class Sink:
                 self.placement(Placement(tuple(cols)))
             return k
         text = fmt.block(rows)
-        if self.written == 0 and fmt.header is not None:
+        if fmt.document:
+            text = (",\n" if self._opened else self._open_document() + "\n") + text
+        elif self.written == 0 and fmt.header is not None:
             text = fmt.header(n) + text
         self.out.write(text)
         self.written += k

@@ -72,6 +72,14 @@ def test_enumerate_lists_its_placements_inside_the_document(capsys) -> None:
     ]
 
 
+def test_placements_written_in_blocks_make_the_same_document(capsys) -> None:
+    # the fast engine hands whole NumPy blocks to the writer; the text is the same
+    _, blocks = document_of(capsys, "enumerate", "9", "-e", "fast", "-q")
+    _, rows = document_of(capsys, "enumerate", "9", "-e", "reference", "-q")
+    assert blocks["placements"] == rows["placements"] and len(rows["placements"]) == 352
+    assert blocks["value"] == rows["value"] == 352
+
+
 def test_a_count_cut_short_exits_4_with_its_figure_under_partial(capsys) -> None:
     # the issue's own example: the answer is incomplete, and says so
     code, document = document_of(
