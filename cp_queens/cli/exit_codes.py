@@ -109,6 +109,11 @@ BY_COMMAND: dict[str, dict[ExitCode, str]] = {
         ExitCode.BAD_INPUT: "a bad --n, --engines or --task",
         ExitCode.DISAGREE: "finished engines disagree on a count (agrees = NO)",
     },
+    "grade": {
+        ExitCode.OK: "graded: a class (whatever its marks), or one FILE with full marks",
+        ExitCode.NEGATIVE: "one FILE below full marks",
+        ExitCode.BAD_INPUT: "a bad folder, file, --n, rubric or overrides",
+    },
     "dominate": {
         ExitCode.OK: "a smallest set, proven",
         ExitCode.BAD_INPUT: "bad input",
