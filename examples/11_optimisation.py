@@ -116,7 +116,7 @@ def watch(step) -> None:
 result = dominate(n, classic_bound=False, on_step=watch)
 print(f"  {result.size} queens, optimal: {result.optimal}")
 print("  the independent checker says it dominates:", dominates(n, result.queens).ok)
-show(Squares(n, result.queens))  # a board: text in a terminal, a picture in Jupyter
+show(Squares(n, result.queens))  # text in a terminal, a picture in Jupyter
 # A run stopped by a time limit still has an answer: its best set and its bound.
 # "6 queens, and no fewer than 5" is worth something; "no answer" is not.
 

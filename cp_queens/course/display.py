@@ -90,7 +90,7 @@ class Squares:
         return f"Squares({self.n}, {self.queens})"
 
     def _repr_svg_(self) -> str:
-        from cp_queens.render import DARK, LIGHT, QUEEN, escape
+        from cp_queens.render import DARK, LABELLED_UP_TO, LIGHT, QUEEN, escape
 
         n, cell = self.n, self.size / self.n
         parts = [
@@ -104,6 +104,22 @@ class Squares:
                 parts.append(
                     f'<rect x="{c * cell:.2f}" y="{r * cell:.2f}" width="{cell:.2f}" '
                     f'height="{cell:.2f}" fill="{colour}"/>'
+                )
+        if n <= LABELLED_UP_TO:  # as on a printed diagram: ranks down the a-file, files on rank 1
+            font = max(0.22 * cell, 6)
+            for r in range(n):
+                colour = LIGHT if (n - r) % 2 else DARK  # the other colour of the a-file square
+                parts.append(
+                    f'<text x="{0.06 * cell:.2f}" y="{r * cell + 0.06 * cell:.2f}" '
+                    f'font-size="{font:.2f}" fill="{colour}" font-family="sans-serif" '
+                    f'dominant-baseline="hanging">{n - r}</text>'
+                )
+            for c in range(n):
+                colour = LIGHT if (c + 1) % 2 else DARK  # the other colour of the rank-1 square
+                parts.append(
+                    f'<text x="{(c + 0.94) * cell:.2f}" y="{(n - 0.06) * cell:.2f}" '
+                    f'font-size="{font:.2f}" fill="{colour}" font-family="sans-serif" '
+                    f'text-anchor="end">{chr(ord("a") + c)}</text>'
                 )
         for r, c in self.queens:
             parts.append(
