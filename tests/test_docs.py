@@ -146,3 +146,7 @@ def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
             assert 'data-mime-type="image/svg+xml"' in html, f"{page}: the board is missing"
         shown = string_boards(html)
         assert not shown, f"{page}: a board shown as a Python string: {shown}"
+    # the exercises keep their numbers (lesson 06 starts at 15), and the unit has its plan
+    exercises = (site / "exercises" / "index.html").read_text(encoding="utf-8")
+    assert '<ol start="15">' in exercises and "Lesson 11" in exercises
+    assert (site / "week-plan" / "index.html").is_file()

@@ -93,3 +93,23 @@ def test_the_week_plan_covers_every_lesson_and_exercise() -> None:
     covered = sorted({n for low, high in ranges for n in range(low, high + 1)})
     assert covered == list(range(1, sum(map(len, lessons.values())) + 1))
     assert "--task dominate" in plan and "cp-queens grade" in plan  # both assignments
+
+
+def test_the_site_keeps_the_exercise_numbers() -> None:
+    """Markdown restarts every numbered list at 1 unless ``sane_lists`` is on: lesson 06's
+    exercise 15 would show as 1."""
+    import markdown
+    import yaml
+
+    class Loader(yaml.SafeLoader):  # mkdocs.yml has !ENV and !!python/name tags
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)
+    names = [e if isinstance(e, str) else next(iter(e)) for e in config["markdown_extensions"]]
+    assert "sane_lists" in names
+    html = markdown.markdown(hook().exercises(), extensions=["sane_lists"])
+    starts = [int(n) for n in re.findall(r'<ol start="(\d+)">', html)]
+    firsts = [each[0] for each in by_lesson().values()] + [19]  # 19: the blocked squares
+    assert sorted(starts) == sorted(n for n in firsts if n != 1)
+    assert "<ol>" in markdown.markdown(hook().exercises())  # the test can fail
