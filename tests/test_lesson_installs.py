@@ -11,6 +11,7 @@ every lesson there, then installs the ``course`` extra and runs the ones that st
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata
 import os
 import re
@@ -42,10 +43,15 @@ def distribution(requirement: str) -> str:
     return re.sub(r"[-_.]+", "-", name.group(0)).lower()
 
 
+@functools.cache
+def installed() -> dict[str, list[str]]:
+    """Top-level module -> distributions, once: it reads every installed package's files."""
+    return dict(importlib.metadata.packages_distributions())
+
+
 def provided_by(modules: list[str]) -> dict[str, set[str]]:
     """Top-level module -> the distributions that install it (all are installed here)."""
-    found = importlib.metadata.packages_distributions()
-    return {module: {distribution(d) for d in found.get(module, [])} for module in modules}
+    return {module: {distribution(d) for d in installed().get(module, [])} for module in modules}
 
 
 def guards(path: Path) -> list[tuple[str, str, str, list[str], int]]:
