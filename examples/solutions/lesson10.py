@@ -104,6 +104,5 @@ if __name__ == "__main__":
     print("34. Gecode      count  nodes (count)  nodes (first solution, by n)")
     for model in ("plain", "first-fail"):
         first = ", ".join(f"{n}: {nodes:,}" for n, nodes in found["first nodes"][model].items())
-        print(
-            f"    {model:11} {found['count'][model]:>5}  {found['count nodes'][model]:>13,}  {first}"
-        )
+        count, nodes = found["count"][model], found["count nodes"][model]
+        print(f"    {model:11} {count:>5}  {nodes:>13,}  {first}")
