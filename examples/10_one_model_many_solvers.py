@@ -150,7 +150,10 @@ with open(model_path("plain"), encoding="utf-8") as source:
 
 # %%
 print("\nGecode, first solution: nodes without and with int_search(first_fail, median)")
-print(f"{'n':>4}{'plain':>12}{'first-fail':>12}")
+if MINIZINC:
+    print(f"{'n':>4}{'plain':>12}{'first-fail':>12}")
+else:
+    print("  (skipped: MiniZinc is not installed)")
 for n in FIRST_SIZES if MINIZINC else ():
     nodes = []
     for variant in ("plain", "first-fail"):

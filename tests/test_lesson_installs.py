@@ -222,3 +222,27 @@ def test_every_lesson_runs_or_names_its_extra_after_pip_install_dot(tmp_path: Pa
     subprocess.run([*pip, ".[course]"], cwd=clone, check=True, timeout=900)
     for name, result in run_lessons(python, clone, stopped).items():
         assert result.returncode == 0, f"{name} with the course extra:\n{result.stderr[-3000:]}"
+
+
+@pytest.mark.slow
+def test_lesson_10_leaves_gecode_out_without_minizinc(tmp_path: Path) -> None:
+    """MiniZinc is a program, not an extra: without it on the PATH lesson 10 runs the rest
+    and says in one line what it left out."""
+    path = [
+        folder
+        for folder in os.environ.get("PATH", "").split(os.pathsep)
+        if folder and not (Path(folder) / "minizinc").exists()
+    ]
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "10_one_model_many_solvers.py")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PATH": os.pathsep.join(path), "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.startswith("(Gecode skipped) lesson 10 runs Gecode through MiniZinc")
+    assert "(skipped: MiniZinc is not installed)" in result.stdout
+    assert not [line for line in result.stdout.splitlines() if line.startswith("gecode")]
+    assert "pumpkin" in result.stdout  # the other solvers ran
