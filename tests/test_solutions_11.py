@@ -72,3 +72,14 @@ def test_key_38_counts_every_smallest_set_and_every_orbit() -> None:
     assert len(by_lex) == len(orbits)
     # 'lex' keeps the smallest image of each orbit as a row-major 0/1 word
     assert {min(_images(n, squares)) for squares in by_lex} == orbits
+
+
+def test_key_39_greedy_dominates_but_is_not_always_smallest_and_optimal_is() -> None:
+    key = load_key("lesson11")
+    for n in range(4, 7):
+        smallest = len(smallest_dominating_set(n))
+        greedy, optimal = key.greedy(n), key.optimal(n)
+        assert dominates(n, greedy).ok and dominates(n, optimal).ok
+        assert len(optimal) == smallest
+        assert len(greedy) == smallest + (n == 6)  # brute force: 3 queens do at n = 6
+    assert key.graded(key.greedy) == 9 and key.graded(key.optimal) == 12
