@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.course.grade import StudentResult, check_sizes, grade
     from cp_queens.course.marks import summary_table, write_feedback, write_marks
     from cp_queens.course.rubric import load
+    from cp_queens.course.sandbox import IsolationError
 
     try:
         sizes = check_sizes(parse_range(args.n))
@@ -83,9 +84,23 @@ def run(args: argparse.Namespace) -> int:
         if progress.is_terminal and not args.quiet:
             progress.print(f"[dim]graded {done.student}: {done.points:g}[/dim]", highlight=False)
 
-    results = grade(
-        args.folder, sizes, rubric=rubric, jobs=args.jobs, on_done=show, isolation=args.isolation
-    )
+    try:
+        results = grade(
+            args.folder,
+            sizes,
+            rubric=rubric,
+            jobs=args.jobs,
+            on_done=show,
+            isolation=args.isolation,
+        )
+    except IsolationError as error:
+        if error.why == str(error):
+            raise CpQueensError(str(error)) from None
+        raise CpQueensError(
+            f"cannot isolate submissions: {error.why}. Install bubblewrap (Debian/Ubuntu: "
+            "apt-get install bubblewrap), or pass --isolation none to grade without a "
+            "sandbox (see docs/course-grading.md)"
+        ) from None
     write_marks(results, out / "marks.csv")
     write_feedback(results, out / "feedback")
     screen = Console()

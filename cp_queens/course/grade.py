@@ -206,7 +206,7 @@ def grade(
     ``rubric`` is a ``Rubric``, a TOML file, or None for the
     default. ``jobs`` submissions run at a time; ``on_done`` hears of each as it finishes.
     ``isolation`` ("bwrap" or "none") overrides the rubric's; where bubblewrap cannot run,
-    grading with it is refused (``GradeError``, one line saying why and what to do).
+    grading with it is refused (``sandbox.IsolationError``, one line: why, what to do).
     """
     chosen = check_sizes(sizes)
     if not isinstance(rubric, Rubric):
@@ -214,10 +214,7 @@ def grade(
     if isolation is not None and isolation != rubric.limits.isolation:
         limits = dataclasses.replace(rubric.limits, isolation=isolation)
         rubric = dataclasses.replace(rubric, limits=limits)
-    try:
-        sandbox.check_isolation(rubric.limits.isolation)
-    except sandbox.IsolationError as error:
-        raise GradeError(str(error)) from None
+    sandbox.check_isolation(rubric.limits.isolation)  # IsolationError: why, what to do
     submissions = find_submissions(folder, rubric.limits.submission_kb << 10)
     expected = {n: reference_solutions(n) for n in chosen}
     results: list[StudentResult] = []

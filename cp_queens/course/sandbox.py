@@ -43,6 +43,7 @@ from typing import Any
 
 from cp_queens.course import sandbox_room, sandbox_watch
 from cp_queens.course.sandbox_protocol import Conversation
+from cp_queens.errors import CpQueensError
 
 #: The environment variable that marks every process of an unisolated run, for its sweep.
 TOKEN_VARIABLE = "CP_QUEENS_GRADE_RUN"
@@ -63,6 +64,10 @@ ISOLATIONS = ("bwrap", "none")
 DEFAULT_MODULES = ("ortools", "constraint", "numpy")
 
 CHILD = Path(__file__).with_name("sandbox_child.py")
+
+#: Written into the harness's command line (tests set it to find their own submissions'
+#: processes among those of other test runs on the machine).
+LABEL = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +117,12 @@ class Outcome:
         return -code if code is not None and code < 0 else None
 
 
-class IsolationError(Exception):
+class IsolationError(CpQueensError):
     """The sandbox asked for cannot be made here; the message says why and what to do."""
+
+    def __init__(self, message: str, why: str = "") -> None:
+        super().__init__(message)
+        self.why = why or message
 
 
 def check_isolation(isolation: str) -> None:
@@ -125,8 +134,9 @@ def check_isolation(isolation: str) -> None:
         if why is not None:
             raise IsolationError(
                 f"cannot isolate submissions: {why}. Install bubblewrap (Debian/Ubuntu: "
-                "apt-get install bubblewrap) on Linux, or grade with --isolation none "
-                "(no namespaces: see docs/course-grading.md)"
+                "apt-get install bubblewrap) on Linux, or grade with isolation 'none' "
+                "(no namespaces: see docs/course-grading.md)",
+                why,
             )
 
 
@@ -160,6 +170,7 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
         "processes": None if isolated else _process_limit(),
         "result_bytes": limits.result_mb << 20,
         "allow_processes": limits.allow_processes,
+        "label": LABEL,
     }
     if isolated:
         argv = sandbox_room.command(
@@ -272,10 +283,10 @@ class _Watch:
         limits = self.limits
         if self.cpu >= limits.cpu_seconds:
             return "cpu"
-        if limits.memory_mb is not None and usage.resident_bytes > limits.memory_mb << 20:
-            return "memory"
         if usage.processes > SPARE_PROCESSES + 3:  # bwrap's two processes and the harness
             return "processes"
+        if limits.memory_mb is not None and usage.resident_bytes > limits.memory_mb << 20:
+            return "memory"
         return None
 
     def discover(self) -> None:

@@ -268,7 +268,9 @@ def command(
         args += ["--ro-bind", str(where), f"{SITE}/{name}"]
     harness = Path(__file__).with_name("sandbox_child.py")
     args += ["--ro-bind", str(harness), HARNESS, "--ro-bind", str(submission), SUBMISSION]
-    args += ["--chdir", SCRATCH, "--clearenv"]
+    # The room's own root is a tmpfs bubblewrap made to hold the mount points: read-only
+    # once they are made, or a submission could fill memory there, outside every cap.
+    args += ["--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
     for key, value in _environment().items():
         args += ["--setenv", key, value]
     return [*args, "--", str(python), "-I", "-u", HARNESS, *harness_argv]

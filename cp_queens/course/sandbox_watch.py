@@ -99,12 +99,13 @@ def namespace(pid: int) -> str | None:
 
 
 def members(namespaces: set[str]) -> list[int]:
-    """Every live process in one of ``namespaces`` (for the end of a run, and for tests)."""
+    """Every live process in one of ``namespaces`` (for the end of a run, and for tests);
+    a zombie (dead, waiting for its parent to read its status) is not alive."""
     if not namespaces:
         return []
     found = []
     for name in os.listdir("/proc"):
-        if name.isdigit() and namespace(int(name)) in namespaces:
+        if name.isdigit() and namespace(int(name)) in namespaces and not _zombie(int(name)):
             found.append(int(name))
     return found
 
@@ -122,8 +123,7 @@ def gone(namespaces: set[str], root: int | None = None, seconds: float = 10.0) -
     while True:
         left = members(namespaces)
         if root is not None:
-            left += [pid for pid in tree(root)[1:] if pid not in left]
-        left = [pid for pid in left if not _zombie(pid)]
+            left += [pid for pid in tree(root)[1:] if pid not in left and not _zombie(pid)]
         if not left or time.monotonic() > deadline:
             return left
         kill(left)
