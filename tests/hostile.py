@@ -275,3 +275,20 @@ def model(n):
         except OSError:
             time.sleep(0.01)
 """
+
+#: A thread bomb: threads are not processes, but each takes a PID of the machine's.
+THREAD_BOMB = """
+import threading, time
+
+started = 0
+try:
+    while True:
+        threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+        started += 1
+except RuntimeError as error:
+    print("PROBE threads=" + str(started) + " " + type(error).__name__, flush=True)
+
+
+def model(n):
+    return []
+"""

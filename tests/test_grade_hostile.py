@@ -302,6 +302,7 @@ def test_a_process_tree_is_limited_and_ended_whole(tmp_path: Path, runs: Runs) -
         {
             "threads.py": hostile.THREADS,
             "bomb.py": hostile.FORK_BOMB,
+            "threadbomb.py": hostile.THREAD_BOMB,
             "forger.py": hostile.FORGER,
         },
         MARK=MARK,
@@ -312,7 +313,13 @@ def test_a_process_tree_is_limited_and_ended_whole(tmp_path: Path, runs: Runs) -
     written = (out / "marks.csv").read_text()
     assert results["threads"].statuses() == ["cpu limit", "not run"]
     assert results["bomb"].statuses()[0] in ("crashed", "cpu limit")
-    assert "processes at once" in feedback(results["bomb"]) or "CPU" in feedback(results["bomb"])
+    assert "more than 64 processes" in feedback(results["bomb"]) or "CPU" in feedback(
+        results["bomb"]
+    )
+    # Threads are bounded too (pids.max of its control group here, else the watcher).
+    assert results["threadbomb"].statuses()[0] in ("2 missing", "crashed")
+    threads = probes(results["threadbomb"]).get("threads", "0 RuntimeError").split()
+    assert int(threads[0]) <= sandbox.TASKS
     # Allowed to fork, the forger's child (setsid, execve with an empty environment)
     # ends with its run: it never writes to marks.csv.
     assert results["forger"].statuses() == ["ok", "ok"]

@@ -356,7 +356,8 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     if outcome.stopped == "processes":
         return (
             "crashed",
-            f"ran more than {sandbox.SPARE_PROCESSES} processes at once: it was stopped",
+            f"ran more than {sandbox.SPARE_PROCESSES} processes or {sandbox.TASKS} threads at "
+            "once: it was stopped",
         )
     if outcome.stopped == "cpu":
         return "cpu limit", f"stopped after {limits.cpu_seconds} s of CPU: an endless loop?"

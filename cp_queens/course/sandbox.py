@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course import sandbox_room, sandbox_watch
+from cp_queens.course import sandbox_cgroup, sandbox_room, sandbox_watch
 from cp_queens.course.sandbox_protocol import Conversation
 from cp_queens.errors import CpQueensError
 
@@ -52,6 +52,12 @@ TOKEN_VARIABLE = "CP_QUEENS_GRADE_RUN"
 #: not counted: a solver's thread pool is not a fork bomb). Where ``RLIMIT_NPROC``
 #: applies (not for root), it is what the user runs now plus this many.
 SPARE_PROCESSES = 64
+
+#: Threads and processes a submission may run at once (a CP-SAT model with 8 workers
+#: runs about 20): ``pids.max`` of its control group where one can be made, else the
+#: watcher's count. Room for solvers, none for a thread bomb, which would otherwise take
+#: every PID of the machine.
+TASKS = 512
 
 #: How often the process tree is measured (seconds), and looked for anew.
 SAMPLE_EVERY = 0.05
@@ -185,6 +191,11 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
         argv = [sys.executable, "-I", "-u", str(CHILD), json.dumps(settings)]
         environment = _plain_environment(token, scratch)
         cwd = scratch
+    group = sandbox_cgroup.Group()
+    if isolated:
+        memory = None if limits.memory_mb is None else limits.memory_mb << 20
+        group = sandbox_cgroup.make(memory, TASKS)
+        argv = group.wrap(argv)
     outcome = Outcome(isolation=limits.isolation)
     started = time.monotonic()
     try:
@@ -210,6 +221,9 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
         os.close(result_read)
         control.close()
         _end(child, watch, outcome)
+        if outcome.stopped is None and group.out_of_memory():
+            outcome.stopped = "memory"
+        group.remove()
     outcome.seconds = time.monotonic() - started
     return outcome
 
@@ -283,8 +297,8 @@ class _Watch:
         limits = self.limits
         if self.cpu >= limits.cpu_seconds:
             return "cpu"
-        if usage.processes > SPARE_PROCESSES + 3:  # bwrap's two processes and the harness
-            return "processes"
+        if usage.processes > SPARE_PROCESSES + 3 or usage.threads > TASKS + 3:
+            return "processes"  # (+3: bwrap's two processes and the harness)
         if limits.memory_mb is not None and usage.resident_bytes > limits.memory_mb << 20:
             return "memory"
         return None

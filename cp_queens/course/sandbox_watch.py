@@ -29,11 +29,12 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 @dataclass(slots=True)
 class Usage:
-    """One sample of a tree: CPU seconds so far, resident bytes now, processes now."""
+    """One sample of a tree: CPU seconds so far, resident bytes, processes and threads now."""
 
     cpu_seconds: float = 0.0
     resident_bytes: int = 0
     processes: int = 0
+    threads: int = 0
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -82,11 +83,12 @@ def sample(pids: list[int]) -> Usage:
         if fields is None or len(fields) < 22:
             continue
         # After the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14)
-        # ... rss(21), in clock ticks and pages.
+        # ... num_threads(17) ... rss(21), in clock ticks and pages.
         ticks = sum(int(fields[i]) for i in (11, 12, 13, 14))
         usage.cpu_seconds += ticks / _TICKS
         usage.resident_bytes += int(fields[21]) * _PAGE
         usage.processes += 1
+        usage.threads += int(fields[17])
     return usage
 
 
