@@ -10,6 +10,46 @@ submission printed, and the test reads it there.
 
 from __future__ import annotations
 
+import os
+import uuid
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from cp_queens.course import sandbox
+from tests.helpers import ROOT
+
+#: The mark of this test run's processes: the harness's label, and what hostile code
+#: writes into the command lines of what it execs.
+MARK = "cpqhostile" + uuid.uuid4().hex[:12]
+TOOLKIT_DIR = Path(sandbox.__file__).parent.parent
+KEYS_DIR = ROOT / "examples" / "solutions"
+
+
+def marked_processes(mark: str = MARK) -> list[int]:
+    """Processes on this machine whose command line carries ``mark``."""
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if process.pid != os.getpid() and mark in " ".join(process.cmdline()):
+                found.append(process.pid)
+        except (psutil.Error, OSError):
+            continue
+    return found
+
+
+def write_class(folder: Path, sources: dict[str, str], **values: Any) -> Path:
+    """The submissions ``sources`` in ``folder``, their ``{KEY}`` templates filled."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, source in sources.items():
+        text = source
+        for key, value in values.items():
+            text = text.replace("{" + key + "}", str(value))
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
 #: The right backtracking model, the base of several hostile ones.
 RIGHT = """
 def model(n):
@@ -287,6 +327,25 @@ try:
         started += 1
 except RuntimeError as error:
     print("PROBE threads=" + str(started) + " " + type(error).__name__, flush=True)
+
+
+def model(n):
+    return []
+"""
+
+#: The environments and command lines of every process it can see (the namespace's first
+#: process is bubblewrap's, started by the grader).
+ENVIRON = """
+import os
+
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        for what in ("environ", "cmdline"):
+            try:
+                with open(f"/proc/{pid}/{what}", "rb") as source:
+                    print("PROBE " + what + ":" + pid + "=" + repr(source.read()), flush=True)
+            except OSError as error:
+                print("PROBE " + what + ":" + pid + "=" + type(error).__name__, flush=True)
 
 
 def model(n):

@@ -19,12 +19,10 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 
 from cp_queens.course import sandbox, sandbox_room, sandbox_watch
@@ -33,26 +31,11 @@ from cp_queens.course.marks import feedback, write_marks
 from cp_queens.course.rubric import RubricError, load
 from tests import hostile
 from tests.helpers import ROOT
+from tests.hostile import KEYS_DIR, MARK, TOOLKIT_DIR, marked_processes, write_class
 
 pytestmark = pytest.mark.skipif(
     sandbox_room.unavailable() is not None, reason=f"no sandbox: {sandbox_room.unavailable()}"
 )
-
-MARK = "cpqhostile" + uuid.uuid4().hex[:12]
-TOOLKIT = Path(sandbox.__file__).parent.parent
-KEYS = ROOT / "examples" / "solutions"
-
-
-def marked_processes(mark: str = MARK) -> list[int]:
-    """Processes on this machine whose command line carries ``mark``."""
-    found = []
-    for process in psutil.process_iter():
-        try:
-            if process.pid != os.getpid() and mark in " ".join(process.cmdline()):
-                found.append(process.pid)
-        except (psutil.Error, OSError):
-            continue
-    return found
 
 
 class Runs:
@@ -88,16 +71,6 @@ def runs() -> Iterator[Runs]:
     assert marked_processes() == []
 
 
-def write_class(folder: Path, sources: dict[str, str], **values: Any) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, source in sources.items():
-        text = source
-        for key, value in values.items():
-            text = text.replace("{" + key + "}", str(value))
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
-
-
 def probes(result: StudentResult) -> dict[str, str]:
     """What a probe printed, ``PROBE name=value`` lines, as a mapping."""
     found = {}
@@ -109,6 +82,7 @@ def probes(result: StudentResult) -> dict[str, str]:
 
 
 SIZES = [1, 4, 5, 6]
+SECRET = "CPQ_TEST_SECRET_TOKEN"
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +119,7 @@ def graded(
             "outside.py": hostile.OUTSIDE,
             "sockets.py": hostile.SOCKETS,
             "signals.py": hostile.SIGNALS + hostile.RIGHT,
+            "environ.py": hostile.ENVIRON,
             "crash.py": hostile.CRASH,
             "fills.py": hostile.FILLS,
             "cpsat8.py": hostile.CPSAT_8,
@@ -153,11 +128,15 @@ def graded(
         MARK=MARK,
         OUT=out,
         CLASS=base / "class",
-        KEYS=KEYS,
-        TOOLKIT=TOOLKIT,
+        KEYS=KEYS_DIR,
+        TOOLKIT=TOOLKIT_DIR,
         PORT=listener[0].getsockname()[1],
     )
-    results = {r.student: r for r in grade(folder, SIZES, jobs=2)}
+    os.environ[SECRET] = MARK + "-secret"  # a token in the grader's environment
+    try:
+        results = {r.student: r for r in grade(folder, SIZES, jobs=2)}
+    finally:
+        del os.environ[SECRET]
     write_marks(list(results.values()), out / "marks.csv")
     return {"results": results, "out": out, "marks": (out / "marks.csv").read_text()}
 
@@ -232,6 +211,12 @@ def test_no_packet_leaves(
     for server in listener:
         with pytest.raises(TimeoutError):
             server.accept()
+
+
+def test_the_graders_environment_is_not_seen(graded: dict[str, Any]) -> None:
+    environ = graded["results"]["environ"]
+    assert "PROBE environ:1=" in environ.output  # bwrap's first process, readable
+    assert MARK + "-secret" not in environ.output and SECRET not in environ.output
 
 
 def test_output_printed_before_a_crash_is_kept(graded: dict[str, Any]) -> None:

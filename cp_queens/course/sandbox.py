@@ -185,7 +185,9 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
             limits.modules,
             scratch_bytes=limits.scratch_mb << 20,
         )
-        environment = None
+        # bwrap's own processes (the namespace's first among them) are readable from inside,
+        # their environment too: none of the grader's variables (tokens, keys) goes there.
+        environment = {"PATH": os.defpath, "LANG": "C.UTF-8"}
         cwd = None
     else:
         argv = [sys.executable, "-I", "-u", str(CHILD), json.dumps(settings)]
