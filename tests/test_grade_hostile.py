@@ -120,6 +120,7 @@ def graded(
             "sockets.py": hostile.SOCKETS,
             "signals.py": hostile.SIGNALS + hostile.RIGHT,
             "environ.py": hostile.ENVIRON,
+            "rich.py": "import rich\n" + hostile.RIGHT,  # installed, never allowed
             "crash.py": hostile.CRASH,
             "fills.py": hostile.FILLS,
             "cpsat8.py": hostile.CPSAT_8,
@@ -333,7 +334,13 @@ def test_one_file_never_costs_the_class(tmp_path: Path) -> None:
     assert "a symbolic link" in feedback(results["linked"])
 
 
-def test_modules_outside_the_rubric_are_not_importable(tmp_path: Path) -> None:
+def test_modules_not_allowed_are_not_there(graded: dict[str, Any]) -> None:
+    rich = graded["results"]["rich"]
+    assert rich.points == 0 and "No module named 'rich'" in feedback(rich)
+
+
+@pytest.mark.slow
+def test_the_rubric_chooses_the_modules(tmp_path: Path) -> None:
     source = "import {MODULE}\ndef model(n):\n    return []\n"
     folder = tmp_path / "class"
     folder.mkdir()

@@ -229,8 +229,11 @@ def grade(
             on_done(result)
         return result
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(one, submissions))
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = list(pool.map(one, submissions))
+    finally:
+        sandbox.finish()
     return results
 
 

@@ -146,6 +146,11 @@ def check_isolation(isolation: str) -> None:
             )
 
 
+def finish() -> None:
+    """After a class: remove what the runs left to remove (their control groups)."""
+    sandbox_cgroup.finish()
+
+
 def run(source: str, sizes: list[int], limits: Limits) -> Outcome:
     """Run ``model(n)`` of the Python ``source`` for each size, in a fresh sandbox."""
     scratch = Path(tempfile.mkdtemp(prefix="cp-queens-grade-"))

@@ -55,16 +55,36 @@ class Group:
         return _counter(self.memory / name, "oom_kill") > 0
 
     def remove(self) -> None:
-        """Remove the folders (empty once the run's processes are reaped: a few tries)."""
-        for folder in self.folders:
-            for _ in range(50):
-                try:
-                    folder.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.02)
+        """Remove the folders: now if they are empty, else later (a killed process stays a
+        member until its new parent, the machine's init, has read its exit status)."""
+        _LATER.extend(self.folders)
+        self.folders = []
+        _remove_empty()
+
+
+#: Folders of finished runs still to remove.
+_LATER: list[Path] = []
+
+
+def _remove_empty() -> None:
+    for folder in list(_LATER):
+        try:
+            folder.rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        _LATER.remove(folder)
+
+
+def finish(seconds: float = 2.0) -> None:
+    """Remove every folder still left (called when a class is graded), waiting up to
+    ``seconds`` for the last members to be reaped."""
+    deadline = time.monotonic() + seconds
+    _remove_empty()
+    while _LATER and time.monotonic() < deadline:
+        time.sleep(0.05)
+        _remove_empty()
 
 
 def _counter(path: Path, name: str) -> int:

@@ -103,7 +103,6 @@ def _allowed_entries(modules: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
     every distribution that provides an allowed module, and of the distributions those
     need, found through the grader's own ``importlib`` (whatever chain of ``.pth`` files
     put them on its path). A module with no distribution is bound alone."""
-    owners = importlib.metadata.packages_distributions()
     entries: dict[str, Path] = {}
     wanted: list[str] = []
     for module in modules:
@@ -116,7 +115,7 @@ def _allowed_entries(modules: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
             continue  # compiled into the interpreter
         if _in_stdlib(spec):
             continue
-        distributions = owners.get(module, [])
+        distributions = _owners(module)
         if not distributions:
             location = _location(spec)
             if location is not None:
@@ -131,6 +130,24 @@ def _allowed_entries(modules: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
         for name, where in entries.items()
         if toolkit is None or not (where == toolkit or toolkit.is_relative_to(where))
     )
+
+
+def _owners(module: str) -> list[str]:
+    """The distributions that install top-level ``module``: the one of the same name, else
+    those whose file list names it (read as text: parsing every file list of every
+    installed distribution, as ``packages_distributions`` does, takes seconds)."""
+    try:
+        importlib.metadata.distribution(module)
+        return [module]
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    found = []
+    needles = (f"\n{module}/", f"\n{module}.py,", f"\n{module}.")
+    for distribution in importlib.metadata.distributions():
+        record = distribution.read_text("RECORD") or ""
+        if any(needle in "\n" + record for needle in needles):
+            found.append(distribution.metadata["Name"])
+    return found
 
 
 def _in_stdlib(spec: importlib.machinery.ModuleSpec) -> bool:
@@ -183,8 +200,8 @@ def _top_level(distribution: importlib.metadata.Distribution) -> dict[str, Path]
     found: dict[str, Path] = {}
     for file in distribution.files or []:
         parts = Path(str(file)).parts
-        if not parts or parts[0] in ("..", "/") or parts[0].endswith(".pth"):
-            continue
+        if not parts or parts[0] in ("..", "/", "__pycache__") or parts[0].endswith(".pth"):
+            continue  # scripts elsewhere; compiled files of every top-level module; hooks
         where = base / parts[0]
         if parts[0] not in found and where.exists():
             found[parts[0]] = where
