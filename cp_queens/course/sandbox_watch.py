@@ -100,16 +100,29 @@ def namespace(pid: int) -> str | None:
         return None
 
 
-def members(namespaces: set[str]) -> list[int]:
+def members(namespaces: set[str], started_before: float | None = None) -> list[int]:
     """Every live process in one of ``namespaces`` (for the end of a run, and for tests);
-    a zombie (dead, waiting for its parent to read its status) is not alive."""
+    a zombie (dead, waiting for its parent to read its status) is not alive. The kernel
+    gives a dead namespace's number to a new one: ``started_before`` (``now()`` when the
+    run ended) leaves out the processes of a later run in a namespace of the same number."""
     if not namespaces:
         return []
     found = []
     for name in os.listdir("/proc"):
-        if name.isdigit() and namespace(int(name)) in namespaces and not _zombie(int(name)):
-            found.append(int(name))
+        if not name.isdigit() or namespace(int(name)) not in namespaces:
+            continue
+        fields = _stat(int(name))
+        if fields is None or fields[0] in ("Z", "X"):
+            continue
+        if started_before is not None and int(fields[19]) / _TICKS > started_before:
+            continue
+        found.append(int(name))
     return found
+
+
+def now() -> float:
+    """Seconds since boot, the clock of a process's start time in ``/proc/PID/stat``."""
+    return time.clock_gettime(time.CLOCK_BOOTTIME)
 
 
 def kill(pids: list[int]) -> None:
@@ -122,8 +135,11 @@ def gone(namespaces: set[str], root: int | None = None, seconds: float = 10.0) -
     """Kill, and wait until there is no process left in ``namespaces`` (nor below ``root``);
     the processes still there after ``seconds`` (there should be none)."""
     deadline = time.monotonic() + seconds
+    # Once empty, a namespace's number may go to another run's new one: its processes,
+    # started after this moment, are not ours to kill.
+    ended = now()
     while True:
-        left = members(namespaces)
+        left = members(namespaces, started_before=ended)
         if root is not None:
             left += [pid for pid in tree(root)[1:] if pid not in left and not _zombie(pid)]
         if not left or time.monotonic() > deadline:
