@@ -53,8 +53,9 @@ MORE = {
         "    return subprocess.run(['sh', '-c', 'echo'], check=True)\n"
     ),
     "relative_keys.py": (
-        "import glob\nprint('PROBE keys=' + str(len(glob.glob('../../**/solutions/*.py', "
-        "recursive=True))))\ndef model(n):\n    return []\n"
+        "import glob\nfound = [p for up in ('..', '../..', '../../..', '/*', '/*/*', '/*/*/*')\n"
+        "         for p in glob.glob(up + '/examples/solutions/*.py')]\n"
+        "print('PROBE keys=' + str(len(found)))\ndef model(n):\n    return []\n"
     ),
     "environ.py": hostile.ENVIRON,
     "cpsat1.py": hostile.CPSAT_8.replace("num_workers = 8", "num_workers = 1"),
