@@ -415,3 +415,17 @@ def test_the_refusal_is_one_line_saying_why_and_what_to_do(
     [line] = capsys.readouterr().err.strip().splitlines()
     assert "no user namespaces here" in line and "--isolation none" in line
     assert json.dumps(line)  # one line of text, no traceback
+
+
+def test_a_run_the_machine_cannot_start_is_that_students_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = write_class(tmp_path / "class", {"ada.py": hostile.RIGHT})
+
+    def no_more_processes(*args: Any, **kwargs: Any) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(sandbox.subprocess, "Popen", no_more_processes)
+    [ada] = grade(folder, [4])
+    assert ada.statuses() == ["not run"]
+    assert "the grader could not run it: [Errno 11]" in feedback(ada)

@@ -223,7 +223,11 @@ def grade(
         if submission.refused is not None:
             outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
         else:
-            outcome = sandbox.run(submission.source, chosen, rubric.limits)
+            try:
+                outcome = sandbox.run(submission.source, chosen, rubric.limits)
+            except OSError as error:  # the machine, not the student: say so in their row
+                submission.refused = f"the grader could not run it: {error}"
+                outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
         result = judge_outcome(submission, outcome, chosen, expected, rubric)
         if on_done is not None:
             on_done(result)
