@@ -174,12 +174,3 @@ def make(memory_bytes: int | None, tasks: int) -> Group:
         except OSError:
             continue
     return group
-
-
-def clean_stale() -> None:
-    """Remove empty groups left by a grader that was killed (best effort)."""
-    for parent, _ in _hierarchies().values():
-        with contextlib.suppress(OSError):
-            for folder in parent.glob(PREFIX + "*"):
-                with contextlib.suppress(OSError):
-                    folder.rmdir()

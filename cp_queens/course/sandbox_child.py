@@ -39,8 +39,7 @@ def main(argv: list[str]) -> None:
         print("probe ok")
         os._exit(0)
     settings = json.loads(argv[1])
-    out = int(settings["fd"])
-    control = int(settings["control"])
+    out, control = _renumber(int(settings["fd"]), int(settings["control"]))
     try:
         _limit(settings)
     except OSError as error:  # the grader must know: running without its limits is no run
@@ -88,6 +87,22 @@ def main(argv: list[str]) -> None:
             continue
         send({}, text)
     os._exit(0)  # no atexit handler or finaliser of the submission runs after this
+
+
+def _renumber(out: int, control: int) -> tuple[int, int]:
+    """The two descriptors as 3 (results) and 4 (sizes asked), whatever numbers the grader
+    had: the same run looks the same to a submission wherever it is graded."""
+    import fcntl
+
+    high_out = fcntl.fcntl(out, fcntl.F_DUPFD, 10)
+    high_control = fcntl.fcntl(control, fcntl.F_DUPFD, 10)
+    os.close(out)
+    os.close(control)
+    os.dup2(high_out, 3)
+    os.dup2(high_control, 4)
+    os.close(high_out)
+    os.close(high_control)
+    return 3, 4
 
 
 def _asked(control: int) -> Iterator[int]:
