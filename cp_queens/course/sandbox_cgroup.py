@@ -77,6 +77,23 @@ def _remove_empty() -> None:
         _LATER.remove(folder)
 
 
+#: Folders already swept for groups left behind, once per process.
+_SWEPT: set[Path] = set()
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove groups an earlier grader left (its last members were reaped after it ended):
+    empty, and older than a minute (a group of a run going on is not empty by then)."""
+    if parent in _SWEPT:
+        return
+    _SWEPT.add(parent)
+    with contextlib.suppress(OSError):
+        for folder in parent.glob(PREFIX + "*"):
+            with contextlib.suppress(OSError):
+                if time.time() - folder.stat().st_mtime > 60:
+                    folder.rmdir()
+
+
 def finish(seconds: float = 2.0) -> None:
     """Remove every folder still left (called when a class is graded), waiting up to
     ``seconds`` for the last members to be reaped."""
@@ -150,6 +167,7 @@ def make(memory_bytes: int | None, tasks: int) -> Group:
     for controller, (parent, v2) in sorted(_hierarchies().items()):
         folder = made.get(parent)
         if folder is None:
+            _remove_stale(parent)
             folder = parent / name
             try:
                 folder.mkdir()
