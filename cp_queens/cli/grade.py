@@ -18,14 +18,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "grade",
         description="Grade every submission in FOLDER (Python files or notebooks defining "
         "model(n), which returns every solution of the n-queens problem, or with --task "
-        "dominate a set of queens that dominates the board): each runs in its own "
-        "process with CPU, memory, file-size and time limits, from a scratch folder; what it "
-        "returns is judged here against the reference engine. Writes DIR/marks.csv and one "
-        "feedback file per student in DIR/feedback/ (replacing an earlier run's), and prints "
-        "the class summary. Given one FILE instead, grades it exactly as the class would be "
-        "graded and prints its feedback: exit 0 on full marks, 1 otherwise (a student's own "
-        "check). This is not a container: see docs/course-grading.md before grading code you "
-        "do not trust.",
+        "dominate a set of queens that dominates the board): each runs in a "
+        "bubblewrap sandbox of its own (no network, nothing visible but Python, the allowed "
+        "modules and a scratch folder; nothing of it outlives its run) with CPU, memory, "
+        "file-size and time limits on its whole process tree; what it returns is judged here "
+        "against the reference engine. Writes DIR/marks.csv and one feedback file per "
+        "student in DIR/feedback/ (replacing an earlier run's), and prints the class summary. "
+        "Given one FILE instead, grades it exactly as the class would be graded and prints "
+        "its feedback: exit 0 on full marks, 1 otherwise (a student's own check). Where "
+        "bubblewrap cannot run, grading is refused unless --isolation none (see "
+        "docs/course-grading.md).",
         epilog="examples:\n"
         "  cp-queens grade submissions/ --n 1..8 --overrides decisions.csv --out marks/\n"
         "  cp-queens grade my_model.py --n 1..8       (a student's own check)\n"
@@ -66,6 +68,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--jobs", type=_jobs, default=2, metavar="J", help="submissions run at once (default 2)"
     )
+    parser.add_argument(
+        "--isolation",
+        choices=("bwrap", "none"),
+        help="bwrap: each submission in a bubblewrap sandbox (the rubric's default); none: "
+        "a plain process with the limits only, where bubblewrap cannot run",
+    )
     parser.set_defaults(run=run)
 
 
@@ -91,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.course.marks import feedback, summary_table, write_feedback, write_marks
     from cp_queens.course.overrides import apply_overrides, read_overrides
     from cp_queens.course.rubric import load
+    from cp_queens.course.sandbox import IsolationError
 
     rubric = load(args.rubric).for_task(args.task)
     try:
@@ -102,7 +111,10 @@ def run(args: argparse.Namespace) -> int:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
     overrides = read_overrides(args.overrides) if args.overrides else {}
     if overrides:  # a student named wrongly is told now, not after the class has run
-        students = {submission.student for submission in find_submissions(args.folder)}
+        students = {
+            submission.student
+            for submission in find_submissions(args.folder, rubric.limits.submission_kb << 10)
+        }
         most = sum(rubric.points_for(n) for n in sizes)
         for student, override in overrides.items():
             if student not in students:
@@ -119,7 +131,10 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
     if one_file:
-        result = grade_file(args.folder, sizes, rubric=rubric)
+        try:
+            result = grade_file(args.folder, sizes, rubric=rubric, isolation=args.isolation)
+        except IsolationError as error:
+            raise _refused(error) from None
         print(feedback(result, rubric), end="")
         if args.out is not None:
             write_marks([result], out / "marks.csv", rubric)
@@ -131,7 +146,17 @@ def run(args: argparse.Namespace) -> int:
         if progress.is_terminal and not args.quiet:
             progress.print(f"[dim]graded {done.student}: {done.points:g}[/dim]", highlight=False)
 
-    results = grade(args.folder, sizes, rubric=rubric, jobs=args.jobs, on_done=show)
+    try:
+        results = grade(
+            args.folder,
+            sizes,
+            rubric=rubric,
+            jobs=args.jobs,
+            on_done=show,
+            isolation=args.isolation,
+        )
+    except IsolationError as error:
+        raise _refused(error) from None
     apply_overrides(results, overrides, str(args.overrides))
     write_marks(results, out / "marks.csv", rubric)
     write_feedback(results, out / "feedback", rubric)
@@ -142,7 +167,21 @@ def run(args: argparse.Namespace) -> int:
         f"{len(results)} submissions, task {rubric.task}, n = {args.n}, rubric {rubric.name} "
         f"({rubric.digest})"
     )
+    if any(result.isolation == "none" for result in results):
+        title += ", NO SANDBOX (isolation none)"
     screen.print(summary_table(results, title=title))
     if not args.quiet:
         print(f"# wrote {out / 'marks.csv'} and {len(results)} files in {out / 'feedback'}")
     return 0
+
+
+def _refused(error: Exception) -> CpQueensError:
+    """Bubblewrap cannot run here: one line, why and what to do."""
+    why = getattr(error, "why", str(error))
+    if why == str(error):
+        return CpQueensError(str(error))
+    return CpQueensError(
+        f"cannot isolate submissions: {why}. Install bubblewrap (Debian/Ubuntu: "
+        "apt-get install bubblewrap), or pass --isolation none to grade without a "
+        "sandbox (see docs/course-grading.md)"
+    )

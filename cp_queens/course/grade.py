@@ -3,12 +3,14 @@
 A submission is a Python file (or a notebook, whose code cells are read as
 one file) defining ``model(n)``, which returns or yields every solution of
 the ``n``-queens problem (or, for the ``dominate`` task, a set of queens that
-dominates the board; ``cp_queens.course.tasks``). Each one runs in its own
-limited process (``cp_queens.course.sandbox``); what it returned comes back
-as data and is judged here, in the grader's process, by the same code as
-``check_model`` (counts, first missing / invalid / duplicate board, and the
-pattern behind them). The rubric (``cp_queens.course.rubric``) turns that
-into points; a hostile or broken submission costs only its own. One file is
+dominates the board; ``cp_queens.course.tasks``). Each one runs in a sandbox
+of its own (``cp_queens.course.sandbox``: namespaces, limits on its whole
+process tree); what it returned comes back as data and is judged here, in the
+grader's process, by the same code as ``check_model`` (counts, first missing /
+invalid / duplicate board, and the pattern behind them). The rubric
+(``cp_queens.course.rubric``) turns that into points; a hostile or broken
+submission costs only its own: a file too large, a notebook that is not one,
+a link instead of a file, are that student's row with the reason. One file is
 graded by the same path as a class (``grade_file``): a student's own check is
 the grader.
 
@@ -24,6 +26,7 @@ Examples:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 from collections.abc import Callable, Iterable, Sequence
@@ -35,7 +38,8 @@ from typing import Any
 from cp_queens.course import sandbox, tasks
 from cp_queens.course.rubric import Rubric
 from cp_queens.course.rubric import load as load_rubric
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.json_depth import check_json_depth
 
 #: The largest board graded for the ``solutions`` task: the reference lists every solution
 #: of each size once per class (n = 12: 14,200 solutions, about a second); a submission's
@@ -46,17 +50,23 @@ LARGEST = tasks.LARGEST["solutions"]
 DEFAULT_JOBS = 2
 
 
+#: A notebook nested deeper than this is not a notebook (nbformat's own is about 6 deep).
+NOTEBOOK_DEPTH = 64
+
+
 class GradeError(CpQueensError):
     """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
 
 
 @dataclass(slots=True)
 class Submission:
-    """One student's work: a name (the file's or folder's), where it is, its Python code."""
+    """One student's work: a name (the file's or folder's), where it is, its Python code,
+    or why it was not read (``refused``: too large, not a notebook, a link...)."""
 
     student: str
     path: Path
     source: str
+    refused: str | None = None
 
 
 @dataclass(slots=True)
@@ -79,6 +89,7 @@ class StudentResult:
     path: Path
     sizes: list[SizeResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # about the run as a whole
+    isolation: str = "bwrap"  # how it ran: "bwrap" (a sandbox) or "none"
     output: str = ""
     output_bytes: int = 0
     seconds: float = 0.0
@@ -110,9 +121,10 @@ class StudentResult:
         return [size.status for size in self.sizes]
 
 
-def find_submissions(folder: str | Path) -> list[Submission]:
+def find_submissions(folder: str | Path, max_bytes: int | None = None) -> list[Submission]:
     """Every ``*.py`` and ``*.ipynb`` in ``folder`` (the student is the file's name), and every
-    subfolder holding exactly one of them (the student is the folder's name); sorted."""
+    subfolder holding exactly one of them (the student is the folder's name); sorted.
+    A file over ``max_bytes`` is refused before a byte of it is read."""
     root = Path(folder)
     if not root.is_dir():
         raise GradeError(f"{root}: not a folder of submissions")
@@ -120,34 +132,59 @@ def find_submissions(folder: str | Path) -> list[Submission]:
     for entry in sorted(root.iterdir()):
         if entry.name.startswith((".", "_")):
             continue
-        if entry.is_file() and entry.suffix in (".py", ".ipynb"):
-            found.append(_submission(entry.stem, entry))
-        elif entry.is_dir():
-            files = [f for f in entry.iterdir() if f.is_file() and f.suffix in (".py", ".ipynb")]
+        if entry.suffix in (".py", ".ipynb") and (entry.is_file() or entry.is_symlink()):
+            found.append(_submission(entry.stem, entry, max_bytes))
+        elif entry.is_dir() and not entry.is_symlink():
+            files = [
+                f
+                for f in entry.iterdir()
+                if f.suffix in (".py", ".ipynb") and (f.is_file() or f.is_symlink())
+            ]
             if len(files) == 1:
-                found.append(_submission(entry.name, files[0]))
+                found.append(_submission(entry.name, files[0], max_bytes))
     if not found:
         raise GradeError(f"{root}: no submissions (*.py or *.ipynb files) to grade")
     return found
 
 
-def _submission(student: str, path: Path) -> Submission:
+def _submission(student: str, path: Path, max_bytes: int | None = None) -> Submission:
+    """The student's code, or the reason it is not read: one student's file never stops
+    the class (a 20 GB file is refused by its size, before it is opened)."""
     try:
+        if path.is_symlink():
+            return Submission(student, path, "", "a symbolic link, not a file: not read")
+        size = path.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            return Submission(
+                student,
+                path,
+                "",
+                f"the file is {_size(size)}, over the {_size(max_bytes)} a submission may be "
+                "(the rubric's limits.submission_kb): not read",
+            )
         if path.suffix == ".ipynb":
             return Submission(student, path, notebook_code(path))
         return Submission(student, path, path.read_text(encoding="utf-8", errors="replace"))
+    except GradeError as error:
+        return Submission(student, path, "", str(error))
     except OSError as error:
-        raise GradeError(f"{path}: cannot read: {error.strerror}") from None
+        return Submission(student, path, "", f"cannot read the file: {error.strerror}")
 
 
 def notebook_code(path: str | Path) -> str:
     """The code cells of a notebook as one Python file, IPython magics (``%``, ``!``) commented
     out: read with ``json``, no kernel, nothing run."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            notebook = json.load(handle)
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+        check_json_depth(text, NOTEBOOK_DEPTH, str(path))
+        notebook = json.loads(text)
         cells = notebook["cells"]
-    except (ValueError, KeyError, TypeError):
+    except ParseError:
+        raise GradeError(
+            f"{path}: not a Jupyter notebook (nested more than {NOTEBOOK_DEPTH} deep)"
+        ) from None
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise GradeError(f"{path}: not a Jupyter notebook (no list of cells)") from None
     parts = []
     for cell in cells:
@@ -183,16 +220,21 @@ def grade(
     task: str | None = None,
     jobs: int = DEFAULT_JOBS,
     on_done: Callable[[StudentResult], None] | None = None,
+    isolation: str | None = None,
 ) -> list[StudentResult]:
     """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
 
     ``rubric`` is a ``Rubric``, a TOML file, or None for the default; ``task`` replaces
     the rubric's task. ``jobs`` submissions run at a time; ``on_done`` hears of each as
-    it finishes.
+    it finishes. ``isolation`` ("bwrap" or "none") overrides the rubric's; where
+    bubblewrap cannot run, grading with it is refused (``sandbox.IsolationError``, one
+    line: why, what to do).
     """
-    rubric = _rubric(rubric, task)
+    rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
-    return grade_submissions(find_submissions(folder), chosen, rubric, jobs, on_done)
+    sandbox.check_isolation(rubric.limits.isolation)  # IsolationError: why, what to do
+    submissions = find_submissions(folder, rubric.limits.submission_kb << 10)
+    return grade_submissions(submissions, chosen, rubric, jobs, on_done)
 
 
 def grade_file(
@@ -201,15 +243,18 @@ def grade_file(
     *,
     rubric: Rubric | str | Path | None = None,
     task: str | None = None,
+    isolation: str | None = None,
 ) -> StudentResult:
     """Grade one submission exactly as ``grade`` grades it in a class: ``cp-queens grade FILE``
     and ``check_model`` give a student the grader's own verdict, not a second opinion."""
-    rubric = _rubric(rubric, task)
+    rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
     where = Path(path)
     if not where.is_file() or where.suffix not in (".py", ".ipynb"):
         raise GradeError(f"{where}: not a submission (a .py file or a .ipynb notebook)")
-    [result] = grade_submissions([_submission(where.stem, where)], chosen, rubric, 1, None)
+    sandbox.check_isolation(rubric.limits.isolation)
+    submission = _submission(where.stem, where, rubric.limits.submission_kb << 10)
+    [result] = grade_submissions([submission], chosen, rubric, 1, None)
     return result
 
 
@@ -224,18 +269,31 @@ def grade_submissions(
     expected = {n: tasks.reference(rubric.task, n) for n in sizes}
 
     def one(submission: Submission) -> StudentResult:
-        outcome = sandbox.run(submission.source, list(sizes), rubric.limits)
+        if submission.refused is not None:
+            outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
+        else:
+            try:
+                outcome = sandbox.run(submission.source, list(sizes), rubric.limits)
+            except OSError as error:  # the machine, not the student: say so in their row
+                submission.refused = f"the grader could not run it: {error}"
+                outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
         result = judge_outcome(submission, outcome, sizes, expected, rubric)
         if on_done is not None:
             on_done(result)
         return result
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return list(pool.map(one, submissions))
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            return list(pool.map(one, submissions))
+    finally:
+        sandbox.finish()
 
 
-def _rubric(rubric: Rubric | str | Path | None, task: str | None) -> Rubric:
+def _rubric(rubric: Rubric | str | Path | None, task: str | None, isolation: str | None) -> Rubric:
     chosen = rubric if isinstance(rubric, Rubric) else load_rubric(rubric)
+    if isolation is not None and isolation != chosen.limits.isolation:
+        limits = dataclasses.replace(chosen.limits, isolation=isolation)
+        chosen = dataclasses.replace(chosen, limits=limits)
     return chosen.for_task(task)
 
 
@@ -255,12 +313,25 @@ def judge_outcome(
         seconds=outcome.seconds,
         cpu_seconds=outcome.cpu_seconds,
         task=rubric.task,
+        isolation=outcome.isolation,
     )
     task = rubric.task
     limits = rubric.limits
+    if submission.refused is not None:
+        result.notes.append(f"the file was not graded: {submission.refused}")
+        for n in sizes:
+            worth = rubric.points_for(n)
+            result.sizes.append(SizeResult(n, "not run", 0.0, worth, None, "not run: not read"))
+        return result
+    if outcome.isolation == "none":
+        result.notes.append(
+            "graded without a sandbox (isolation none): the limits held, the namespaces "
+            "did not exist"
+        )
     events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
     load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
     ended = _ending(outcome, rubric)
+    result.notes += outcome.notes
     if outcome.garbled:
         result.notes.append(
             f"{outcome.garbled} line(s) on the grader's result channel were not the grader's: "
@@ -274,7 +345,7 @@ def judge_outcome(
     if load_error is not None and load_error.get("event") == "setup_error":
         result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
     elif load_error is not None:
-        problem = with_line(str(load_error.get("error")), submission.source)
+        problem = with_line(_toolkit(str(load_error.get("error"))), submission.source)
         result.notes.append(f"the file could not be loaded: {problem}")
     elif ("loaded", None) not in events:
         result.notes.append(f"the file could not be loaded: {ended[1]}")
@@ -283,7 +354,12 @@ def judge_outcome(
         worth = rubric.points_for(n)
         message = events.get(("result", n))
         error = events.get(("error", n))
-        if message is not None:
+        forged = outcome.violations.get(n)
+        if forged is not None:
+            problem = f"model({n}): {forged}: no points for n={n}"
+            row = tasks.error_row(task, n, expected[n], problem)
+            size = SizeResult(n, "violation", 0.0, worth, row, problem)
+        elif message is not None:
             row = tasks.judge(task, n, _decode_result(message), expected[n])
             if message.get("cut"):
                 row.error = (
@@ -292,7 +368,7 @@ def judge_outcome(
                 )
             size = SizeResult(n, _status(row), tasks.points(row, worth, rubric), worth, row)
         elif error is not None:
-            text = str(error.get("error"))
+            text = _toolkit(str(error.get("error")))
             status = "exit" if "sys.exit" in text else "error"
             problem = f"model({n}) {text}" if status == "exit" else f"model({n}) raised {text}"
             if text.startswith("BlockingIOError") and not limits.allow_processes:
@@ -325,9 +401,30 @@ def judge_outcome(
     return result
 
 
+def _toolkit(text: str) -> str:
+    """An import of the toolkit, explained: the student will look for the reason."""
+    if "No module named 'cp_queens" in text:
+        return text + " - the cp_queens toolkit is not available to submissions"
+    return text
+
+
 def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     """How the child ended, as (status, words) for the size it was working on."""
     limits = rubric.limits
+    if outcome.stopped == "memory":
+        return (
+            "memory",
+            f"used more than {limits.memory_mb} MB of memory (the limit, resident memory "
+            "of all its threads and processes): it was stopped",
+        )
+    if outcome.stopped == "processes":
+        return (
+            "crashed",
+            f"ran more than {sandbox.SPARE_PROCESSES} processes or {sandbox.TASKS} threads at "
+            "once: it was stopped",
+        )
+    if outcome.stopped == "cpu":
+        return "cpu limit", f"stopped after {limits.cpu_seconds} s of CPU: an endless loop?"
     if outcome.stopped == "wall":
         return (
             "timeout",

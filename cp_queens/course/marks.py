@@ -50,7 +50,9 @@ LEGENDS = {
 def write_marks(
     results: Sequence[StudentResult], path: str | Path, rubric: Rubric | None = None
 ) -> None:
-    """One row per student: ``COLUMNS``, then ``n=1, n=2, ...`` (each size's status).
+    """One row per student: ``COLUMNS``, then ``n=1, n=2, ...`` (each size's status); a
+    last column ``isolation`` when any submission ran without a sandbox (``none``), so
+    that marks graded so are never taken for marks graded in one.
 
     ``points`` is the mark (a lecturer's override where there is one), ``computed`` what
     the rubric gave, ``reason`` the override's reason or what cost the most points.
@@ -58,9 +60,11 @@ def write_marks(
     sizes = [size.n for size in results[0].sizes] if results else []
     name = rubric.name if rubric is not None else ""
     digest = rubric.digest if rubric is not None else ""
+    unisolated = any(result.isolation == "none" for result in results)
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow([*COLUMNS, *(f"n={n}" for n in sizes)])
+        extra = ["isolation"] if unisolated else []
+        writer.writerow([*COLUMNS, *(f"n={n}" for n in sizes), *extra])
         for result in results:
             writer.writerow(
                 [
@@ -74,6 +78,7 @@ def write_marks(
                     name,
                     digest,
                     *result.statuses(),
+                    *([result.isolation] if unisolated else []),
                 ]
             )
 
@@ -281,6 +286,7 @@ _MARKS = {
     "timeout": "[red]time[/red]",
     "crashed": "[red]crash[/red]",
     "too much": "[red]big[/red]",
+    "violation": "[red]forged[/red]",
     "not run": "[dim]-[/dim]",
     "not dominating": "[red]gap[/red]",
 }
