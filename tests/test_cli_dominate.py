@@ -41,15 +41,60 @@ def test_unicode_board(capsys) -> None:
 
 
 def test_a_time_limit_without_proof_exits_4_with_the_best_set_and_bound(capsys) -> None:
-    # n = 13 needs 7 queens; the classic bound says 6. In 0.05 s nothing proves 7.
+    # n = 13 needs 7 queens; the classic bound says 6. In 0.05 s nothing proves 7, but
+    # the run started from a constructed set: it is printed, checked, with its bound.
     code = main(["dominate", "13", "--time-limit", "0.05", "-q"])
     captured = capsys.readouterr()
     assert code == 4
     assert "time limit" in captured.err
-    if "queens:" in captured.out:  # a set was found in time: shown, checked, with its bound
-        _, queens = board(captured.out)
-        assert dominates(13, queens).ok
-        assert "not proven optimal; lower bound 6" in captured.out
+    n, queens = board(captured.out)
+    assert n == 13 and dominates(13, queens).ok
+    assert f"{len(queens)} queens: the best dominating set found" in captured.out
+    assert "not proven optimal; lower bound 6 (gap " in captured.out
+
+
+def large_board_cut_short(capsys, seconds: str) -> None:
+    """Issue 30's promise: a board far beyond any proof, cut short, still has its answer."""
+    code = main(["dominate", "100", "--time-limit", seconds, "-q"])
+    captured = capsys.readouterr()
+    assert code == 4
+    n, queens = board(captured.out)
+    assert n == 100 and dominates(100, queens).ok
+    gap = round(100 * (len(queens) - 50) / len(queens))
+    assert f"{len(queens)} queens: the best dominating set found, not proven optimal; " in (
+        captured.out
+    )
+    assert f"lower bound 50 (gap {gap}%)" in captured.out
+    assert captured.err.strip() == f"cp-queens: stopped by the time limit of {seconds} s"
+
+
+def test_a_large_board_cut_short_prints_a_set_its_size_bound_and_gap(capsys) -> None:
+    large_board_cut_short(capsys, "0.5")
+
+
+@pytest.mark.slow
+def test_dominate_100_with_five_seconds_exits_4_with_a_checked_set(capsys) -> None:
+    large_board_cut_short(capsys, "5")
+
+
+@pytest.mark.parametrize(("n", "size"), [(1, 1), (2, 1), (3, 1), (4, 2)])
+def test_one_queen_is_singular(capsys, n: int, size: int) -> None:
+    assert main(["dominate", str(n), "-q"]) == 0
+    out = capsys.readouterr().out
+    word = "queen" if size == 1 else "queens"
+    assert f"\n{size} {word}: a smallest dominating set of the {n} x {n} board" in f"\n{out}"
+
+
+@pytest.mark.parametrize("workers", ["0", "99999"])
+def test_workers_are_checked_and_capped_like_every_command(capsys, workers: str) -> None:
+    # Issue 28: --workers 99999 was an internal error. Now it is capped at the cores
+    # with one warning line, as count's --workers is, and the run answers.
+    assert main(["dominate", "6", "--workers", workers, "-q"]) == 0
+    captured = capsys.readouterr()
+    assert "3 queens: a smallest" in captured.out
+    warnings = [line for line in captured.err.splitlines() if "warning" in line]
+    assert len(warnings) == (workers == "99999")
+    assert all("workers capped at" in line for line in warnings)
 
 
 @pytest.mark.parametrize(
@@ -57,11 +102,12 @@ def test_a_time_limit_without_proof_exits_4_with_the_best_set_and_bound(capsys) 
     [
         (["dominate", "0"], "must be at least 1, got 0"),
         (["dominate", "x"], "expected a whole number"),
-        (["dominate", "101"], "too large"),
+        (["dominate", "100000"], "of memory"),
         (["dominate", "5", "--model", "gurobi"], "invalid choice"),
         (["dominate", "5", "--symmetry", "all"], "invalid choice"),
         (["dominate", "5", "--time-limit", "-1"], "expected"),
-        (["dominate", "5", "--workers", "0"], "at least 1"),
+        (["dominate", "5", "--workers", "-1"], "expected a number >= 0, got -1"),
+        (["dominate", "5", "--workers", "many"], "expected a whole number"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], message: str) -> None:
