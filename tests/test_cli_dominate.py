@@ -118,3 +118,57 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv: list[str], message: str)
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def json_answer(capsys, argv: list[str]) -> tuple[int, dict]:
+    import json
+
+    code = main(["dominate", *argv, "--format", "json", "-q"])
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1  # one document on one line
+    return code, json.loads(out)
+
+
+@pytest.mark.parametrize("model", ["cp", "mip"])
+def test_json_of_a_proven_optimum_is_the_one_answer_document(capsys, model: str) -> None:
+    code, document = json_answer(capsys, ["6", "--model", model])
+    assert code == 0
+    assert (document["schema"], document["version"], document["task"]) == (
+        "cp-queens/answer",
+        1,
+        "dominate",
+    )
+    assert document["n"] == 6 and document["complete"] is True and "partial" not in document
+    assert (document["outcome"], document["reason"]) == ("answer", "complete")
+    queens = [tuple(queen) for queen in document["value"]["queens"]]
+    assert document["value"]["size"] == len(queens) == len(smallest_dominating_set(6))
+    assert dominates(6, queens).ok
+    assert document["bound"] == len(queens) and document["gap"] == 0
+    assert document["stats"]["engine"] == f"dominate:{model}"
+
+
+@pytest.mark.parametrize("independent", [False, True])
+def test_json_of_a_run_cut_short_has_the_best_set_as_partial_with_bound_and_gap(
+    capsys, independent: bool
+) -> None:
+    argv = ["40", "--time-limit", "0.3"] + (["--independent"] if independent else [])
+    code, document = json_answer(capsys, argv)
+    assert code == 4
+    assert document["complete"] is False and "value" not in document
+    assert (document["outcome"], document["reason"]) == ("incomplete", "time_limit")
+    queens = [tuple(queen) for queen in document["partial"]["queens"]]
+    assert document["partial"]["size"] == len(queens)
+    assert dominates(40, queens, independent=independent).ok
+    assert document["independent"] is independent
+    assert document["bound"] == 20 < len(queens)
+    assert document["gap"] == pytest.approx((len(queens) - 20) / len(queens))
+    assert document["stats"]["status"] == "time_limit"
+
+
+def test_json_goes_to_the_output_file(capsys, tmp_path) -> None:
+    import json
+
+    target = tmp_path / "answer.json"
+    assert main(["dominate", "5", "--format", "json", "-q", "-o", str(target)]) == 0
+    assert capsys.readouterr().out == ""
+    assert json.loads(target.read_text())["value"]["size"] == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from cp_queens.cli._common import (
     board_size,
@@ -13,6 +14,9 @@ from cp_queens.cli._common import (
     workers_value,
 )
 from cp_queens.cli.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from cp_queens.dominate import Domination
 
 #: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module.
 MODELS = ("cp", "mip")
@@ -78,9 +82,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("boards", "unicode"),
+        choices=("boards", "unicode", "json"),
         default="boards",
-        help="boards: rows of '.' and 'Q' (default); unicode: a chess diagram",
+        help="boards: rows of '.' and 'Q' (default); unicode: a chess diagram; json: one "
+        "JSON object on one line, the versioned answer document (schema cp-queens/answer): "
+        "'value' {size, queens} when proven optimal, else 'complete': false and 'partial' "
+        "{size, queens}, the best set found; 'bound' and 'gap' beside it",
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     parser.set_defaults(run=run)
@@ -89,7 +96,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cp_queens.budget import Budget
     from cp_queens.dominate import Step, dominate
-    from cp_queens.render import squares
 
     def progress(step: Step) -> None:
         best = "-" if step.best is None else step.best
@@ -107,6 +113,23 @@ def run(args: argparse.Namespace) -> int:
     )
     details = ", ".join(f"{key}={value}" for key, value in result.statistics.items())
     note(f"model={result.model} symmetry={result.symmetry} {details} wall={result.seconds:.2f}s")
+    if args.format == "json":
+        import json
+
+        with open_output(args.output, lines=True) as out:
+            out.write(json.dumps(result.answer().to_json()) + "\n")
+    else:
+        write_text(args, result)
+    if not result.optimal:
+        print(f"cp-queens: stopped by the time limit of {args.time_limit:g} s", file=sys.stderr)
+        return ExitCode.TIME_LIMIT
+    return ExitCode.OK
+
+
+def write_text(args: argparse.Namespace, result: Domination) -> None:
+    """The board, then one line: its size and whether it is proven optimal."""
+    from cp_queens.render import squares
+
     what = "independent dominating set" if args.independent else "dominating set"
     queens = f"{result.size} queen{'s' * (result.size != 1)}"
     with open_output(args.output) as out:
@@ -125,7 +148,3 @@ def run(args: argparse.Namespace) -> int:
                 f"{queens}: the best {what} found, not proven optimal; "
                 f"lower bound {result.bound} (gap {result.gap:.0%})\n"
             )
-    if not result.optimal:
-        print(f"cp-queens: stopped by the time limit of {args.time_limit:g} s", file=sys.stderr)
-        return ExitCode.TIME_LIMIT
-    return ExitCode.OK

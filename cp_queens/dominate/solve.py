@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cp_queens.budget import Budget, check_time_limit, check_workers
 from cp_queens.dominate.check import Square, classic_lower_bound, dominates
@@ -29,6 +29,9 @@ from cp_queens.dominate.models import build_cp, build_mip, check_options, litera
 from cp_queens.dominate.symmetric import canonical
 from cp_queens.errors import CpQueensError
 from cp_queens.limits import check_bytes
+
+if TYPE_CHECKING:
+    from cp_queens.answer import Answer
 
 #: Peak bytes per term of the covering rows (``models.literals``), model and solver
 #: together: measured 358 MB (CP-SAT) and 579 MB (SCIP) at n = 100, 3.3 million terms,
@@ -78,6 +81,52 @@ class Domination:
     def gap(self) -> float:
         """(size - bound) / size; 0 when proven optimal."""
         return (self.size - self.bound) / self.size
+
+    def answer(self) -> Answer:
+        """This result as the one ``Answer`` every command writes (``--format json``).
+
+        The set goes in ``value`` when proven optimal, in ``partial`` when the time limit
+        cut the run short (a set that works, not proven the smallest); ``bound`` and
+        ``gap`` are written beside it either way, so a reader of an incomplete answer
+        knows how far from the optimum it can be.
+        """
+        from cp_queens.answer import Answer
+        from cp_queens.problem import Problem
+        from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
+
+        found = {"size": self.size, "queens": [list(queen) for queen in self.queens]}
+        known = {"branches", "nodes", "conflicts", "status", "proof"}
+        stats = Stats(
+            engine=f"dominate:{self.model}",
+            task="dominate",
+            n=self.n,
+            wall_time=self.seconds,
+            solutions=1,  # one set, the best found
+            status=COMPLETE if self.optimal else TIME_LIMIT,
+            branches=self.statistics.get("branches"),
+            conflicts=self.statistics.get("conflicts"),
+            extra={
+                **({"nodes": self.statistics["nodes"]} if "nodes" in self.statistics else {}),
+                "solver_status": self.statistics.get("status"),
+                **{k: v for k, v in self.statistics.items() if k not in known},
+            },
+        )
+        return Answer(
+            "dominate",
+            Problem(self.n),
+            found if self.optimal else None,
+            complete=self.optimal,
+            partial=None if self.optimal else found,
+            stats=stats,
+            details={
+                "independent": self.independent,
+                "model": self.model,
+                "symmetry": self.symmetry,
+                "bound": self.bound,
+                "gap": self.gap,
+                "proof": self.statistics.get("proof", "none"),
+            },
+        )
 
 
 class _OutOfTime(Exception):
