@@ -37,6 +37,12 @@ if TYPE_CHECKING:
 #: together: measured 358 MB (CP-SAT) and 579 MB (SCIP) at n = 100, 3.3 million terms,
 #: about 110 and 175 bytes a term with the interpreter's own 100 MB; rounded up.
 BYTES_PER_LITERAL = {"cp": 150.0, "mip": 200.0}
+#: CPU seconds per term for a solver to take the model in before its own clock starts
+#: (CP-SAT copies and presolves it), measured with a 0.1-second limit: 0.4 s at n = 100
+#: (3.3 million terms), 4.7 s at n = 200 (26.5 million). With less time left than this
+#: the solve is skipped: it could only overrun the limit, not improve on the constructed
+#: set. (Wall seconds on a busy machine are more; the limit is on wall time.)
+LOAD_SECONDS_PER_LITERAL = 1.8e-7
 
 
 @dataclass(frozen=True)
@@ -130,7 +136,7 @@ class Domination:
 
 
 class _OutOfTime(Exception):
-    """The deadline passed while the model was being built."""
+    """The deadline passed, or is too close, before the search could start."""
 
 
 @dataclass
@@ -219,7 +225,9 @@ def dominate(
         try:
             search = run(n, independent, symmetry, floor, deadline, threads, hint, record)
         except _OutOfTime:
-            search = _Search((), floor, False, {**unsearched, "status": "TIME_LIMIT (model)"})
+            search = _Search(
+                (), floor, False, {**unsearched, "status": "TIME_LIMIT (before the search)"}
+            )
     queens = constructed
     if search.queens and len(search.queens) <= len(constructed):
         queens = search.queens
@@ -305,12 +313,13 @@ def _ticker(deadline: float | None) -> Callable[[], None]:
     return tick
 
 
-def _left(deadline: float | None) -> float | None:
-    """Seconds left before the deadline (``None``: no limit); raises when none are."""
+def _left(deadline: float | None, n: int) -> float | None:
+    """Seconds left before the deadline (``None``: no limit); raises ``_OutOfTime`` when
+    they would not even cover the solver's taking in the model."""
     if deadline is None:
         return None
     left = deadline - time.monotonic()
-    if left <= 0:
+    if left <= LOAD_SECONDS_PER_LITERAL * literals(n):
         raise _OutOfTime
     return left
 
@@ -336,7 +345,7 @@ def _run_cp(
             model.add_hint(x[r][c], (r, c) in chosen)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = threads
-    left = _left(deadline)
+    left = _left(deadline, n)
     if left is not None:
         solver.parameters.max_time_in_seconds = left
     best = [len(hint)]
@@ -377,7 +386,7 @@ def _run_mip(
     chosen = set(hint)
     variables = [x[r][c] for r in range(n) for c in range(n)]
     solver.SetHint(variables, [1.0 if divmod(i, n) in chosen else 0.0 for i in range(n * n)])
-    left = _left(deadline)
+    left = _left(deadline, n)
     if left is not None:
         solver.SetTimeLimit(max(1, int(left * 1000)))
     if threads > 1:
