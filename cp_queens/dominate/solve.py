@@ -243,7 +243,7 @@ def dominate(
         **search.statistics,
         "threads": threads,
         "constructed": len(constructed),
-        "proof": _proof(searched, optimal),
+        "proof": _proof(searched, optimal, len(queens) <= floor),
     }
     seconds = time.monotonic() - started
     return Domination(
@@ -406,11 +406,12 @@ def _run_mip(
     return _Search(queens, proved, status == pywraplp.Solver.OPTIMAL, statistics)
 
 
-def _proof(searched: bool, optimal: bool) -> str:
-    """Who proved the set optimal: the solver's search, or the classic bound it met."""
-    if searched:
-        return "search"
-    return "classic bound" if optimal else "none"
+def _proof(searched: bool, optimal: bool, on_floor: bool) -> str:
+    """Who proved the set optimal: the solver's search (its status, or its bound meeting
+    the set), or the classic bound the set meets."""
+    if not optimal:
+        return "none"
+    return "classic bound" if on_floor and not searched else "search"
 
 
 _MIP_STATUS = {0: "OPTIMAL", 1: "FEASIBLE", 2: "INFEASIBLE", 3: "UNBOUNDED", 6: "NOT_SOLVED"}
