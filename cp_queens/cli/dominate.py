@@ -32,9 +32,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "and whether it is proven optimal or only the best found, with the proven lower "
         "bound and the gap. Every run starts from a dominating set constructed without a "
         "solver (greedy set cover), so a run stopped by --time-limit still prints a set. "
-        "The largest N is what the model fits in memory (about 3.3 N^3 terms: N = 100 "
-        "needs about 0.5 GB, N = 300 about 13 GB); proving the optimum takes minutes "
-        "from N = 9 or 10 on (see docs/domination.md). Statistics go to stderr.",
+        "The largest N is set by memory: the model has about 3.3 N^3 terms, estimated at "
+        "0.5 GB for N = 100 and 13 GB for N = 300, and a board that does not fit in the "
+        "memory available is refused at once. Proving the optimum takes minutes from "
+        "N = 9 or 10 on (see docs/domination.md). Statistics go to stderr.",
         epilog="examples:\n"
         "  cp-queens dominate 8 --model mip            5 queens, proven optimal\n"
         "  cp-queens dominate 8 --independent          5 non-attacking queens\n"
