@@ -17,12 +17,11 @@ returns that set with the classic bound and the gap between them, never nothing.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cp_queens.budget import Budget, check_time_limit, check_workers
+from cp_queens.budget import Budget, Clock, check_budget
 from cp_queens.dominate.check import Square, classic_lower_bound, dominates
 from cp_queens.dominate.construct import greedy
 from cp_queens.dominate.models import build_cp, build_mip, check_options, literals
@@ -136,7 +135,7 @@ class Domination:
 
 
 class _OutOfTime(Exception):
-    """The deadline passed, or is too close, before the search could start."""
+    """The clock ran out, or nearly, before the search could start."""
 
 
 @dataclass
@@ -195,10 +194,10 @@ def dominate(
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise CpQueensError(f"N must be a whole number >= 1, got {n!r}")
     check_options(model, symmetry)
-    limit, threads = _settings(budget, time_limit, workers)
+    budget = _settings(budget, time_limit, workers)
+    threads = 1 if budget.workers is None else budget.workers
     check_model_size(n, model)
-    started = time.monotonic()
-    deadline = None if limit is None else started + limit
+    clock = budget.clock()
     floor = classic_lower_bound(n) if classic_bound else 0
     steps: list[Step] = []
 
@@ -208,7 +207,7 @@ def dominate(
         bound_now = min(bound_now, best)
         if steps and (steps[-1].best, steps[-1].bound) == (best, bound_now):
             return  # a fractional bound that rounds to the same whole number
-        step = Step(time.monotonic() - started, best, bound_now)
+        step = Step(clock.elapsed(), best, bound_now)
         steps.append(step)
         if on_step is not None:
             on_step(step)
@@ -223,7 +222,7 @@ def dominate(
         run = _run_cp if model == "cp" else _run_mip
         hint = canonical(n, constructed, symmetry)
         try:
-            search = run(n, independent, symmetry, floor, deadline, threads, hint, record)
+            search = run(n, independent, symmetry, floor, clock, threads, hint, record)
         except _OutOfTime:
             search = _Search(
                 (), floor, False, {**unsearched, "status": "TIME_LIMIT (before the search)"}
@@ -245,30 +244,31 @@ def dominate(
         "constructed": len(constructed),
         "proof": _proof(searched, optimal, len(queens) <= floor),
     }
-    seconds = time.monotonic() - started
+    seconds = clock.elapsed()
     return Domination(
         n, independent, model, symmetry, queens, bound, optimal, seconds, statistics, tuple(steps)
     )
 
 
-def _settings(
-    budget: Budget | None, time_limit: float | None, workers: int | None
-) -> tuple[float | None, int]:
-    """The time limit and solver threads of a call, checked by the one checker."""
+def _settings(budget: Budget | None, time_limit: float | None, workers: int | None) -> Budget:
+    """The budget of a call: given, or made by ``Budget.of`` from its two keywords
+    (checked either way); the fields that mean nothing here refused."""
     if budget is None:
-        budget = Budget.of(time_limit=time_limit, workers=workers)
-    elif time_limit is not None or workers is not None:
+        return _local(Budget.of(time_limit=time_limit, workers=workers))
+    if time_limit is not None or workers is not None:
         raise CpQueensError("give budget= or time_limit=/workers=, not both")
-    elif not isinstance(budget, Budget):
-        raise CpQueensError(f"budget must be a cp_queens.Budget, got {budget!r}")
+    checked = check_budget(budget)
+    assert checked is not None
+    return _local(checked)
+
+
+def _local(budget: Budget) -> Budget:
     for name in ("where", "checkpoint", "recheck"):
         if getattr(budget, name) is not None:
             raise CpQueensError(
                 f"dominate runs in this process, so a budget's {name} has no meaning for it"
             )
-    limit = check_time_limit(budget.time_limit)
-    threads = check_workers(budget.workers)
-    return limit, 1 if threads is None else threads
+    return budget
 
 
 def model_bytes(n: int, model: str = "cp") -> float:
@@ -303,23 +303,21 @@ def check_model_size(n: int, model: str) -> None:
     )
 
 
-def _ticker(deadline: float | None) -> Callable[[], None]:
-    """A ``tick`` for the model builders: raises ``_OutOfTime`` once the deadline passed."""
+def _ticker(clock: Clock) -> Callable[[], None]:
+    """A ``tick`` for the model builders: raises ``_OutOfTime`` once the clock ran out."""
 
     def tick() -> None:
-        if deadline is not None and time.monotonic() >= deadline:
+        if clock.expired():
             raise _OutOfTime
 
     return tick
 
 
-def _left(deadline: float | None, n: int) -> float | None:
-    """Seconds left before the deadline (``None``: no limit); raises ``_OutOfTime`` when
-    they would not even cover the solver's taking in the model."""
-    if deadline is None:
-        return None
-    left = deadline - time.monotonic()
-    if left <= LOAD_SECONDS_PER_LITERAL * literals(n):
+def _left(clock: Clock, n: int) -> float | None:
+    """Seconds left on the clock (``None``: no limit); raises ``_OutOfTime`` when they
+    would not even cover the solver's taking in the model."""
+    left = clock.remaining()
+    if left is not None and left <= LOAD_SECONDS_PER_LITERAL * literals(n):
         raise _OutOfTime
     return left
 
@@ -329,7 +327,7 @@ def _run_cp(
     independent: bool,
     symmetry: str,
     floor: int,
-    deadline: float | None,
+    clock: Clock,
     threads: int,
     hint: tuple[Square, ...],
     record: Callable[[int, float], None],
@@ -337,7 +335,7 @@ def _run_cp(
     from ortools.sat.python import cp_model
 
     model, x = build_cp(
-        n, independent=independent, symmetry=symmetry, at_least=floor, tick=_ticker(deadline)
+        n, independent=independent, symmetry=symmetry, at_least=floor, tick=_ticker(clock)
     )
     chosen = set(hint)
     for r in range(n):
@@ -345,7 +343,7 @@ def _run_cp(
             model.add_hint(x[r][c], (r, c) in chosen)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = threads
-    left = _left(deadline, n)
+    left = _left(clock, n)
     if left is not None:
         solver.parameters.max_time_in_seconds = left
     best = [len(hint)]
@@ -373,7 +371,7 @@ def _run_mip(
     independent: bool,
     symmetry: str,
     floor: int,
-    deadline: float | None,
+    clock: Clock,
     threads: int,
     hint: tuple[Square, ...],
     record: Callable[[int, float], None],
@@ -381,12 +379,12 @@ def _run_mip(
     from ortools.linear_solver import pywraplp
 
     solver, x = build_mip(
-        n, independent=independent, symmetry=symmetry, at_least=floor, tick=_ticker(deadline)
+        n, independent=independent, symmetry=symmetry, at_least=floor, tick=_ticker(clock)
     )
     chosen = set(hint)
     variables = [x[r][c] for r in range(n) for c in range(n)]
     solver.SetHint(variables, [1.0 if divmod(i, n) in chosen else 0.0 for i in range(n * n)])
-    left = _left(deadline, n)
+    left = _left(clock, n)
     if left is not None:
         solver.SetTimeLimit(max(1, int(left * 1000)))
     if threads > 1:
