@@ -172,3 +172,19 @@ def test_json_goes_to_the_output_file(capsys, tmp_path) -> None:
     assert main(["dominate", "5", "--format", "json", "-q", "-o", str(target)]) == 0
     assert capsys.readouterr().out == ""
     assert json.loads(target.read_text())["value"]["size"] == 3
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["5"], ["5", "--independent", "--model", "mip"], ["30", "--time-limit", "0.2"]],
+)
+def test_json_validates_against_the_shipped_schema(capsys, argv: list[str]) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from cp_queens.answer import schema
+
+    code, document = json_answer(capsys, argv)
+    jsonschema.Draft202012Validator(schema()).validate(document)
+    assert code == (4 if "--time-limit" in argv else 0)
+    # and the schema holds dominate to its shape: a document without its bound fails it
+    broken = {key: value for key, value in document.items() if key != "bound"}
+    assert not jsonschema.Draft202012Validator(schema()).is_valid(broken)

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from cp_queens.cli import exit_codes
 from cp_queens.cli._common import (
     board_size,
     note,
@@ -13,7 +14,7 @@ from cp_queens.cli._common import (
     positive_seconds,
     workers_value,
 )
-from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.writers import FORMATS, choices
 
 if TYPE_CHECKING:
     from cp_queens.dominate import Domination
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
 #: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module.
 MODELS = ("cp", "mip")
 SYMMETRIES = ("none", "halves", "lex")
+#: A dominating set is squares, not a placement of one queen a row: dominate draws its
+#: own boards (``render.squares``) in these two, and writes every document format of
+#: the registry (json) as the shared answer document.
+DRAWN = ("boards", "unicode")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -83,7 +88,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("boards", "unicode", "json"),
+        choices=DRAWN + choices("document"),
         default="boards",
         help="boards: rows of '.' and 'Q' (default); unicode: a chess diagram; json: one "
         "JSON object on one line, the versioned answer document (schema cp-queens/answer): "
@@ -114,17 +119,17 @@ def run(args: argparse.Namespace) -> int:
     )
     details = ", ".join(f"{key}={value}" for key, value in result.statistics.items())
     note(f"model={result.model} symmetry={result.symmetry} {details} wall={result.seconds:.2f}s")
-    if args.format == "json":
-        import json
+    answer = result.answer()
+    if FORMATS[args.format].document:  # the registry's document writer, as every command's
+        from cp_queens.writers import write_answer
 
         with open_output(args.output, lines=True) as out:
-            out.write(json.dumps(result.answer().to_json()) + "\n")
+            write_answer(answer, args.format, out)
     else:
         write_text(args, result)
-    if not result.optimal:
+    if not answer.complete:
         print(f"cp-queens: stopped by the time limit of {args.time_limit:g} s", file=sys.stderr)
-        return ExitCode.TIME_LIMIT
-    return ExitCode.OK
+    return exit_codes.of(answer)
 
 
 def write_text(args: argparse.Namespace, result: Domination) -> None:
