@@ -44,8 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         epilog="examples:\n"
         "  cp-queens dominate 8 --model mip            5 queens, proven optimal\n"
         "  cp-queens dominate 8 --independent          5 non-attacking queens\n"
-        "  cp-queens dominate 13 --time-limit 10       best set, bound and gap (exit 4)\n"
-        "  cp-queens dominate 100 --time-limit 5       62 queens, at least 50 needed (exit 4)",
+        "  cp-queens dominate 100 --time-limit 5       best set, bound and gap (exit 4)",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N)")
     parser.add_argument(
