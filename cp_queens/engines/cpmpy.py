@@ -175,7 +175,7 @@ class CpmpyEngine(Engine):
 
     # -- tasks ----------------------------------------------------------------
 
-    # -- in a child process (see cp_queens.engines.child) ---------------------
+    # -- in a child process (see cp_queens.engines._child) ---------------------
     #
     # CPMpy's transformations and encodings cannot be interrupted (the SAT encoding of
     # n = 200 takes minutes and gigabytes before the solver starts), Choco's JVM ends
@@ -227,7 +227,7 @@ class CpmpyEngine(Engine):
 
     def _child(self, call: Call, task: str, problem: Problem) -> Iterator[tuple[Any, ...]]:
         """The messages of ``task`` run in a child process; its figures land in ``call``."""
-        from cp_queens.engines.child import ChildRun
+        from cp_queens.engines._child import ChildRun
 
         run = ChildRun(
             _run_in_child,

@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine
-from cp_queens.engines.child import GRACE, kill_group, run_briefly, spawn
+from cp_queens.engines._child import GRACE, kill_group, run_briefly, spawn
 from cp_queens.errors import CpQueensError, SolverFailedError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem, Residue
 

@@ -74,13 +74,16 @@ class ChildRun:
         self.peak_rss = 0
         self._ceiling = limits.MEMORY_SHARE * limits.available_memory()
         context = start_method(preload)
+        direct = context.get_start_method() == "fork"
         reader, writer = context.Pipe(duplex=False)
         handle, self._log = tempfile.mkstemp(prefix="cp-queens-solver-", suffix=".log")
         os.close(handle)
         self._reader = reader
         self._process = context.Process(
             target=_child_main,
-            args=(target, args, writer, self._log, os.getpid()),
+            # Forked from a fork server, the child's parent is that server (it ends
+            # when we do): only a direct fork can check that its parent is still us.
+            args=(target, args, writer, self._log, direct and os.getpid() or None),
             name=f"cp-queens {what}",
             daemon=True,
         )
@@ -162,7 +165,7 @@ class ChildRun:
 
 
 def _child_main(
-    target: Callable[..., None], args: tuple[Any, ...], writer: Any, log: str, parent: int
+    target: Callable[..., None], args: tuple[Any, ...], writer: Any, log: str, parent: int | None
 ) -> None:
     """The child's life: tied to the parent, its output to ``log``, ``target`` run."""
     from cp_queens.parallel.local import die_with_parent
