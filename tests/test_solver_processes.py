@@ -38,7 +38,7 @@ def _fake(folder: Path, body: str) -> Path:
     script = folder / "minizinc"
     script.write_text(
         "#!/bin/sh\n"
-        f"if [ \"$1\" = \"--solvers-json\" ]; then echo '{SOLVERS_JSON}'; exit 0; fi\n{body}\n"
+        f'if [ "$1" = "--solvers-json" ]; then echo \'{SOLVERS_JSON}\'; exit 0; fi\n{body}\n'
     )
     script.chmod(0o755)
     return folder
@@ -52,9 +52,9 @@ def _sleeper() -> str:
 def _running(command: str) -> list[psutil.Process]:
     found = []
     for process in psutil.process_iter(["cmdline", "status"]):
-        if " ".join(process.info["cmdline"] or []) == command:
-            if process.info["status"] != psutil.STATUS_ZOMBIE:
-                found.append(process)
+        same = " ".join(process.info["cmdline"] or []) == command
+        if same and process.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process)
     return found
 
 
@@ -96,7 +96,7 @@ def test_a_minizinc_hanging_on_its_solver_list_is_one_error(
     (folder / "minizinc").chmod(0o755)
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(minizinc, "SOLVERS_JSON_SECONDS", 0.5)
-    with pytest.raises(SolverFailedError, match="did not answer within 0.5 s"):
+    with pytest.raises(SolverFailedError, match=r"did not answer within 0\.5 s"):
         minizinc.MiniZincEngine()
     assert not _running(sleeper)
 
@@ -127,7 +127,7 @@ def test_kill_9_of_cp_queens_takes_minizinc_and_its_solver_along() -> None:
     tree = root.children(recursive=True)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    gone, alive = psutil.wait_procs(tree, timeout=5)
+    _, alive = psutil.wait_procs(tree, timeout=5)
     alive = [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]
     assert tree and not alive, alive
 

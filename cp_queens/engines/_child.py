@@ -79,11 +79,11 @@ class ChildRun:
         handle, self._log = tempfile.mkstemp(prefix="cp-queens-solver-", suffix=".log")
         os.close(handle)
         self._reader = reader
-        self._process = context.Process(
+        self._process = context.Process(  # type: ignore[attr-defined]
             target=_child_main,
             # Forked from a fork server, the child's parent is that server (it ends
             # when we do): only a direct fork can check that its parent is still us.
-            args=(target, args, writer, self._log, direct and os.getpid() or None),
+            args=(target, args, writer, self._log, (direct and os.getpid()) or None),
             name=f"cp-queens {what}",
             daemon=True,
         )
@@ -274,9 +274,7 @@ def run_briefly(command: Sequence[str], *, seconds: float, what: str) -> str:
     try:
         out, _ = process.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
-        raise SolverFailedError(
-            f"{what} did not answer within {seconds:g} s; killed it"
-        ) from None
+        raise SolverFailedError(f"{what} did not answer within {seconds:g} s; killed it") from None
     finally:
         kill_group(process)
     return out

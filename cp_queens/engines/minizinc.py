@@ -39,8 +39,8 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine
 from cp_queens.engines._child import GRACE, kill_group, run_briefly, spawn
+from cp_queens.engines.base import Call, Engine
 from cp_queens.errors import CpQueensError, SolverFailedError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem, Residue
 
@@ -256,7 +256,9 @@ def _exit_code(process: subprocess.Popen[bytes], deadline: float | None) -> int 
     if deadline is not None and time.monotonic() >= deadline + GRACE:
         return None
     try:
-        return process.wait(GRACE if deadline is None else max(0.0, deadline + GRACE - time.monotonic()) + 0.01)
+        return process.wait(
+            GRACE if deadline is None else max(0.0, deadline + GRACE - time.monotonic()) + 0.01
+        )
     except subprocess.TimeoutExpired:
         return None
 
