@@ -210,17 +210,55 @@ def last_line(path: str) -> str:
 
 # -- external programs ---------------------------------------------------------------
 
-#: The supervisor of an external program, run as ``python -c``: in a process group of
-#: its own (``start_new_session``), it asks to be told (SIGTERM) when our process dies,
-#: and then kills its whole group: the program and whatever the program started.
+#: The supervisor of an external program, run as ``python -c``. It asks to be told
+#: (SIGTERM) when our process dies, and to adopt whatever its descendants orphan (a
+#: "child subreaper"): MiniZinc starts its solver in a process group of its own, so a
+#: kill of MiniZinc's group, or of MiniZinc, would leave ``fzn-gecode`` searching on.
+#: On SIGTERM, and when the program ends, it kills every process below it, then exits.
 _SUPERVISOR = """
-import ctypes, os, signal, sys
+import ctypes, os, signal, sys, time
 parent = int(sys.argv[1])
+def below():
+    children = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open("/proc/%s/stat" % name, "rb") as stat:
+                    data = stat.read()
+                ppid = int(data[data.rindex(b")") + 2:].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(name))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            found.append(pid)
+            todo.append(pid)
+    return found
+def clear():
+    for _ in range(200):
+        pids = below()
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            pass
+        time.sleep(0.005)
 def end(*_):
-    os.killpg(0, signal.SIGKILL)
+    clear()
+    os._exit(137)
 signal.signal(signal.SIGTERM, end)
 try:
-    ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)
+    libc = ctypes.CDLL(None)
+    libc.prctl(36, 1, 0, 0, 0)
+    libc.prctl(1, signal.SIGTERM, 0, 0, 0)
 except (OSError, AttributeError):
     pass
 if os.getppid() != parent:
@@ -238,6 +276,7 @@ while True:
         break
     except InterruptedError:
         continue
+clear()
 code = os.waitstatus_to_exitcode(status)
 os._exit(code if code >= 0 else 128 - code)
 """
@@ -257,7 +296,16 @@ def spawn(command: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
 
 
 def kill_group(process: subprocess.Popen[Any]) -> None:
-    """Kill a program started by ``spawn``, with every process it started, and reap it."""
+    """Kill a program started by ``spawn``, with every process it started, and reap it.
+
+    Its supervisor kills what is below it (SIGTERM); should it not be done within a
+    second, its process group is killed outright.
+    """
+    if process.poll() is None:
+        with contextlib.suppress(OSError):
+            process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(1)
     with contextlib.suppress(OSError):
         os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
