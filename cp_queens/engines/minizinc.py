@@ -236,7 +236,8 @@ class MiniZincEngine(Engine):
             stats.extra["solver_status"] = "KILLED"
             call.stop_for_time()
             return
-        stats.extra["solver_status"] = status or "UNKNOWN"
+        # Asked for one solution of a satisfaction problem, MiniZinc prints it and no status.
+        stats.extra["solver_status"] = status or ("SATISFIED" if found else "UNKNOWN")
         if status is None and not found and not _stopped_by_its_limit(call):
             # Neither an answer nor a word of the protocol: the solver failed.
             last = f": {said[-1]}" if said else ""
