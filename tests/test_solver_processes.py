@@ -27,7 +27,7 @@ import pytest
 
 from cp_queens import Problem
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.errors import SolverFailedError, TimeLimitError
+from cp_queens.errors import CpQueensWarning, SolverFailedError, TimeLimitError
 from tests.helpers import build_or_skip
 
 SOLVERS_JSON = json.dumps([{"id": "org.gecode.gecode", "tags": ["cp", "int"]}])
@@ -79,7 +79,7 @@ def test_a_minizinc_hanging_while_solving_is_killed_at_the_deadline(
     from cp_queens import engines
 
     engine = engines.get("minizinc", time_limit=0.5)
-    with pytest.raises(TimeLimitError):
+    with pytest.raises(TimeLimitError), pytest.warns(CpQueensWarning, match="did not stop"):
         engine.count(Problem(8))
     assert engine.stats.extra["solver_status"] == "KILLED"
     assert not _running(sleeper)  # the solver's own children went with it

@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from importlib import resources
 from typing import Any, ClassVar
@@ -41,7 +42,12 @@ from typing import Any, ClassVar
 from cp_queens.engines import register
 from cp_queens.engines._child import GRACE, kill_group, run_briefly, spawn
 from cp_queens.engines.base import Call, Engine
-from cp_queens.errors import CpQueensError, SolverFailedError, UnsupportedTaskError
+from cp_queens.errors import (
+    CpQueensError,
+    CpQueensWarning,
+    SolverFailedError,
+    UnsupportedTaskError,
+)
 from cp_queens.problem import Placement, Problem, Residue
 
 #: The model variants, by option value, and their files in cp_queens/models.
@@ -234,6 +240,11 @@ class MiniZincEngine(Engine):
             raise CpQueensError(f"minizinc ({self.solver}): {errors[0]}")
         if code is None:  # still running at our deadline plus the grace: killed
             stats.extra["solver_status"] = "KILLED"
+            warnings.warn(
+                f"minizinc ({self.solver}) did not stop at its own time limit; killed it",
+                CpQueensWarning,
+                stacklevel=2,
+            )
             call.stop_for_time()
             return
         # Asked for one solution of a satisfaction problem, MiniZinc prints it and no status.
