@@ -136,6 +136,7 @@ def test_kill_9_of_cp_queens_takes_minizinc_and_its_solver_along() -> None:
     assert not alive, alive
 
 
+@pytest.mark.slow  # a JVM start-up, failed; seconds on a loaded machine
 def test_choco_unable_to_start_is_one_line_with_its_own_exit_code() -> None:
     build_or_skip("cpmpy", solver="choco")
 
