@@ -480,12 +480,13 @@ def _parse_block(body: str, fmt: str) -> Any:
     ``1,3,0,2`` after an optional ``q0,...`` header): that body is read line by line."""
     import numpy as np
 
-    from cp_queens.engines.fast import loader
+    from cp_queens.engines.fast import row_parser
 
-    if loader.COMPILED is None:
-        return None  # without Numba the exact reader is as quick as anything here
-    if len(body) < COMPILED_PARSE_FROM and not loader.COMPILED.native_built():
-        return None  # a small input is read before a build would have finished
+    # Without Numba the exact reader is as quick as anything here; a small input is read
+    # before a build would have finished.
+    parse_rows = row_parser(built_only=len(body) < COMPILED_PARSE_FROM)
+    if parse_rows is None:
+        return None
     if fmt == "csv" and body.startswith("q"):
         body = body[body.find("\n") + 1 :] if "\n" in body else ""
     if not body:
@@ -498,7 +499,7 @@ def _parse_block(body: str, fmt: str) -> Any:
         return None
     out = np.empty(data.size // 2 + 1, dtype=np.int64)
     shape = np.zeros(1, dtype=np.int64)
-    rows = loader.COMPILED.parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
+    rows = parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
     if rows < 0:
         return None
     return out[: rows * int(shape[0])].reshape(rows, int(shape[0]))

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from cp_queens.budget import Budget
     from cp_queens.compare import check_task, compare, machine, parse_engines, parse_range
     from cp_queens.compare import report as compare_report
 
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         specs,
         sizes,
         task,
-        time_limit=args.time_limit,
+        budget=Budget.of(time_limit=args.time_limit),
         skip_after_timeout=not args.no_skip,
         on_run=show,
     )

@@ -28,6 +28,7 @@ from cp_queens.errors import CpQueensError, TimeLimitError
 from cp_queens.stats import COMPLETE
 
 if TYPE_CHECKING:
+    from cp_queens.budget import Budget
     from cp_queens.engines import Engine
     from cp_queens.problem import Placement, Problem
 
@@ -139,22 +140,24 @@ def run(args: argparse.Namespace) -> int:
             squares = problem.residue().open_squares()
             plural = "" if squares == 1 else "s"
             said.append(f"engine: {spec} (default for a residue of {squares} open square{plural})")
-    engine = make_engine(spec, time_limit=args.time_limit, **options)
+    engine, budget = make_engine(spec, time_limit=args.time_limit, **options)
     given, blocked = len(problem.fixed), len(problem.blocked)
     squares_text = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
     said.append(f"{name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares_text}")
     if args.count:
-        return _count(args, said, problem, engine)
+        return _count(args, said, problem, engine, budget)
     if args.all:
-        return _all(args, said, problem, engine)
-    return _first(args, said, problem, engine)
+        return _all(args, said, problem, engine, budget)
+    return _first(args, said, problem, engine, budget)
 
 
-def _first(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
+def _first(
+    args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine, budget: Budget
+) -> int:
     from cp_queens.completion import first_completion
 
     try:
-        placement = first_completion(problem, engine)
+        placement = first_completion(problem, engine, budget=budget)
     except TimeLimitError:
         _report(said, engine)
         return _stopped(args, "no completion found")
@@ -169,10 +172,12 @@ def _first(args: argparse.Namespace, said: list[str], problem: Problem, engine: 
     return ExitCode.OK
 
 
-def _count(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
+def _count(
+    args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine, budget: Budget
+) -> int:
     complete = True
     try:
-        total = engine.count(problem)
+        total = engine.count(problem, budget=budget)
     except TimeLimitError as cut:
         complete, total = False, cut.partial  # type: ignore[assignment]
     _report(said, engine)
@@ -197,14 +202,16 @@ def _count(args: argparse.Namespace, said: list[str], problem: Problem, engine: 
     return ExitCode.OK
 
 
-def _all(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
+def _all(
+    args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine, budget: Budget
+) -> int:
     from cp_queens.completion import completions
 
     found: set[Placement] = set()
     written = 0
     cut = TimeCut()
     with open_output(args.output, lines=args.format == "jsonl") as out:
-        for placement in cut(completions(problem, engine, limit=args.limit)):
+        for placement in cut(completions(problem, engine, limit=args.limit, budget=budget)):
             text = _draw(placement, problem, args.format)
             out.write(text if written == 0 or args.format == "jsonl" else "\n" + text)
             written += 1

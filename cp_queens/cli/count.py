@@ -111,7 +111,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cp_queens import parallel  # multiprocessing: not while parsing arguments
 
-    engine = make_engine(
+    engine, budget = make_engine(
         args.engine or default_count_engine(),
         time_limit=args.time_limit,
         method=args.method,
@@ -131,9 +131,9 @@ def run(args: argparse.Namespace) -> int:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
             told = _telling_how_long(progress, args.time_limit)
             if unique_too:
-                total, unique = engine.count_unique(problem, progress=told)
+                total, unique = engine.count_unique(problem, progress=told, budget=budget)
             else:
-                total = engine.count(problem, progress=told)
+                total = engine.count(problem, progress=told, budget=budget)
     except TimeLimitError as cut:
         complete = False
         if unique_too:

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.formats import write_blocks, write_placements
     from cp_queens.symmetry import unique_only
 
-    engine = make_engine(
+    engine, budget = make_engine(
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
     )
     stream: Solutions | Generator[Placement, None, None]
@@ -80,11 +80,11 @@ def run(args: argparse.Namespace) -> int:
     cut = TimeCut()
     if solution_arrays is not None and blocks:
         # Whole blocks of solutions formatted with NumPy: millions of lines at disk speed.
-        stream = solution_arrays(Problem(args.n), limit=args.limit)
+        stream = solution_arrays(Problem(args.n), limit=args.limit, budget=budget)
     elif args.unique:
-        stream = unique_only(cut(engine.solutions(Problem(args.n))), args.limit)
+        stream = unique_only(cut(engine.solutions(Problem(args.n), budget=budget)), args.limit)
     else:
-        stream = engine.solutions(Problem(args.n), limit=args.limit)
+        stream = engine.solutions(Problem(args.n), limit=args.limit, budget=budget)
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     try:
         with open_output(args.output, lines=args.format != "boards") as out:

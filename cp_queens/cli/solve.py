@@ -76,9 +76,11 @@ def run(args: argparse.Namespace) -> int:
     if name is None:
         name = default_solve_engine(args.n)
         note(f"engine: {name} (default for N={args.n})")
-    engine = make_engine(name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args))
+    engine, budget = make_engine(
+        name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
+    )
     try:
-        placement = engine.first(Problem(args.n))
+        placement = engine.first(Problem(args.n), budget=budget)
     except TimeLimitError:
         report(engine.stats)
         print(

@@ -32,11 +32,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from cp_queens import limits
+from cp_queens.budget import Clock
 from cp_queens.errors import SolverFailedError
 
 #: Seconds a child may run past the call's deadline (to finish its last message, or
@@ -51,6 +51,7 @@ Send = Callable[[tuple[Any, ...]], None]
 class ChildRun:
     """``target(*args, send)`` in a child process tied to ours; read with ``messages()``.
 
+    ``clock`` is the call's: the child is killed once it has run out plus ``GRACE``.
     ``target`` must be a module-level function (a fork server pickles it) and sends
     tuples whose first item names them; it ends by sending ``("done", ...)``. What it
     raises comes back as ``("error", class name, message)``. ``what`` names the solver
@@ -63,13 +64,14 @@ class ChildRun:
         args: tuple[Any, ...],
         *,
         what: str,
-        deadline: float | None,
+        clock: Clock,
         preload: Sequence[str] = (),
     ) -> None:
         from cp_queens.parallel.local import start_method
 
         self.what = what
-        self.deadline = deadline
+        # Ours, with the grace: the enforcer waits a little longer than the limit itself.
+        self.enforcer = clock.extended(GRACE)
         self.timed_out = False
         self.peak_rss = 0
         self._ceiling = limits.MEMORY_SHARE * limits.available_memory()
@@ -102,13 +104,11 @@ class ChildRun:
         """
         try:
             while True:
-                wait = POLL
-                if self.deadline is not None:
-                    left = self.deadline + GRACE - time.monotonic()
-                    if left <= 0:
-                        self.timed_out = True
-                        return
-                    wait = min(wait, left)
+                if self.enforcer.expired():
+                    self.timed_out = True
+                    return
+                left = self.enforcer.remaining()
+                wait = POLL if left is None else min(POLL, left)
                 if self._reader.poll(wait):
                     try:
                         message = self._reader.recv()

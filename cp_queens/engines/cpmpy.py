@@ -49,6 +49,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from cp_queens.budget import Clock
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine
 from cp_queens.errors import CpQueensError
@@ -231,9 +232,9 @@ class CpmpyEngine(Engine):
 
         run = ChildRun(
             _run_in_child,
-            (self.solver, self.enumeration, task, problem, call.deadline),
+            (self.solver, self.enumeration, task, problem, call.clock),
             what=f"cpmpy ({self.solver})",
-            deadline=call.deadline,
+            clock=call.clock,
             preload=("cpmpy",),
         )
         for message in run.messages():
@@ -455,7 +456,7 @@ def _run_in_child(
     enumeration: str,
     task: str,
     problem: Problem,
-    deadline: float | None,
+    clock: Clock,
     send: Callable[[tuple[Any, ...]], None],
 ) -> None:
     """The child's side of a call: run ``task`` here and send what it finds.
@@ -470,7 +471,7 @@ def _run_in_child(
     engine = CpmpyEngine(solver=solver, enumeration=enumeration)
     engine.in_child = True
     call = Call(task, problem, Stats(engine=engine.name, task=task, n=problem.n))
-    call.deadline = deadline  # the parent's: the monotonic clock is the machine's
+    call.clock = clock  # the parent's: its monotonic time is the machine's
     call.progress = lambda progress: send(("report", progress.solutions))
     answer: Any = None
     if task == "first":

@@ -33,12 +33,12 @@ import selectors
 import shutil
 import subprocess
 import tempfile
-import time
 import warnings
 from collections.abc import Iterator
 from importlib import resources
 from typing import Any, ClassVar
 
+from cp_queens.budget import Clock
 from cp_queens.engines import register
 from cp_queens.engines._child import GRACE, kill_group, run_briefly, spawn
 from cp_queens.engines.base import Call, Engine
@@ -213,7 +213,8 @@ class MiniZincEngine(Engine):
         said: list[str] = []
         try:
             assert process.stdout is not None
-            for line in _lines(process.stdout, call.deadline):
+            enforcer = call.clock.extended(GRACE)  # minizinc stops itself at the limit
+            for line in _lines(process.stdout, enforcer):
                 message = _message(line)
                 if message is None:
                     if line.strip():
@@ -230,7 +231,7 @@ class MiniZincEngine(Engine):
                     _record(stats, message.get("statistics", {}))
                 elif kind == "error":
                     errors.append(str(message.get("message", message)).splitlines()[0])
-            code = _exit_code(process, call.deadline)
+            code = _exit_code(process, enforcer)
         finally:
             kill_group(process)  # minizinc and the solver it started (fzn-gecode)
             if process.stdout is not None:
@@ -262,36 +263,39 @@ class MiniZincEngine(Engine):
             call.stop_for_time()
 
 
-def _exit_code(process: subprocess.Popen[bytes], deadline: float | None) -> int | None:
-    """The solver's exit code once its output ended, or ``None``: our deadline plus the
-    grace passed first (it is then killed, like one that closes its output and hangs)."""
-    if deadline is not None and time.monotonic() >= deadline + GRACE:
+def _exit_code(process: subprocess.Popen[bytes], enforcer: Clock) -> int | None:
+    """The solver's exit code once its output ended, or ``None``: ``enforcer`` (our limit
+    plus the grace) ran out first (it is then killed, like one that closes its output
+    and hangs)."""
+    if enforcer.expired():
         return None
+    left = enforcer.remaining()
     try:
-        return process.wait(
-            GRACE if deadline is None else max(0.0, deadline + GRACE - time.monotonic()) + 0.01
-        )
+        return process.wait(GRACE if left is None else left + 0.01)
     except subprocess.TimeoutExpired:
         return None
 
 
 def _stopped_by_its_limit(call: Call) -> bool:
-    """Whether our deadline has passed: minizinc's own --time-limit then ends it quietly."""
-    return call.deadline is not None and time.monotonic() >= call.deadline - 0.05
+    """Whether our limit has (all but) passed: minizinc's own --time-limit then ends it
+    quietly, without a status line."""
+    left = call.clock.remaining()
+    return left is not None and left < 0.05
 
 
-def _lines(stream: Any, deadline: float | None) -> Iterator[str]:
-    """The lines of a child's output as they come, until it closes it or our deadline
-    plus ``GRACE`` passes (a solver that hangs, or ignores its own --time-limit)."""
+def _lines(stream: Any, enforcer: Clock) -> Iterator[str]:
+    """The lines of a child's output as they come, until it closes it or ``enforcer``
+    (our limit plus ``GRACE``) runs out (a solver that hangs, or ignores its own
+    --time-limit)."""
     selector = selectors.DefaultSelector()
     selector.register(stream, selectors.EVENT_READ)
     descriptor = stream.fileno()
     pending = b""
     try:
         while True:
-            timeout = None if deadline is None else deadline + GRACE - time.monotonic()
-            if timeout is not None and timeout <= 0:
+            if enforcer.expired():
                 return
+            timeout = enforcer.remaining()
             if not selector.select(timeout):
                 continue
             chunk = os.read(descriptor, 1 << 16)
