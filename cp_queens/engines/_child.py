@@ -19,8 +19,8 @@ work from outside it, so it runs in a child process that we can kill:
 
 Either way the child dies with us (``PR_SET_PDEATHSIG``, the mechanism of our worker
 pools, kill -9 included), is killed at our deadline plus ``GRACE`` whatever it is
-doing, and a child that crashes, hangs past the deadline without one, or outgrows the
-memory a call may plan on (``limits.MEMORY_SHARE`` of what was free) is a
+doing, and a child that crashes, or outgrows the memory a call may plan on
+(``limits.MEMORY_SHARE`` of what was free, at least ``MEMORY_FLOOR``) is a
 ``SolverFailedError``: one line, its own exit code on the command line.
 """
 
@@ -44,6 +44,8 @@ from cp_queens.errors import SolverFailedError
 GRACE = 1.0
 #: How often (seconds) the parent looks at a silent child: alive, memory.
 POLL = 0.1
+#: Bytes a child may always use, however little memory was free when it started.
+MEMORY_FLOOR = 1e9
 
 Send = Callable[[tuple[Any, ...]], None]
 
@@ -74,7 +76,10 @@ class ChildRun:
         self.enforcer = clock.extended(GRACE)
         self.timed_out = False
         self.peak_rss = 0
-        self._ceiling = limits.MEMORY_SHARE * limits.available_memory()
+        # What a call may plan on, but never under MEMORY_FLOOR: memory free is a moment's
+        # figure (another program may hold most of it as we start), and the watch is
+        # for encodings off by factors, not for a child of a few hundred megabytes.
+        self._ceiling = max(MEMORY_FLOOR, limits.MEMORY_SHARE * limits.available_memory())
         context = start_method(preload)
         direct = context.get_start_method() == "fork"
         reader, writer = context.Pipe(duplex=False)
