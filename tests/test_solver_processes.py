@@ -224,3 +224,24 @@ def test_recheck_says_what_share_it_checked_and_a_forged_record_is_caught(
     forged = _cli("count", "11", "--checkpoint", checkpoint, "--recheck", "0.01")
     assert forged.returncode == ExitCode.BAD_INPUT, forged.stderr
     assert "OEIS" in forged.stderr and "2680" not in forged.stdout
+
+
+def _grow(send: object) -> None:
+    """A child that keeps 200 MB and waits: past any ceiling set below it."""
+    kept = bytearray(200_000_000)
+    time.sleep(30)
+    del kept
+
+
+def test_a_child_that_outgrows_its_memory_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cp_queens import limits
+    from cp_queens.budget import Clock
+    from cp_queens.engines import _child
+
+    monkeypatch.setattr(_child, "MEMORY_FLOOR", 50e6)
+    monkeypatch.setattr(limits, "available_memory", lambda: 100_000_000)  # ceiling 75 MB
+    run = _child.ChildRun(_grow, (), what="test", clock=Clock.start(None))
+    # Waited for, it would end after 30 s as a process that died, not with this message.
+    with pytest.raises(SolverFailedError, match=r"test: the solver used .* of memory"):
+        list(run.messages())
+    assert not run._process.is_alive()
