@@ -10,9 +10,10 @@ Examples:
     >>> cp_queens.verify([1, 3, 0, 2]).ok
     True
 
-Every answer is complete or the call raises: a count, first solution or stream that
-a time limit cut short raises ``TimeLimitError``, which carries what was found
-(``partial``) and the statistics (``stats``):
+Each function gives the value of what ``cp_queens.answer.answer`` found
+(``Answer.result()``): every answer is complete or the call raises. A count, first
+solution or stream that a time limit cut short raises ``TimeLimitError``, which carries
+what was found (``partial``) and the statistics (``stats``):
 
     >>> try:
     ...     cp_queens.count(14, engine="reference", time_limit=0.01)
@@ -34,6 +35,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.answer import Answer, answer
 from cp_queens.budget import KEYWORDS, Budget, check_budget
 from cp_queens.engines.base import Engine, Solutions, UniqueCount
 from cp_queens.errors import (
@@ -52,6 +54,7 @@ from cp_queens.verify import Verdict, verify
 __version__ = "0.1.0"
 
 __all__ = [
+    "Answer",
     "Budget",
     "CpQueensError",
     "IncompleteError",
@@ -267,7 +270,7 @@ def first(
     """
     problem = _problem(n, fixed, blocked)
     solver, budget = _engine("first", _OWN, engine, budget, options)
-    return solver.first(problem, budget=budget)
+    return answer("first", problem, solver, budget=budget).result()
 
 
 def count(
@@ -315,7 +318,7 @@ def count(
     """
     problem = _problem(n, fixed, blocked)
     solver, budget = _engine("count", _OWN, engine or default_count_engine(), budget, options)
-    return solver.count(problem, budget=budget)
+    return answer("count", problem, solver, budget=budget).result()
 
 
 def count_unique(
@@ -349,7 +352,7 @@ def count_unique(
     problem = _problem(n, fixed, blocked)
     name = engine or default_count_engine()
     solver, budget = _engine("count_unique", _OWN, name, budget, options)
-    return solver.count_unique(problem, budget=budget)
+    return answer("count_unique", problem, solver, budget=budget).result()
 
 
 def solutions(

@@ -30,12 +30,12 @@ an ``Answer``:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cp_queens.budget import Budget
-from cp_queens.errors import IncompleteError
+from cp_queens.errors import IncompleteError, TimeLimitError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
 
@@ -49,12 +49,15 @@ __all__ = [
     "NEGATIVE",
     "OUTCOMES",
     "SCHEMA",
+    "SCHEMA_FILE",
     "TASKS",
     "VERSION",
     "Answer",
     "answer",
     "cut_short",
     "plain",
+    "schema",
+    "streamed",
 ]
 
 #: The ``schema`` field of every JSON answer, and its ``version``: a reader checks both.
@@ -126,6 +129,9 @@ class Answer:
         stats: the engine's statistics of the call, when one engine answered.
         details: other task-specific fields, written beside the answer (``unique``
             counts, verdict reasons, compare's runs); JSON-ready after ``plain``.
+        error: the ``IncompleteError`` an incomplete answer was made from (not written):
+            ``result()`` raises it again, so a library function can return an answer's
+            value and keep the completeness convention.
     """
 
     task: str
@@ -137,6 +143,7 @@ class Answer:
     outcome: str = ANSWER
     stats: Stats | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    error: IncompleteError | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.task not in TASKS:
@@ -168,6 +175,29 @@ class Answer:
         """The value when complete, else the partial figure: for text that says which."""
         return self.value if self.complete else self.partial
 
+    def result(self) -> Any:
+        """The value of a complete answer; for one cut short, raise what cut it
+        (``TimeLimitError``, carrying ``partial`` and ``stats``).
+
+        Examples:
+            >>> Answer("count", Problem(4), 2).result()
+            2
+            >>> Answer("count", Problem(9), complete=False, partial=5).result()
+            Traceback (most recent call last):
+            ...
+            cp_queens.errors.TimeLimitError: count of n=9 stopped by time_limit: 5 found so far
+        """
+        if self.complete:
+            return self.value
+        if self.error is not None:
+            raise self.error
+        where = "" if self.n is None else f" of n={self.n}"
+        raise TimeLimitError(
+            f"{self.task}{where} stopped by {self.reason}: {self.partial} found so far",
+            partial=self.partial,
+            stats=self.stats,
+        )
+
     def replace(self, **changes: Any) -> Answer:
         """A copy with some fields changed (checked again)."""
         return dataclasses.replace(self, **changes)
@@ -195,6 +225,19 @@ class Answer:
         document.update((key, plain(value)) for key, value in self.details.items())
         document["stats"] = None if self.stats is None else self.stats.as_dict()
         return document
+
+
+#: The JSON Schema of the document, shipped beside this module (package data).
+SCHEMA_FILE = "answer.schema.json"
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) every ``to_json`` document validates against."""
+    import json
+    from importlib import resources
+
+    text = resources.files("cp_queens").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    return json.loads(text)
 
 
 def plain(value: Any) -> Any:
@@ -243,6 +286,7 @@ def cut_short(
         reason=reason,
         stats=stats,
         details=details or {},
+        error=error,
     )
 
 
@@ -304,15 +348,33 @@ def _stream(
     limit: int | None,
     each: Callable[[Placement], object] | None,
 ) -> Answer:
-    written = 0
     with engine.solutions(problem, limit=limit, budget=budget) as stream:
-        try:
-            for placement in stream:
-                if each is not None:
-                    each(placement)
-                written += 1
-        except IncompleteError as error:
-            error.partial = written  # what reached ``each``, not what the engine saw
-            return cut_short("solutions", problem, error)
-    outcome = NEGATIVE if written == 0 and limit != 0 else ANSWER
-    return Answer("solutions", problem, written, outcome=outcome, stats=stream.stats)
+        return streamed(problem, stream, each, stats=stream.stats, limit=limit)
+
+
+def streamed(
+    problem: Problem,
+    items: Iterable[Any],
+    write: Callable[[Any], object] | None,
+    *,
+    stats: Stats | None,
+    limit: int | None = None,
+) -> Answer:
+    """The ``solutions`` answer of a stream: every item handed to ``write``, the value how
+    many placements were written (``write`` may return how many an item held, a block of
+    placements; anything else counts one), a ``TimeLimitError`` an incomplete answer.
+
+    None at all, in a search that ran to its end, is a proven "no"; ``stats`` (the call's
+    statistics, filled as it runs) tell.
+    """
+    written = 0
+    try:
+        for item in items:
+            took = None if write is None else write(item)
+            written += took if isinstance(took, int) and not isinstance(took, bool) else 1
+    except IncompleteError as error:
+        error.partial = written  # what reached ``write``, not what the engine saw
+        return cut_short("solutions", problem, error)
+    ended = stats is None or stats.status == COMPLETE
+    outcome = NEGATIVE if written == 0 and ended and limit != 0 else ANSWER
+    return Answer("solutions", problem, written, outcome=outcome, stats=stats)

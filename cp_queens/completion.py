@@ -22,10 +22,11 @@ Examples:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.answer import DISAGREE, NEGATIVE, Answer, answer
 from cp_queens.budget import Budget, check_budget
 from cp_queens.engines import Engine
 from cp_queens.errors import IncompleteError
@@ -74,6 +75,78 @@ def completions(
     solver, budget = _engine(engine, budget, options)
     for placement in solver.solutions(problem, limit=limit, budget=budget):
         yield checked(problem, placement, solver.name)
+
+
+def complete(
+    problem: Problem,
+    engine: str | Engine,
+    task: str = "first",
+    *,
+    limit: int | None = None,
+    each: Callable[[Placement], object] | None = None,
+    check_with: str | Engine | None = None,
+    time_limit: float | None = None,
+    budget: Budget | None = None,
+    **options: Any,
+) -> Answer:
+    """The completion problem as an ``Answer``: every completion verified, a second engine
+    asked the same question when ``check_with`` names one.
+
+    Args:
+        task: ``first`` (one completion: task ``complete``), ``count`` or ``solutions``
+            (every completion handed to ``each``; the value is how many).
+        limit: for ``solutions``, stop after this many.
+        check_with: the engine that cross-checks a complete answer; its verdict is in
+            ``details["cross_check"]`` and a disagreement is the outcome ``disagree``.
+        time_limit: seconds for each engine (for ``engine`` when it is a name, and for
+            the engine of ``check_with``).
+        budget: the run settings of the call (or give them as keywords with the
+            engine's options, when ``engine`` is a name).
+        **options: options of ``engine`` when it is a name.
+
+    No completion at all, proven, is the outcome ``negative`` for every task.
+
+    Examples:
+        >>> complete(Problem(8, {0: 0}), "reference", "count", check_with="cpsat").details
+        {'given': 1, 'cross_check': {'engine': 'cpsat', 'agrees': True, 'difference': None}}
+        >>> complete(Problem(4, {0: 0}), "reference").outcome
+        'negative'
+    """
+    if time_limit is not None and isinstance(engine, str):
+        options = {**options, "time_limit": time_limit}
+    solver, budget = _engine(engine, budget, options)
+    found: set[Placement] = set()
+
+    def keep(placement: Placement) -> object:
+        placement = checked(problem, placement, solver.name)
+        if check_with is not None:
+            found.add(placement)
+        return None if each is None else each(placement)
+
+    if task == "solutions":
+        result = answer(task, problem, solver, budget=budget, limit=limit, each=keep)
+    else:
+        result = answer("complete" if task == "first" else task, problem, solver, budget=budget)
+        if isinstance(result.value, Placement):
+            checked(problem, result.value, solver.name)
+    # how many queens were given: read by people as "completions", not "solutions"
+    result = result.replace(details={"given": len(problem.fixed)})
+    if result.complete and result.task == "count" and result.value == 0:
+        result = result.replace(outcome=NEGATIVE)
+    if check_with is None or not result.complete:
+        return result
+    asked: dict[str, Any] = {
+        "complete": {"exists": result.value is not None},
+        "count": {"count": result.value},
+        "solutions": {"found": found},
+    }[result.task]
+    if time_limit is not None:
+        asked["time_limit"] = time_limit
+    difference = cross_check(problem, check_with, **asked)
+    name = check_with if isinstance(check_with, str) else check_with.name
+    verdict = {"engine": name, "agrees": difference is None, "difference": difference}
+    outcome = DISAGREE if difference is not None else result.outcome
+    return result.replace(outcome=outcome, details={**result.details, "cross_check": verdict})
 
 
 def cross_check(

@@ -124,3 +124,14 @@ def test_plain_refuses_what_json_cannot_hold() -> None:
     assert plain(frozenset({(1, 2), (0, 1)})) == [[0, 1], [1, 2]]
     with pytest.raises(TypeError, match="cannot write object"):
         plain(object())
+
+
+def test_result_gives_the_value_or_raises_what_cut_the_answer_short() -> None:
+    from cp_queens import engines
+
+    reference = engines.get("reference")
+    assert answer("count", Problem(6), reference).result() == 4
+    cut = answer("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
+    with pytest.raises(TimeLimitError, match="stopped by the time limit") as raised:
+        cut.result()
+    assert raised.value.partial == cut.partial and raised.value.stats is cut.stats

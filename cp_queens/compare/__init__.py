@@ -47,12 +47,16 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.answer import ANSWER, DISAGREE, Answer, answer
 from cp_queens.budget import Budget, Clock, check_budget
-from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Problem
 from cp_queens.stats import Stats
 
 TASKS = engines.TASKS
+
+#: The ``Answer`` task of each ``compare`` task.
+ANSWER_TASKS = {"first": "first", "count": "count", "enumerate": "solutions"}
 
 #: Run outcomes.
 OK = "ok"
@@ -137,8 +141,17 @@ class Run:
 
     @property
     def solutions(self) -> int | None:
-        """Solutions found (counted, streamed, or 0/1 for ``first``), if it ran."""
-        return None if self.stats is None else self.stats.solutions
+        """Solutions found (counted, streamed, or 0/1 for ``first``) by a run that finished;
+        ``None`` otherwise (a run cut short has a ``lower_bound`` instead)."""
+        return None if self.stats is None or self.status != OK else self.stats.solutions
+
+    @property
+    def lower_bound(self) -> int | None:
+        """For a run the time limit stopped: the solutions it had found, a lower bound
+        (never in ``solutions``, which holds complete answers only)."""
+        if self.status != TIMEOUT or self.stats is None:
+            return None
+        return self.stats.solutions
 
     @property
     def branches(self) -> int | None:
@@ -156,7 +169,7 @@ class Run:
     def as_dict(self) -> dict[str, Any]:
         """One flat record: the run's fields and the engine's figures side by side."""
         record = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "stats"}
-        figures = ("solutions", "branches", "conflicts", "extra")
+        figures = ("solutions", "lower_bound", "branches", "conflicts", "extra")
         return {**record, **{name: getattr(self, name) for name in figures}}
 
 
@@ -419,17 +432,10 @@ def _child_run(spec: EngineSpec, n: int, task: str, budget: Budget) -> dict[str,
         known["family"] = family_of(engine)
         problem = Problem(n)
         started = time.perf_counter()
-        finished = True
-        try:
-            if task == "first":
-                solutions = int(engine.first(problem, budget=budget) is not None)
-            elif task == "count":
-                solutions = engine.count(problem, budget=budget)
-            else:
-                solutions = sum(1 for _ in engine.solutions(problem, budget=budget))
-        except TimeLimitError as cut:  # the partial figure is kept, marked as such
-            finished = False
-            solutions = cut.partial if isinstance(cut.partial, int) else 0
+        result = answer(ANSWER_TASKS[task], problem, engine, budget=budget)
+        finished = result.complete
+        found = result.found  # a partial figure, kept as such: only in ``lower_bound``
+        solutions = int(found is not None) if task == "first" else int(found or 0)
         known["wall_time"] = round(time.perf_counter() - started, 6)
     except UnsupportedTaskError as error:
         return {**known, "status": UNSUPPORTED, "message": str(error)}
@@ -484,6 +490,23 @@ def mark_agreement(runs: Sequence[Run]) -> None:
             same = len({run.solutions for run in group}) == 1
             for run in group:
                 run.agrees = same
+
+
+def as_answer(runs: Sequence[Run], settings: dict[str, Any]) -> Answer:
+    """The comparison as one ``Answer``: its value the runs (as flat records), the outcome
+    ``disagree`` when two finished runs at one n found different numbers of solutions.
+
+    A comparison whose runs hit their time limit is still complete: each such run is
+    a measurement (``status`` ``timeout``, its figure in ``lower_bound``).
+    """
+    disagree = any(run.agrees is False for run in runs)
+    return Answer(
+        "compare",
+        None,
+        [run.as_dict() for run in runs],
+        outcome=DISAGREE if disagree else ANSWER,
+        details={"settings": settings},
+    )
 
 
 def machine() -> dict[str, Any]:
