@@ -51,6 +51,13 @@ class ClusterLostError(CpQueensError):
     exits with its I/O code: nothing was wrong with the request."""
 
 
+class SolverFailedError(CpQueensError):
+    """A solver we run failed, not the request: a solver process that crashed, hung
+    past the call's deadline or grew beyond the memory a call may plan on, or an
+    external solver that does not answer. The message is one line, with the solver's
+    own last words where it left any; the CLI exits with its own code (69)."""
+
+
 class CpQueensWarning(UserWarning):
     """Something was adjusted to what helps (e.g. workers capped at the cores); the CLI
     prints it as one ``cp-queens: warning:`` line."""

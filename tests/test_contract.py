@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -342,3 +343,165 @@ def test_one_engine_serves_two_threads_at_once(make_engine: MakeEngine) -> None:
     for thread in threads:
         thread.join()
     assert results == {n: (total(n), n) for n in sizes}
+
+
+# -- the limits contract: every engine and backend stops at a time limit --------------
+#
+# At a 1-second limit on a board it cannot finish, every engine (each backend of
+# ``cpmpy`` apart) stops within seconds, under a memory ceiling, leaves no process
+# behind, and says so: ``TimeLimitError`` in the library, exit 4 on the command line.
+# The board is chosen from the engine's own cost figures (``cp_queens.limits``), never
+# hard-coded: a count whose estimate is a minute or more; a first solution beyond the
+# engine's reach, or a model whose setup outlasts the limit, or (CPMpy, MiniZinc,
+# whose model building cannot look at the clock) the largest board their memory figure
+# allows. Each run is a process of its own, watched with its children (psutil).
+
+#: Memory the whole process tree may reach (peak resident bytes, summed).
+CEILING = 3e9
+#: Seconds a run may take, start-up (imports) included, on a loaded machine.
+STOPS_WITHIN = 20.0
+LIMIT = 1.0
+
+
+def _targets() -> list[str]:
+    from cp_queens.engines.cpmpy import SOLVERS
+
+    out: list[str] = []
+    for name in engines.names():
+        out += [f"cpmpy:solver={s}" for s in SOLVERS] if name == "cpmpy" else [name]
+    return out
+
+
+def _engine(spec: str) -> Engine:
+    name, options = engines.parse_spec(spec)
+    from tests.helpers import build_or_skip
+
+    return build_or_skip(name, **options)
+
+
+def _size(engine: Engine, task: str) -> int | None:
+    """A board ``engine`` cannot finish ``task`` on within the limit, by its figures."""
+    from cp_queens import limits
+
+    cap = engine.max_n or 1 << 20
+
+    def fits(n: int) -> bool:
+        return limits.memory_needed(engine, n) <= CEILING / 3
+
+    if task in ("count", "enumerate"):
+        for n in range(4, min(cap, 40) + 1):
+            seconds = limits.count_seconds(engine, n)
+            if seconds is None:
+                return None
+            if seconds >= 60:
+                return n if fits(n) else None
+        return None
+    if engine.first_reach is not None:
+        return min(cap, 2 * engine.first_reach)
+    n = 8
+    while 2 * n <= cap and fits(2 * n):
+        n *= 2
+    setup = limits.setup_seconds(engine, n)
+    if (setup is not None and setup > LIMIT) or engine.name in ("cpmpy", "minizinc"):
+        return n
+    return None  # its figures promise nothing it cannot finish (a formula, local search)
+
+
+def _watch(argv: list[str]) -> tuple[int, str, float, float, set[int]]:
+    """Run ``argv``: exit code, stderr + stdout tail, seconds, peak tree bytes, pids seen."""
+    import subprocess
+    import sys
+
+    import psutil
+
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    root = psutil.Process(process.pid)
+    seen: dict[int, float] = {}
+    peak = 0.0
+    reader = threading.Thread(target=lambda: outputs.append(process.communicate()))
+    outputs: list[tuple[str, str]] = []
+    reader.start()
+    while process.poll() is None and time.monotonic() - started < 120:
+        try:
+            tree = [root, *root.children(recursive=True)]
+            peak = max(peak, sum(p.memory_info().rss for p in tree))
+            seen.update({p.pid: p.create_time() for p in tree[1:]})
+        except psutil.Error:
+            pass
+        time.sleep(0.05)
+    if process.poll() is None:
+        process.kill()
+    reader.join()
+    elapsed = time.monotonic() - started
+    out, err = outputs[0]
+    time.sleep(0.3)  # a killed tree takes a moment to be reaped
+    left = set()
+    for pid, created in seen.items():
+        try:
+            alive = psutil.Process(pid)
+            if alive.create_time() == created and alive.status() != psutil.STATUS_ZOMBIE:
+                left.add(pid)
+        except psutil.Error:
+            pass
+    return process.returncode, (err + out)[-600:], elapsed, peak, left
+
+
+_LIBRARY = """
+import sys
+from cp_queens import Problem, engines
+from cp_queens.errors import TimeLimitError
+name, options = engines.parse_spec(sys.argv[1])
+engine = engines.get(name, time_limit={limit}, **options)
+task, n = sys.argv[2], int(sys.argv[3])
+try:
+    if task == "first":
+        engine.first(Problem(n))
+    elif task == "count":
+        engine.count(Problem(n))
+    else:
+        for _ in engine.solutions(Problem(n)):
+            pass
+except TimeLimitError:
+    print("TimeLimitError")
+"""
+
+#: Cases run by default (the rest, minutes in all, in the slow run).
+_QUICK = {("cpmpy:solver=pysat", "count", "cli"), ("minizinc", "first", "library")}
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for spec in _targets():
+        for task in ("first", "count", "enumerate"):
+            for where in ("library", "cli"):
+                marks = () if (spec, task, where) in _QUICK else (pytest.mark.slow,)
+                cases.append(pytest.param(spec, task, where, marks=marks))
+    return cases
+
+
+@pytest.mark.parametrize(("spec", "task", "where"), _cases())
+def test_every_engine_stops_at_a_time_limit(spec: str, task: str, where: str) -> None:
+    engine = _engine(spec)
+    if task != "first" and not engine.able_to(task):
+        pytest.skip(f"{spec} cannot {task}")
+    n = _size(engine, task)
+    if n is None:
+        pytest.skip(f"{spec}: its cost figures name no board it cannot {task} within 1 s")
+    if where == "library":
+        argv = ["-c", _LIBRARY.format(limit=LIMIT), spec, task, str(n)]
+    else:
+        command = {"first": "solve", "count": "count", "enumerate": "enumerate"}[task]
+        argv = ["-m", "cp_queens", command, str(n), "-e", spec, "--time-limit", str(LIMIT)]
+        argv += ["--format", "jsonl"] if task != "count" else []
+    code, said, elapsed, peak, left = _watch(argv)
+    assert elapsed < STOPS_WITHIN, f"{spec} {task} n={n}: {elapsed:.1f} s"
+    assert peak < CEILING, f"{spec} {task} n={n}: {peak / 1e9:.1f} GB"
+    assert not left, f"{spec} {task} n={n}: processes left behind {left}"
+    assert "Traceback" not in said and "internal error" not in said, said
+    if where == "library":
+        assert code == 0 and "TimeLimitError" in said, (code, said)
+    else:
+        assert code == 4, (code, said)

@@ -11,8 +11,8 @@ import itertools
 
 import pytest
 
+from cp_queens.budget import Budget
 from cp_queens.dominate import (
-    MAX_N,
     attacks,
     classic_lower_bound,
     dominate,
@@ -20,7 +20,7 @@ from cp_queens.dominate import (
     lp_bound,
     smallest_dominating_set,
 )
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, CpQueensWarning
 
 #: OEIS A075458, domination number of the n x n queens graph, n = 1..25 (test oracle only).
 A075458 = [1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11, 11, 12, 12, 13, 13]
@@ -120,25 +120,85 @@ def test_bounds_stay_below_the_optimum() -> None:
         assert lp_bound(n) <= A075458[n - 1] + 1e-6
 
 
-def test_a_time_limit_returns_a_checked_set_and_a_bound() -> None:
+@pytest.mark.parametrize("model", ["cp", "mip"])
+def test_a_time_limit_returns_a_checked_set_and_a_bound(model: str) -> None:
     steps = []
-    result = dominate(12, time_limit=0.2, on_step=steps.append)
-    assert result.bound <= 6 <= (result.size or 99)
-    if result.queens:
-        assert dominates(12, result.queens).ok
+    result = dominate(12, model=model, time_limit=0.2, on_step=steps.append)
+    assert dominates(12, result.queens).ok  # always a set: at worst the constructed one
+    assert result.bound <= 6 <= result.size  # A075458(12) = 6
+    assert steps[0].best == result.statistics["constructed"]  # the run starts from it
     assert all(a.seconds <= b.seconds for a, b in itertools.pairwise(steps))
-    assert all(s.bound <= (s.best or 99) for s in steps)
+    assert all(a.best >= b.best and a.bound <= b.bound for a, b in itertools.pairwise(steps))
+    assert all(s.bound <= s.best for s in steps)
+    assert (steps[-1].best, steps[-1].bound) == (result.size, result.bound)
+
+
+@pytest.mark.parametrize("model", ["cp", "mip"])
+@pytest.mark.parametrize("independent", VARIANTS, ids=["dominating", "independent"])
+def test_a_large_board_cut_short_still_has_a_set_its_bound_and_gap(
+    model: str, independent: bool
+) -> None:
+    # n = 100: the model alone takes seconds to build; 0.3 s stops it (or the search)
+    # and the constructed set is the answer, checked by the independent checker.
+    result = dominate(100, model=model, independent=independent, time_limit=0.3)
+    assert not result.optimal
+    assert dominates(100, result.queens, independent=independent).ok
+    assert result.bound == 50 < result.size <= 100  # the classic bound; OEIS: 50 or 51
+    assert result.gap == (result.size - 50) / result.size > 0
+    assert result.statistics["proof"] == "none"
+
+
+@pytest.mark.parametrize("symmetry", ["none", "halves", "lex"])
+def test_the_hint_is_a_set_the_symmetry_breaking_accepts(symmetry: str) -> None:
+    # The constructed set, in the image handed to the solver, must satisfy every row of
+    # the model: fixed to it, the model stays feasible.
+    from ortools.sat.python import cp_model
+
+    from cp_queens.dominate.construct import greedy
+    from cp_queens.dominate.models import build_cp
+    from cp_queens.dominate.symmetric import canonical
+
+    for n in range(1, 10):
+        for independent in VARIANTS:
+            hint = set(canonical(n, greedy(n, independent=independent), symmetry))
+            model, x = build_cp(n, independent=independent, symmetry=symmetry)
+            for r in range(n):
+                for c in range(n):
+                    model.add(x[r][c] == ((r, c) in hint))
+            assert cp_model.CpSolver().solve(model) == cp_model.OPTIMAL, (n, independent)
+
+
+def test_a_constructed_set_on_the_classic_bound_needs_no_search() -> None:
+    result = dominate(4)  # the greedy finds 2 queens; at least 2 are needed
+    assert result.optimal and result.size == 2
+    assert result.statistics["proof"] == "classic bound"
+    assert result.statistics["status"] == "NOT_RUN" and result.statistics["branches"] == 0
+
+
+def test_workers_are_the_solvers_threads_checked_like_every_budget() -> None:
+    from cp_queens.budget import available_cores
+
+    assert dominate(5, workers=0).statistics["threads"] == available_cores()
+    with pytest.warns(CpQueensWarning, match="capped"):
+        result = dominate(5, workers=99999)
+    assert result.statistics["threads"] == available_cores() and result.optimal
+    budget = Budget.of(time_limit=30, workers=1)
+    assert dominate(5, budget=budget).statistics["threads"] == 1
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({"n": 0}, "N must be"),
-        ({"n": MAX_N + 1}, "too large"),
+        ({"n": 10**5}, "would need about .* of memory"),
         ({"n": 5, "model": "gurobi"}, "unknown model"),
         ({"n": 5, "symmetry": "all"}, "unknown symmetry"),
-        ({"n": 5, "time_limit": 0}, "time limit"),
-        ({"n": 5, "workers": 0}, "workers"),
+        ({"n": 5, "time_limit": 0}, "time_limit"),
+        ({"n": 5, "time_limit": float("nan")}, "time_limit"),
+        ({"n": 5, "workers": -1}, "workers"),
+        ({"n": 5, "budget": Budget.of(time_limit=1), "time_limit": 2}, "not both"),
+        ({"n": 5, "budget": Budget.of(where="local:1")}, "where has no meaning"),
+        ({"n": 5, "budget": "soon"}, "budget must be"),
     ],
 )
 def test_bad_requests_are_one_clear_error(kwargs: dict, message: str) -> None:

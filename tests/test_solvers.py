@@ -128,6 +128,21 @@ def test_a_missing_backend_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(cpmpy.SolverLookup, "lookup", lambda name: Missing)
     with pytest.raises(CpQueensError, match=r"pip install '\.\[solvers\]' in a clone"):
+        engines.get("cpmpy", solver="exact")
+
+
+def test_a_missing_choco_is_found_without_starting_its_jvm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pychoco is looked for, not imported: its JVM ends the process when it cannot start."""
+    pytest.importorskip("cpmpy")
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pychoco" else real(name, *a)
+    )
+    with pytest.raises(CpQueensError, match=r"solver 'choco' is not installed"):
         engines.get("cpmpy", solver="choco")
 
 

@@ -33,7 +33,7 @@ from cp_queens.cli._common import (
     set_quiet,
 )
 from cp_queens.cli.exit_codes import ExitCode, table
-from cp_queens.errors import ClusterLostError, CpQueensError
+from cp_queens.errors import ClusterLostError, CpQueensError, SolverFailedError
 
 
 class Command:
@@ -181,15 +181,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except ClusterLostError as error:  # the request was fine; the connection was not
         return fail(str(error), ExitCode.IO_ERROR)
+    except SolverFailedError as error:  # the request was fine; the solver was not
+        return fail(str(error), ExitCode.SOLVER_FAILED)
     except CpQueensError as error:
         return fail(str(error), ExitCode.BAD_INPUT)
     except KeyboardInterrupt:
         print("cp-queens: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
     except BrokenPipeError:
-        # The reader (e.g. `| head`) went away: not an error.
+        # The reader (e.g. `| head`) went away: not an error, nothing to say.
         _silence_stdout()
-        return ExitCode.OK
+        return ExitCode.CLOSED_PIPE
+    except SystemExit as leaving:
+        # Rich's console meets a closed pipe with SystemExit(1) raised while handling
+        # the BrokenPipeError; 1 would claim "a proven negative".
+        if isinstance(leaving.__context__, BrokenPipeError):
+            _silence_stdout()
+            return ExitCode.CLOSED_PIPE
+        raise
     except StreamError as error:
         _silence_stdout()
         return fail(str(error), ExitCode.IO_ERROR)

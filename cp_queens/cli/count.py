@@ -103,7 +103,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         type=fraction,
         metavar="FRACTION",
         help="count this share (0 to 1) of the subproblems resumed from --checkpoint again "
-        "and fail on any mismatch",
+        "and fail on any mismatch; the statistics say how many were checked",
     )
     parser.set_defaults(run=run)
 

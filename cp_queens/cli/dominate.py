@@ -4,28 +4,28 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
+from cp_queens.cli import exit_codes
 from cp_queens.cli._common import (
     board_size,
-    non_negative_int,
     note,
     open_output,
     positive_seconds,
+    workers_value,
 )
-from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.errors import CpQueensError
+from cp_queens.writers import FORMATS, choices
+
+if TYPE_CHECKING:
+    from cp_queens.dominate import Domination
 
 #: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module.
 MODELS = ("cp", "mip")
 SYMMETRIES = ("none", "halves", "lex")
-
-
-def solver_threads(text: str) -> int:
-    """argparse type for --workers: a whole number >= 1."""
-    value = non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1 thread, got {value}")
-    return value
+#: A dominating set is squares, not a placement of one queen a row: dominate draws its
+#: own boards (``render.squares``) in these two, and writes every document format of
+#: the registry (json) as the shared answer document.
+DRAWN = ("boards", "unicode")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -35,11 +35,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "the N x N board (queens domination, OEIS A075458), or with --independent of "
         "queens that do not attack each other (A075324). Prints the board and the size, "
         "and whether it is proven optimal or only the best found, with the proven lower "
-        "bound and the gap. Statistics go to stderr.",
+        "bound and the gap. Every run starts from a dominating set constructed without a "
+        "solver (greedy set cover), so a run stopped by --time-limit still prints a set. "
+        "The largest N is set by memory: the model has about 3.3 N^3 terms, estimated at "
+        "0.5 GB for N = 100 and 13 GB for N = 300, and a board that does not fit in the "
+        "memory available is refused at once. Proving the optimum takes minutes from "
+        "N = 9 or 10 on (see docs/domination.md). Statistics go to stderr.",
         epilog="examples:\n"
         "  cp-queens dominate 8 --model mip            5 queens, proven optimal\n"
         "  cp-queens dominate 8 --independent          5 non-attacking queens\n"
-        "  cp-queens dominate 13 --time-limit 10       best set, bound and gap (exit 4)",
+        "  cp-queens dominate 100 --time-limit 5       best set, bound and gap (exit 4)",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N)")
     parser.add_argument(
@@ -73,27 +78,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=solver_threads,
+        type=workers_value,
         default=1,
-        metavar="K",
-        help="solver threads (default 1, so that runs repeat)",
+        metavar="W",
+        help="cores the solver may use, as W threads of this one process (CP-SAT's search "
+        "workers, SCIP's threads); 0: every core; more than the cores is capped at them "
+        "with one warning, as for count's --workers (default 1, so that runs repeat)",
     )
     parser.add_argument(
         "--format",
-        choices=("boards", "unicode"),
+        choices=DRAWN + choices("document"),
         default="boards",
-        help="boards: rows of '.' and 'Q' (default); unicode: a chess diagram",
+        help="boards: rows of '.' and 'Q' (default); unicode: a chess diagram; json: one "
+        "JSON object on one line, the versioned answer document (schema cp-queens/answer): "
+        "'value' {size, queens} when proven optimal, else 'complete': false and 'partial' "
+        "{size, queens}, the best set found; 'bound' and 'gap' beside it",
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from cp_queens.dominate import MAX_N, Step, dominate
-    from cp_queens.render import squares
-
-    if args.n > MAX_N:
-        raise CpQueensError(f"N={args.n} is too large for the domination models (at most {MAX_N})")
+    from cp_queens.budget import Budget
+    from cp_queens.dominate import Step, dominate
 
     def progress(step: Step) -> None:
         best = "-" if step.best is None else step.best
@@ -105,21 +112,31 @@ def run(args: argparse.Namespace) -> int:
         independent=args.independent,
         model=args.model,
         symmetry=args.symmetry,
-        time_limit=args.time_limit,
-        workers=args.workers,
+        budget=Budget.of(time_limit=args.time_limit, workers=args.workers),
         classic_bound=args.classic_bound,
         on_step=progress,
     )
     details = ", ".join(f"{key}={value}" for key, value in result.statistics.items())
     note(f"model={result.model} symmetry={result.symmetry} {details} wall={result.seconds:.2f}s")
+    answer = result.answer()
+    if FORMATS[args.format].document:  # the registry's document writer, as every command's
+        from cp_queens.writers import write_answer
+
+        with open_output(args.output, lines=True) as out:
+            write_answer(answer, args.format, out)
+    else:
+        write_text(args, result)
+    if not answer.complete:
+        print(f"cp-queens: stopped by the time limit of {args.time_limit:g} s", file=sys.stderr)
+    return exit_codes.of(answer)
+
+
+def write_text(args: argparse.Namespace, result: Domination) -> None:
+    """The board, then one line: its size and whether it is proven optimal."""
+    from cp_queens.render import squares
+
     what = "independent dominating set" if args.independent else "dominating set"
-    if not result.queens:
-        print(
-            f"cp-queens: no {what} found within the time limit of {args.time_limit:g} s; "
-            f"at least {result.bound} queens are needed",
-            file=sys.stderr,
-        )
-        return ExitCode.TIME_LIMIT
+    queens = f"{result.size} queen{'s' * (result.size != 1)}"
     with open_output(args.output) as out:
         board = squares(
             args.n, result.queens, style="unicode" if args.format == "unicode" else "text"
@@ -128,15 +145,11 @@ def run(args: argparse.Namespace) -> int:
         if result.optimal:
             how = "" if result.statistics["proof"] == "search" else ", by the classic bound"
             out.write(
-                f"{result.size} queens: a smallest {what} of the {args.n} x {args.n} board"
+                f"{queens}: a smallest {what} of the {args.n} x {args.n} board"
                 f" (proven optimal{how})\n"
             )
         else:
             out.write(
-                f"{result.size} queens: the best {what} found, not proven optimal; "
+                f"{queens}: the best {what} found, not proven optimal; "
                 f"lower bound {result.bound} (gap {result.gap:.0%})\n"
             )
-    if not result.optimal:
-        print(f"cp-queens: stopped by the time limit of {args.time_limit:g} s", file=sys.stderr)
-        return ExitCode.TIME_LIMIT
-    return ExitCode.OK

@@ -30,6 +30,9 @@ class ExitCode(IntEnum):
     DISAGREE = 3
     #: Stopped by --time-limit: the answer is incomplete (what was written is whole).
     TIME_LIMIT = 4
+    #: A solver we run failed: it crashed, hung past the time limit, outgrew the
+    #: memory, or an external solver (minizinc) did not answer (one line on stderr).
+    SOLVER_FAILED = 69
     #: Reading or writing failed (disk full, closed stream, unwritable file, a Dask
     #: scheduler lost mid-run).
     IO_ERROR = 74
@@ -37,6 +40,9 @@ class ExitCode(IntEnum):
     INTERNAL_ERROR = 70
     #: Interrupted by Ctrl-C (SIGINT) or SIGTERM; finished work is kept.
     INTERRUPTED = 130
+    #: The reader of stdout went away (``| head``): nothing said, the code of a process
+    #: ended by SIGPIPE (128 + 13), as ``seq`` or ``yes`` would give under ``pipefail``.
+    CLOSED_PIPE = 141
 
 
 #: One line per code, for ``--help`` and the docs.
@@ -47,8 +53,10 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.DISAGREE: "two engines disagree (a bug in one of them)",
     ExitCode.TIME_LIMIT: "stopped by --time-limit: the answer is incomplete",
     ExitCode.INTERNAL_ERROR: "internal error, a bug (--debug or CP_QUEENS_DEBUG=1 shows it)",
+    ExitCode.SOLVER_FAILED: "a solver failed: crashed, hung, out of memory (one line on stderr)",
     ExitCode.IO_ERROR: "reading or writing failed (disk full, closed stream, lost cluster)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C, SIGTERM); finished work is kept",
+    ExitCode.CLOSED_PIPE: "the reader of stdout went away (a closed pipe): quiet, as for SIGPIPE",
 }
 
 
@@ -68,7 +76,7 @@ def of(answer: Answer) -> ExitCode:
 
 #: What each code means for each answering command, in its own words: the one table the
 #: command pages (``<!-- exit-codes CMD -->`` in docs/commands/) and the ``--help`` of
-#: ``complete`` are written from. Every command may also end with 70, 74 or 130.
+#: ``complete`` are written from. Every command may also end with 69, 70, 74, 130 or 141.
 BY_COMMAND: dict[str, dict[ExitCode, str]] = {
     "solve": {
         ExitCode.OK: "a solution",

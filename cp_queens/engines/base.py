@@ -217,7 +217,11 @@ class Engine:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
         self._check(problem, "enumerate", self.able_to("enumerate"), budget)
-        self._check_setup(problem, "solutions", budget, 0)
+        try:
+            self._check_setup(problem, "solutions", budget, 0)
+        except TimeLimitError as error:
+            # A stream cut short raises from ``next()``, after what it yielded: here none.
+            return Solutions(_raise(error), error.stats)  # type: ignore[arg-type]
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
 
@@ -502,6 +506,12 @@ class Engine:
         self._raise_if_incomplete(
             call, emitted, f"{emitted:,} solutions streamed (there may be more)"
         )
+
+
+def _raise(error: BaseException) -> Iterator[Placement]:
+    """A stream that raises ``error`` at its first ``next()``."""
+    raise error
+    yield  # a generator, so that nothing is raised before the first next()
 
 
 class TemplateEngine(Engine):

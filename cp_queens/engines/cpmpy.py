@@ -46,14 +46,16 @@ from __future__ import annotations
 import queue
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from cp_queens.budget import Clock
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine
 from cp_queens.errors import CpQueensError
 from cp_queens.handover import QUEUE_SIZE, put_unless_stopped
 from cp_queens.problem import Placement, Problem, Residue
+from cp_queens.stats import TIME_LIMIT
 
 #: The CPMpy backends this engine offers, each a family of solvers.
 FAMILIES = {
@@ -69,6 +71,31 @@ NATIVE = frozenset({"ortools", "choco", "exact"})
 #: Backends whose solver must stay on the thread that made it.
 ON_CALLER_THREAD = frozenset({"pumpkin", "pysat"})
 ENUMERATIONS = ("auto", "native", "blocking")
+#: What each backend costs, for the checks before work (``cp_queens.limits``). Measured
+#: with ``build_model`` and the backend's constructor (where CPMpy transforms and
+#: encodes) at n = 8..200 on the 2-core development machine under a load of 6 to 9,
+#: the times then halved for an idle machine. The encodings that cannot look at the
+#: clock are the pseudo-Boolean one of ``exact`` (n = 50: 11.5 s, 94 MB; about n^2)
+#: and the SAT one of ``pysat`` (n = 16: 3.4 s, 68 MB; n = 20: 14.7 s, 311 MB; n = 24:
+#: 49 s, 529 MB; about n^5 seconds and n^4 bytes, not halved): a limit shorter than
+#: their setup ends the call at once, a board whose encoding cannot fit is refused.
+COSTS: dict[str, dict[str, float | None]] = {
+    "ortools": {"bytes_per_square": 300, "seconds_per_solution": 1e-3},
+    "choco": {"bytes_per_square": 500, "seconds_per_solution": 1e-3},
+    "exact": {
+        "bytes_per_square": 40_000,
+        "setup_seconds_per_square": 2e-3,
+        "seconds_per_solution": 1e-2,
+    },
+    "pumpkin": {"bytes_per_square": 300, "seconds_per_solution": 1e-2},
+    "pysat": {
+        "bytes_per_square": 1_600,
+        "memory_growth": 4,
+        "setup_seconds_per_square": 5e-6,
+        "setup_growth": 5,
+        "seconds_per_solution": 1e-2,
+    },
+}
 INSTALL = "the 'solvers' extra: pip install '.[solvers]' in a clone"
 
 _DONE = object()
@@ -118,7 +145,8 @@ class CpmpyEngine(Engine):
         "enumeration": ENUMERATIONS,
     }
     #: Costs for the checks before work (see cp_queens.limits): CPMpy builds a model of
-    #: n variables and 3 AllDifferent, then the backend's own (SAT: the encoding, n^2 and more).
+    #: n variables and 3 AllDifferent, then the backend's own; each backend's figures
+    #: (``COSTS``) replace these on the instance.
     bytes_per_square = 300
     seconds_per_solution = 1e-3
 
@@ -141,69 +169,101 @@ class CpmpyEngine(Engine):
         _check_installed(solver)
         self.solver = solver
         self.family = FAMILIES[solver]
+        for figure, value in COSTS[solver].items():
+            setattr(self, figure, value)
         native = solver in NATIVE and enumeration != "blocking"
         self.enumeration = "native" if native else "blocking"
 
     # -- tasks ----------------------------------------------------------------
 
-    def _first(self, problem: Problem, call: Call) -> Placement | None:
-        """Build and solve on a worker thread, so that the time limit holds.
+    # -- in a child process (see cp_queens.engines._child) ---------------------
+    #
+    # CPMpy's transformations and encodings cannot be interrupted (the SAT encoding of
+    # n = 200 takes minutes and gigabytes before the solver starts), Choco's JVM ends
+    # the whole process when it cannot start, and backends print their own noise
+    # (Pumpkin's "unsendable" traceback): so every call runs in a child process tied
+    # to ours, killed at the deadline plus a grace whatever it does, its output kept
+    # out of the user's terminal.
 
-        CPMpy's transformations (the SAT and pseudo-Boolean encodings of a large board
-        take minutes) cannot be interrupted, and the solver's own time limit only
-        starts once they are done. Under a time limit the call therefore waits for the
-        worker only until the deadline, then answers "time limit" and leaves the worker
-        to finish in the background (a daemon thread: it never keeps the process alive;
-        CP-SAT is told to stop). Without a limit it simply waits.
-        """
+    #: True in the child process itself: the calls run there, in-process.
+    in_child = False
+
+    def _first(self, problem: Problem, call: Call) -> Placement | None:
         if not problem.residue().rows:
             return problem.residue().place([])  # every queen given: the board is its answer
-        outcome: dict[str, Any] = {}
-        done = threading.Event()
-        holder: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                model, q, residue = build_model(problem)
-                solver = self._backend(model, q, call)
-                holder["solver"] = solver
-                if call.expired():
-                    return
-                found = self._solve(solver, call)
-                self._record(solver, call)
-                if found is not None:
-                    outcome["placement"] = residue.place([int(v.value()) for v in q])
-            except BaseException as error:  # handed to the caller below
-                outcome["error"] = error
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="cp-queens-cpmpy-first", daemon=True).start()
-        remaining = call.remaining()
-        finished = done.wait(None if remaining is None else remaining + 0.5)
-        if not finished:
-            ort = getattr(holder.get("solver"), "ort_solver", None)
-            if ort is not None:
-                ort.stop_search()
-            call.stop_for_time()
-            return None
-        if "error" in outcome:
-            raise outcome["error"]
-        if "placement" not in outcome and call.expired():
-            call.stop_for_time()
-        return outcome.get("placement")
+        if self.in_child:
+            return self._first_here(problem, call)
+        found = None
+        for message in self._child(call, "first", problem):
+            if message[0] == "done" and message[1] is not None:
+                found = Placement(message[1])
+        return found
 
     def _count(self, problem: Problem, call: Call) -> int:
         if not problem.residue().rows:
             return 1  # every queen given (a solver without variables finds nothing to count)
-        if self.solver == "ortools" and self.enumeration == "native":
-            return self._count_in_callback(problem, call)
-        return super()._count(problem, call)
+        if self.in_child:
+            if self.solver == "ortools" and self.enumeration == "native":
+                return self._count_in_callback(problem, call)
+            return super()._count(problem, call)
+        total = 0
+        for message in self._child(call, "count", problem):
+            if message[0] in ("report", "done"):
+                total = message[1]
+            if message[0] == "report":
+                call.report(total)
+        return total
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        if not problem.residue().rows:
+            return iter([problem.residue().place([])])  # every queen given
+        if self.in_child:
+            return self._solutions_here(problem, call)
+        return self._streamed(problem, call)
+
+    def _streamed(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        for message in self._child(call, "solutions", problem):
+            if message[0] == "solutions":
+                yield from map(Placement, message[1])
+
+    def _child(self, call: Call, task: str, problem: Problem) -> Iterator[tuple[Any, ...]]:
+        """The messages of ``task`` run in a child process; its figures land in ``call``."""
+        from cp_queens.engines._child import ChildRun
+
+        run = ChildRun(
+            _run_in_child,
+            (self.solver, self.enumeration, task, problem, call.clock),
+            what=f"cpmpy ({self.solver})",
+            clock=call.clock,
+            preload=("cpmpy",),
+        )
+        for message in run.messages():
+            if message[0] == "done":
+                _apply(call, message[2])
+            yield message
+        if run.timed_out:  # killed at the deadline, in a phase that could not stop itself
+            call.stop_for_time()
+
+    # -- in this process (the child's side) ------------------------------------
+
+    def _first_here(self, problem: Problem, call: Call) -> Placement | None:
         model, q, residue = build_model(problem)
-        if not q:
-            return iter([residue.place([])])  # every queen given: the board is its answer
+        if call.expired():
+            call.stop_for_time()
+            return None
+        solver = self._backend(model, q, call)
+        if call.expired():
+            call.stop_for_time()
+            return None
+        found = self._solve(solver, call)
+        self._record(solver, call)
+        return None if found is None else residue.place([int(v.value()) for v in q])
+
+    def _solutions_here(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        model, q, residue = build_model(problem)
+        if call.expired():
+            call.stop_for_time()
+            return iter(())
         solver = self._backend(model, q, call)
         if self.solver == "choco" and self.enumeration == "native":
             return self._choco_next(solver, q, residue, call)
@@ -387,6 +447,68 @@ class CpmpyEngine(Engine):
             _choco_figures(solver.chc_solver, call)
 
 
+#: Solutions the child sends in one message (fewer when they come slowly).
+BATCH = 256
+
+
+def _run_in_child(
+    solver: str,
+    enumeration: str,
+    task: str,
+    problem: Problem,
+    clock: Clock,
+    send: Callable[[tuple[Any, ...]], None],
+) -> None:
+    """The child's side of a call: run ``task`` here and send what it finds.
+
+    ``("report", count)`` now and then while counting, ``("solutions", [columns, ...])``
+    in batches (sent at once while they come slowly), then ``("done", answer, figures)``.
+    """
+    import time
+
+    from cp_queens.stats import Stats
+
+    engine = CpmpyEngine(solver=solver, enumeration=enumeration)
+    engine.in_child = True
+    call = Call(task, problem, Stats(engine=engine.name, task=task, n=problem.n))
+    call.clock = clock  # the parent's: its monotonic time is the machine's
+    call.progress = lambda progress: send(("report", progress.solutions))
+    answer: Any = None
+    if task == "first":
+        found = engine._first(problem, call)
+        answer = None if found is None else tuple(found)
+    elif task == "count":
+        answer = engine._count(problem, call)
+    else:
+        batch: list[tuple[int, ...]] = []
+        sent = 0.0
+        for placement in engine._solutions(problem, call):
+            batch.append(tuple(placement))
+            if len(batch) >= BATCH or time.monotonic() - sent > 0.05:
+                send(("solutions", batch))
+                batch, sent = [], time.monotonic()
+        if batch:
+            send(("solutions", batch))
+    stats = call.stats
+    figures = {
+        "status": stats.status,
+        "branches": stats.branches,
+        "conflicts": stats.conflicts,
+        "extra": dict(stats.extra),
+    }
+    send(("done", answer, figures))
+
+
+def _apply(call: Call, figures: dict[str, Any]) -> None:
+    """The child's statistics, into the parent's call."""
+    stats = call.stats
+    stats.branches = figures["branches"]
+    stats.conflicts = figures["conflicts"]
+    stats.extra.update(figures["extra"])
+    if figures["status"] == TIME_LIMIT:
+        call.stop_for_time()
+
+
 def _choco_figures(choco: Any, call: Call) -> None:
     """Choco's fails and backtracks (pychoco 0.4's node count returns the time instead)."""
     call.stats.conflicts = choco.get_fail_count()
@@ -432,13 +554,19 @@ def _check_installed(solver: str) -> None:
         import cpmpy as cp
     except ImportError:
         raise CpQueensError(f"engine 'cpmpy' needs CPMpy: {INSTALL}") from None
-    try:
-        supported = cp.SolverLookup.lookup(solver).supported()
-    except Exception:
-        supported = False
-    if supported and solver == "pysat":
-        import importlib.util
+    import importlib.util
 
+    if solver == "choco":
+        # Only look: importing pychoco starts its JVM, which ends this whole process
+        # (exit 1, "graal_create_isolate error") when it cannot reserve its memory.
+        # The child process of each call imports it, where that failure is ours to report.
+        supported = importlib.util.find_spec("pychoco") is not None
+    else:
+        try:
+            supported = cp.SolverLookup.lookup(solver).supported()
+        except Exception:
+            supported = False
+    if supported and solver == "pysat":
         supported = importlib.util.find_spec("pypblib") is not None
     if not supported:
         raise CpQueensError(

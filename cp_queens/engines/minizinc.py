@@ -29,16 +29,25 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
 import shutil
 import subprocess
 import tempfile
+import warnings
 from collections.abc import Iterator
 from importlib import resources
 from typing import Any, ClassVar
 
+from cp_queens.budget import Clock
 from cp_queens.engines import register
+from cp_queens.engines._child import GRACE, kill_group, run_briefly, spawn
 from cp_queens.engines.base import Call, Engine
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
+from cp_queens.errors import (
+    CpQueensError,
+    CpQueensWarning,
+    SolverFailedError,
+    UnsupportedTaskError,
+)
 from cp_queens.problem import Placement, Problem, Residue
 
 #: The model variants, by option value, and their files in cp_queens/models.
@@ -76,17 +85,30 @@ def executable() -> str:
     return found
 
 
+#: Seconds ``minizinc --solvers-json`` may take (it answers in a tenth of a second).
+SOLVERS_JSON_SECONDS = 5.0
+
+
 def installed_solvers() -> list[str]:
-    """Ids and tags of the solvers this MiniZinc knows (``gecode``, ``org.gecode.gecode``)."""
-    out = subprocess.run(
-        [executable(), "--solvers-json"], capture_output=True, text=True, timeout=60, check=False
+    """Ids and tags of the solvers this MiniZinc knows (``gecode``, ``org.gecode.gecode``).
+
+    Raises:
+        SolverFailedError: ``minizinc`` did not answer within ``SOLVERS_JSON_SECONDS``
+            (it is killed, with whatever it started).
+    """
+    out = run_briefly(
+        [executable(), "--solvers-json"],
+        seconds=SOLVERS_JSON_SECONDS,
+        what="minizinc --solvers-json",
     )
     try:
-        configs = json.loads(out.stdout)
+        configs = json.loads(out)
     except json.JSONDecodeError:
         return []
     names: list[str] = []
-    for config in configs:
+    for config in configs if isinstance(configs, list) else []:
+        if not isinstance(config, dict):
+            continue
         ident = str(config.get("id", ""))
         names += [ident, ident.rsplit(".", 1)[-1], *map(str, config.get("tags", []))]
     return names
@@ -184,20 +206,24 @@ class MiniZincEngine(Engine):
         if remaining is not None:
             command += ["--time-limit", str(max(1, int(remaining * 1000)))]
         command += [model_path(self.model), handle.name]
-        process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
-        )
+        process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         status = None
+        found = 0
         errors: list[str] = []
+        said: list[str] = []
         try:
             assert process.stdout is not None
-            for line in process.stdout:
+            enforcer = call.clock.extended(GRACE)  # minizinc stops itself at the limit
+            for line in _lines(process.stdout, enforcer):
                 message = _message(line)
                 if message is None:
+                    if line.strip():
+                        said.append(line.strip()[:300])
                     continue
                 kind = message.get("type")
                 if kind == "solution":
                     q = message["output"]["json"]["q"]
+                    found += 1
                     yield residue.place(q)
                 elif kind == "status":
                     status = message.get("status")
@@ -205,22 +231,84 @@ class MiniZincEngine(Engine):
                     _record(stats, message.get("statistics", {}))
                 elif kind == "error":
                     errors.append(str(message.get("message", message)).splitlines()[0])
-            process.wait()
+            code = _exit_code(process, enforcer)
         finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+            kill_group(process)  # minizinc and the solver it started (fzn-gecode)
             if process.stdout is not None:
                 process.stdout.close()
             os.unlink(handle.name)
         if errors:
             raise CpQueensError(f"minizinc ({self.solver}): {errors[0]}")
-        stats.extra["solver_status"] = status or "UNKNOWN"
-        proven = {"ALL_SOLUTIONS", "UNSATISFIABLE"} | (
-            {"SATISFIED"} if not all_solutions else set()
-        )
+        if code is None:  # still running at our deadline plus the grace: killed
+            stats.extra["solver_status"] = "KILLED"
+            warnings.warn(
+                f"minizinc ({self.solver}) did not stop at its own time limit; killed it",
+                CpQueensWarning,
+                stacklevel=2,
+            )
+            call.stop_for_time()
+            return
+        # Asked for one solution of a satisfaction problem, MiniZinc prints it and no status.
+        stats.extra["solver_status"] = status or ("SATISFIED" if found else "UNKNOWN")
+        if status is None and not found and not _stopped_by_its_limit(call):
+            # Neither an answer nor a word of the protocol: the solver failed.
+            last = f": {said[-1]}" if said else ""
+            raise SolverFailedError(
+                f"minizinc ({self.solver}) ended without an answer (exit {code}){last}"
+            )
+        proven = {"ALL_SOLUTIONS", "UNSATISFIABLE"}
+        if not all_solutions and found:
+            return  # the one solution asked for (a satisfaction problem prints no status)
         if status not in proven:
             call.stop_for_time()
+
+
+def _exit_code(process: subprocess.Popen[bytes], enforcer: Clock) -> int | None:
+    """The solver's exit code once its output ended, or ``None``: ``enforcer`` (our limit
+    plus the grace) ran out first (it is then killed, like one that closes its output
+    and hangs)."""
+    if enforcer.expired():
+        return None
+    left = enforcer.remaining()
+    try:
+        return process.wait(GRACE if left is None else left + 0.01)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def _stopped_by_its_limit(call: Call) -> bool:
+    """Whether our limit has (all but) passed: minizinc's own --time-limit then ends it
+    quietly, without a status line."""
+    left = call.clock.remaining()
+    return left is not None and left < 0.05
+
+
+def _lines(stream: Any, enforcer: Clock) -> Iterator[str]:
+    """The lines of a child's output as they come, until it closes it or ``enforcer``
+    (our limit plus ``GRACE``) runs out (a solver that hangs, or ignores its own
+    --time-limit)."""
+    selector = selectors.DefaultSelector()
+    selector.register(stream, selectors.EVENT_READ)
+    descriptor = stream.fileno()
+    pending = b""
+    try:
+        while True:
+            if enforcer.expired():
+                return
+            timeout = enforcer.remaining()
+            if not selector.select(timeout):
+                continue
+            chunk = os.read(descriptor, 1 << 16)
+            if not chunk:
+                if pending:
+                    yield pending.decode("utf-8", "replace")
+                return
+            pending += chunk
+            *whole, pending = pending.split(b"\n")
+            for line in whole:
+                yield line.decode("utf-8", "replace")
+    finally:
+        selector.close()
 
 
 def _message(line: str) -> dict[str, Any] | None:

@@ -112,7 +112,9 @@ class Checkpoint:
         _check_kind(path)
         try:
             # Binary: a bad byte must cost one record, not the decoding of the whole file.
-            handle = open(path, "a+b")  # noqa: SIM115 - closed by close()
+            # O_NOFOLLOW: a symbolic link put there after the check above is refused too.
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | _NOFOLLOW, 0o666)
+            handle = os.fdopen(descriptor, "a+b")
         except OSError as error:
             raise CpQueensError(f"cannot write checkpoint {path}: {reason(error)}") from None
         try:
@@ -182,6 +184,10 @@ class CheckpointBusyError(CpQueensError):
     """Another run is writing the checkpoint file."""
 
 
+#: Refuse to open a symbolic link (where the system has the flag).
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
 def reason(error: BaseException) -> str:
     """Why an operation failed, in words: ``strerror`` when the system gave one, else
     the message, else the kind of error (an ``OSError`` may carry ``None`` for both)."""
@@ -193,11 +199,17 @@ def _check_kind(path: Path) -> None:
     """Refuse what is not a regular file before opening it: a FIFO would block or be
     unseekable, a directory cannot be appended to."""
     try:
-        mode = os.stat(path).st_mode
+        mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return
     except OSError as error:
         raise CpQueensError(f"cannot use checkpoint {path}: {reason(error)}") from None
+    if stat.S_ISLNK(mode):
+        # Followed, it would create or append to whatever it names (another user's
+        # file in a shared /tmp, say): name the file itself.
+        raise CpQueensError(
+            f"checkpoint {path} is a symbolic link; give the path of the file itself"
+        )
     if not stat.S_ISREG(mode):
         kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else None
         raise CpQueensError(

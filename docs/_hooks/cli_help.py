@@ -26,7 +26,8 @@ def exit_codes_line(command: str) -> str:
     from cp_queens.cli.exit_codes import command_codes
 
     return (
-        f"**Exit codes:** {command_codes(command)}; and, like every command, 70, 74 or 130 "
+        f"**Exit codes:** {command_codes(command)}; and, like every command, 69, 70, 74, "
+        "130 or 141 "
         "(see [Exit codes and errors](../exit-codes.md))."
     )
 

@@ -171,8 +171,10 @@ class FastEngine(Engine):
                     )
                 )
                 if budget.recheck:
-                    _recheck(subs, checkpoint.done, budget.recheck, self.force_python)
-                    stats.extra["rechecked"] = "ok"
+                    checked = _recheck(subs, checkpoint.done, budget.recheck, self.force_python)
+                    # What was checked, and only that: the other records are trusted as read.
+                    resumed = sum(sub.key in checkpoint.done for sub in subs)
+                    stats.extra["rechecked"] = f"{checked} of {resumed} resumed: ok"
             result = parallel.run(
                 subs,
                 functools.partial(count_chunk, force_python=self.force_python),
@@ -196,6 +198,8 @@ class FastEngine(Engine):
         if not result.complete:
             call.stop_for_time()
         total = sum(part.total for part in parts)
+        if result.resumed and result.complete and problem.is_empty_board:
+            _check_known_total(problem.n, total)
         return UniqueCount(total, sum(part.unique for part in parts))
 
     def _depth(self, problem: Problem, call: Call) -> int | None:
@@ -419,6 +423,25 @@ def _recheck(
                 f"solutions but counts {part.total}; do not trust this checkpoint"
             )
     return len(chosen)
+
+
+def _check_known_total(n: int, total: int) -> None:
+    """A count resumed from a checkpoint must give the known total (OEIS A000170, known up
+    to n = 27): the one check that catches a record forged with a correct checksum,
+    residues and plausible figures, whichever record it is (a recheck of a share finds
+    it only when it draws it).
+
+    Raises:
+        RecheckError: the total differs.
+    """
+    from cp_queens.limits import KNOWN_TOTALS
+
+    if n <= len(KNOWN_TOTALS) and total != KNOWN_TOTALS[n - 1]:
+        raise RecheckError(
+            f"recheck failed: n={n} counts {total:,} with the records resumed from the "
+            f"checkpoint, but has {KNOWN_TOTALS[n - 1]:,} solutions (OEIS A000170): a "
+            "resumed record is wrong; do not trust this checkpoint"
+        )
 
 
 def _sane(subs: Sequence[Subproblem], symmetric: bool) -> Callable[[str, PartialCount], str | None]:

@@ -1,0 +1,247 @@
+"""Solvers we run in other processes keep our promises (issue 28).
+
+A ``minizinc`` that hangs, hangs on ``--solvers-json`` or crashes (fake ones on
+PATH); a ``cp-queens`` killed with -9 while MiniZinc searches; Choco's JVM unable to
+start under ``ulimit -v``; Pumpkin's noise; a closed pipe; a checkpoint that is a
+symbolic link or holds a forged record. Each ends in one line we wrote with its own
+exit code, leaving no process behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import psutil
+import pytest
+
+from cp_queens import Problem
+from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.errors import CpQueensWarning, SolverFailedError, TimeLimitError
+from tests.helpers import build_or_skip
+
+SOLVERS_JSON = json.dumps([{"id": "org.gecode.gecode", "tags": ["cp", "int"]}])
+
+
+def _fake(folder: Path, body: str) -> Path:
+    """A ``minizinc`` on ``folder`` that answers --solvers-json, then does ``body``."""
+    folder.mkdir(exist_ok=True)
+    script = folder / "minizinc"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = "--solvers-json" ]; then echo \'{SOLVERS_JSON}\'; exit 0; fi\n{body}\n'
+    )
+    script.chmod(0o755)
+    return folder
+
+
+def _sleeper() -> str:
+    """A ``sleep`` nobody else runs, to look for afterwards."""
+    return f"sleep {random.randint(10_000, 99_999)}"
+
+
+def _running(command: str) -> list[psutil.Process]:
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        same = " ".join(process.info["cmdline"] or []) == command
+        if same and process.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process)
+    return found
+
+
+def _cli(*argv: str, env: dict[str, str] | None = None, **kwargs: object):
+    return subprocess.run(
+        [sys.executable, "-m", "cp_queens", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_a_minizinc_hanging_while_solving_is_killed_at_the_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleeper = _sleeper()
+    fake = _fake(tmp_path / "bin", sleeper)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    from cp_queens import engines
+
+    engine = engines.get("minizinc", time_limit=0.5)
+    with pytest.raises(TimeLimitError), pytest.warns(CpQueensWarning, match="did not stop"):
+        engine.count(Problem(8))
+    assert engine.stats.extra["solver_status"] == "KILLED"
+    assert not _running(sleeper)  # the solver's own children went with it
+
+
+def test_a_minizinc_hanging_on_its_solver_list_is_one_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cp_queens.engines import minizinc
+
+    sleeper = _sleeper()
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "minizinc").write_text(f"#!/bin/sh\n{sleeper}\n")
+    (folder / "minizinc").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(minizinc, "SOLVERS_JSON_SECONDS", 0.5)
+    with pytest.raises(SolverFailedError, match=r"did not answer within 0\.5 s"):
+        minizinc.MiniZincEngine()
+    assert not _running(sleeper)
+
+
+def test_a_crashing_minizinc_is_one_line_with_its_own_exit_code(tmp_path: Path) -> None:
+    fake = _fake(tmp_path / "bin", 'echo "Segmentation fault (core dumped)" >&2\nkill -SEGV $$')
+    done = _cli("count", "8", "-e", "minizinc", env={"PATH": f"{fake}:{os.environ['PATH']}"})
+    assert done.returncode == ExitCode.SOLVER_FAILED, done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "Segmentation fault" in done.stderr and "internal error" not in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc is not installed")
+def test_kill_9_of_cp_queens_takes_minizinc_and_its_solver_along() -> None:
+    """MiniZinc starts the solver (``fzn-gecode``) as a process of its own: both go."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cp_queens", "count", "16", "-e", "minizinc"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    root = psutil.Process(process.pid)
+    deadline = time.monotonic() + 60
+    tree: list[psutil.Process] = []
+    while time.monotonic() < deadline and process.poll() is None:  # until Gecode searches
+        with contextlib.suppress(psutil.Error):
+            tree = root.children(recursive=True)
+            if any("fzn-gecode" in " ".join(p.cmdline()) for p in tree):
+                break
+        time.sleep(0.05)
+    names = [" ".join(p.cmdline()) for p in tree]
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    _, alive = psutil.wait_procs(tree, timeout=5)
+    alive = [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]
+    assert any("fzn-gecode" in name for name in names), names
+    assert not alive, alive
+
+
+@pytest.mark.slow  # a JVM start-up, failed; seconds on a loaded machine
+def test_choco_unable_to_start_is_one_line_with_its_own_exit_code() -> None:
+    build_or_skip("cpmpy", solver="choco")
+
+    def small_address_space() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (8_000_000 * 1024, 8_000_000 * 1024))
+
+    done = _cli("count", "8", "-e", "cpmpy:solver=choco", preexec_fn=small_address_space)
+    if done.returncode == 0:
+        pytest.skip("this JVM starts within 8 GB of address space")
+    assert done.returncode == ExitCode.SOLVER_FAILED, done.stderr
+    assert done.stderr.count("\n") == 1 and "cpmpy (choco)" in done.stderr
+
+
+def test_pumpkin_noise_stays_out_of_the_terminal() -> None:
+    build_or_skip("cpmpy", solver="pumpkin")
+    done = _cli("solve", "12", "-e", "cpmpy:solver=pumpkin", "--format", "jsonl")
+    assert done.returncode == 0
+    assert all(line.startswith("#") for line in done.stderr.splitlines()), done.stderr
+
+
+def test_first_with_minizinc_is_complete_without_a_status() -> None:
+    engine = build_or_skip("minizinc")
+    assert engine.first(Problem(1)) is not None
+    assert engine.stats.status == "complete"
+
+
+def _into_a_closed_pipe(*argv: str) -> subprocess.CompletedProcess[str]:
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "cp_queens", *argv],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("enumerate", "10", "--format", "jsonl", "-q"), ("compare", "--n", "4..5", "-q")],
+    ids=["enumerate", "compare"],
+)
+def test_a_closed_pipe_is_a_quiet_exit(argv: tuple[str, ...]) -> None:
+    done = _into_a_closed_pipe(*argv)
+    assert done.returncode == ExitCode.CLOSED_PIPE == 128 + signal.SIGPIPE
+    assert done.stderr == ""
+
+
+def test_a_checkpoint_that_is_a_symbolic_link_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere"
+    (tmp_path / "link").symlink_to(target)
+    done = _cli("count", "10", "--checkpoint", str(tmp_path / "link"))
+    assert done.returncode == ExitCode.BAD_INPUT
+    assert "symbolic link" in done.stderr and done.stderr.count("\n") == 1
+    assert not target.exists()
+
+
+def _forge(path: Path) -> None:
+    """Take 8 solutions (one orbit) off a record, its checksum and residues recomputed."""
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[1])
+    record["total"] -= 8
+    record["unique"] -= 1
+    fields = {key: record[key] for key in ("key", "total", "unique", "nodes")}
+    for modulus in (13, 15):
+        record[f"mod{modulus}"] = [record[k] % modulus for k in ("total", "unique", "nodes")]
+    record["crc"] = zlib.crc32(json.dumps(fields, sort_keys=True, separators=(",", ":")).encode())
+    lines[1] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_recheck_says_what_share_it_checked_and_a_forged_record_is_caught(
+    tmp_path: Path,
+) -> None:
+    checkpoint = str(tmp_path / "c.jsonl")
+    assert _cli("count", "11", "--checkpoint", checkpoint).returncode == 0
+    again = _cli("count", "11", "--checkpoint", checkpoint, "--recheck", "0.05")
+    assert again.returncode == 0
+    assert "rechecked=" in again.stderr and " resumed: ok" in again.stderr, again.stderr
+    _forge(tmp_path / "c.jsonl")
+    forged = _cli("count", "11", "--checkpoint", checkpoint)  # a recheck might draw it: not here
+    assert forged.returncode == ExitCode.BAD_INPUT, forged.stderr
+    assert "OEIS" in forged.stderr and "2680" not in forged.stdout
+
+
+def _grow(send: object) -> None:
+    """A child that keeps 200 MB and waits: past any ceiling set below it."""
+    kept = bytearray(200_000_000)
+    time.sleep(30)
+    del kept
+
+
+def test_a_child_that_outgrows_its_memory_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cp_queens import limits
+    from cp_queens.budget import Clock
+    from cp_queens.engines import _child
+
+    monkeypatch.setattr(_child, "MEMORY_FLOOR", 50e6)
+    monkeypatch.setattr(limits, "available_memory", lambda: 100_000_000)  # ceiling 75 MB
+    run = _child.ChildRun(_grow, (), what="test", clock=Clock.start(None))
+    # Waited for, it would end after 30 s as a process that died, not with this message.
+    with pytest.raises(SolverFailedError, match=r"test: the solver used .* of memory"):
+        list(run.messages())
+    assert not run._process.is_alive()
