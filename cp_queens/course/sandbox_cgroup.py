@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -57,24 +58,29 @@ class Group:
     def remove(self) -> None:
         """Remove the folders: now if they are empty, else later (a killed process stays a
         member until its new parent, the machine's init, has read its exit status)."""
-        _LATER.extend(self.folders)
+        with _LATER_LOCK:
+            _LATER.extend(self.folders)
         self.folders = []
         _remove_empty()
 
 
 #: Folders of finished runs still to remove.
 _LATER: list[Path] = []
+#: Submissions are graded on several threads at once: each finished run sweeps ``_LATER``,
+#: and two sweeps must not both remove the same folder from it.
+_LATER_LOCK = threading.Lock()
 
 
 def _remove_empty() -> None:
-    for folder in list(_LATER):
-        try:
-            folder.rmdir()
-        except FileNotFoundError:
-            pass
-        except OSError:
-            continue
-        _LATER.remove(folder)
+    with _LATER_LOCK:
+        for folder in list(_LATER):
+            try:
+                folder.rmdir()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                continue
+            _LATER.remove(folder)
 
 
 #: Folders already swept for groups left behind, once per process.
