@@ -9,8 +9,10 @@ the constructed set is handed to the solver in the image its rows allow.
 Examples:
     >>> canonical(4, ((0, 0), (2, 2)), "none")
     ((0, 0), (2, 2))
-    >>> canonical(4, ((3, 3), (1, 1)), "halves")
-    ((0, 0), (2, 2))
+    >>> canonical(4, ((3, 3), (1, 1)), "halves")  # already as many queens top and left
+    ((1, 1), (3, 3))
+    >>> canonical(4, ((2, 2), (3, 3)), "halves")  # both in the bottom right: turned
+    ((0, 0), (1, 1))
 """
 
 from __future__ import annotations
