@@ -242,7 +242,7 @@ def count(
         n: the board size, or a whole ``Problem``.
         fixed: pre-placed queens, ``{row: column}``.
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
-        engine: which engine counts; default ``fast`` (or ``reference`` without Numba).
+        engine: which engine counts; default ``fast``.
         **options: engine options (``time_limit``, ``workers``, ``checkpoint``, ...).
 
     Returns:
