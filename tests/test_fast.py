@@ -44,6 +44,17 @@ def test_workers_count_in_a_process_pool_with_progress() -> None:
     assert engine.stats.extra["subproblems"] > 2
 
 
+def test_the_streamed_split_is_counted_beside_the_search_for_the_eta() -> None:
+    """Without a checkpoint the split is a generator: its size, counted through in a thread,
+    gives the progress line its parts total (hence an ETA) before the count ends."""
+    from cp_queens.engines.fast import SplitSize
+
+    for problem, depth in ((Problem(10), 3), (Problem(9, fixed={0: 1}), 2)):
+        with SplitSize(problem, depth=depth) as size:
+            size._thread.join(timeout=60)
+        assert size.total == len(split_module.split(problem.n, depth=depth, fixed=problem.fixed))
+
+
 def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subproblems() -> None:
     from cp_queens.engines.fast import HERE_DEPTH
 
