@@ -10,15 +10,22 @@ Examples:
     >>> cp_queens.verify([1, 3, 0, 2]).ok
     True
 
-Every answer is complete or the call raises: a count, first solution or stream that
-a time limit cut short raises ``TimeLimitError``, which carries what was found
-(``partial``) and the statistics (``stats``):
+Each function gives the value of what ``cp_queens.answer.answer`` found
+(``Answer.result()``): every answer is complete or the call raises. A count, first
+solution or stream that a time limit cut short raises ``TimeLimitError``, which carries
+what was found (``partial``) and the statistics (``stats``):
 
     >>> try:
     ...     cp_queens.count(14, engine="reference", time_limit=0.01)
     ... except cp_queens.TimeLimitError as cut:
     ...     print("at least", cut.partial < 365596, cut.stats.status)
     at least True time_limit
+
+The run settings (time limit, workers, where, checkpoint) go with each call, either as
+keywords or as one ``Budget``:
+
+    >>> cp_queens.count(8, budget=cp_queens.Budget.of(time_limit=30))
+    92
 """
 
 from __future__ import annotations
@@ -28,10 +35,12 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from cp_queens import engines
-from cp_queens.budget import Budget
-from cp_queens.engines.base import Solutions, UniqueCount
+from cp_queens.answer import Answer, answer
+from cp_queens.budget import KEYWORDS, Budget, check_budget
+from cp_queens.engines.base import Engine, Solutions, UniqueCount
 from cp_queens.errors import (
     CpQueensError,
+    EngineOptionError,
     IncompleteError,
     InvalidProblemError,
     TimeLimitError,
@@ -45,6 +54,7 @@ from cp_queens.verify import Verdict, verify
 __version__ = "0.1.0"
 
 __all__ = [
+    "Answer",
     "Budget",
     "CpQueensError",
     "IncompleteError",
@@ -152,6 +162,9 @@ def _default_complete_engine(problem: Problem, task: str) -> str:
     return DEFAULT_MODEL_ENGINE
 
 
+#: The keywords the library's functions take themselves (beyond an engine's options).
+_OWN = ("fixed", "blocked", "engine", "budget")
+
 #: Squares where no queen may stand, as ``(row, column)`` pairs.
 Squares = Iterable[tuple[int, int]]
 
@@ -186,12 +199,47 @@ def _as_int(value: Any) -> Any:
     return operator.index(value)
 
 
+def _engine(
+    function: str, own: tuple[str, ...], name: str, budget: object, options: dict[str, Any]
+) -> tuple[Engine, Budget | None]:
+    """Engine ``name`` built with ``options``, and the budget of this call.
+
+    The run settings come either as ``budget=`` or as keywords (``time_limit=5``),
+    not both. A keyword that is neither one of ``function``'s own (``own``) nor an
+    option of the engine is named as a keyword of ``function``, with the nearest of
+    its own: ``solutions(8, enigne=...)`` is a typo of ``engine``, not an option that
+    engine ``cpsat`` lacks.
+    """
+    budget = check_budget(budget)
+    known = engines.options(name)
+    for key in options:
+        if key not in known and key not in KEYWORDS:
+            import difflib
+
+            near = difflib.get_close_matches(key, own, n=1, cutoff=0.7)
+            hint = f" (did you mean {near[0]}=?)" if near else ""
+            raise EngineOptionError(
+                f"{function}() got an unknown keyword '{key}'{hint}: not one of its own "
+                f"({', '.join(own)}) nor an option of engine '{name}' "
+                f"({', '.join(known) or 'none'})"
+            )
+    given = sorted(options.keys() & set(KEYWORDS))
+    if budget is not None and given:
+        raise EngineOptionError(
+            f"{function}(): give the run settings in budget= or as keywords "
+            f"({', '.join(given)}), not both"
+        )
+    engine, made = engines.build(name, **options)
+    return engine, budget or made
+
+
 def first(
     n: int | Problem,
     *,
     fixed: Mapping[int, int] | None = None,
     blocked: Squares | None = None,
     engine: str = DEFAULT_MODEL_ENGINE,
+    budget: Budget | None = None,
     **options: Any,
 ) -> Placement | None:
     """One solution of the n-queens problem (or its completion), or ``None``.
@@ -201,6 +249,8 @@ def first(
         fixed: pre-placed queens, ``{row: column}`` (the completion problem).
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine searches (see ``cp_queens.engines.names()``).
+        budget: the run settings of the call (``Budget.of(time_limit=5)``), or give
+            them as keywords; not both.
         **options: engine options, e.g. ``time_limit=5`` (see ``engines.options(name)``).
 
     Returns:
@@ -218,7 +268,9 @@ def first(
         >>> first(3, engine="reference") is None
         True
     """
-    return engines.get(engine, **options).first(_problem(n, fixed, blocked))
+    problem = _problem(n, fixed, blocked)
+    solver, budget = _engine("first", _OWN, engine, budget, options)
+    return answer("first", problem, solver, budget=budget).result()
 
 
 def count(
@@ -227,6 +279,7 @@ def count(
     fixed: Mapping[int, int] | None = None,
     blocked: Squares | None = None,
     engine: str | None = None,
+    budget: Budget | None = None,
     **options: Any,
 ) -> int:
     """The number of solutions; by default with the fastest exact engine installed.
@@ -243,6 +296,8 @@ def count(
         fixed: pre-placed queens, ``{row: column}``.
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine counts; default ``fast``.
+        budget: the run settings of the call (``Budget.of(time_limit=5, workers=1)``),
+            or give them as keywords; not both.
         **options: engine options (``time_limit``, ``workers``, ``checkpoint``, ...).
 
     Returns:
@@ -262,7 +317,8 @@ def count(
         3
     """
     problem = _problem(n, fixed, blocked)
-    return engines.get(engine or default_count_engine(), **options).count(problem)
+    solver, budget = _engine("count", _OWN, engine or default_count_engine(), budget, options)
+    return answer("count", problem, solver, budget=budget).result()
 
 
 def count_unique(
@@ -271,6 +327,7 @@ def count_unique(
     fixed: Mapping[int, int] | None = None,
     blocked: Squares | None = None,
     engine: str | None = None,
+    budget: Budget | None = None,
     **options: Any,
 ) -> UniqueCount:
     """All solutions and those distinct up to rotation and reflection, in one call.
@@ -280,6 +337,7 @@ def count_unique(
         fixed, blocked: accepted like ``count``'s, but given queens and blocked
             squares break the symmetry: the engine refuses them in one clear error.
         engine: which engine counts; default ``fast`` (both numbers in one pass).
+        budget: the run settings of the call, as for ``count``.
         **options: engine options, as for ``count``.
 
     Returns:
@@ -292,7 +350,9 @@ def count_unique(
         UniqueCount(total=92, unique=12)
     """
     problem = _problem(n, fixed, blocked)
-    return engines.get(engine or default_count_engine(), **options).count_unique(problem)
+    name = engine or default_count_engine()
+    solver, budget = _engine("count_unique", _OWN, name, budget, options)
+    return answer("count_unique", problem, solver, budget=budget).result()
 
 
 def solutions(
@@ -302,6 +362,7 @@ def solutions(
     blocked: Squares | None = None,
     engine: str = DEFAULT_MODEL_ENGINE,
     limit: int | None = None,
+    budget: Budget | None = None,
     **options: Any,
 ) -> Solutions:
     """Stream solutions one at a time at flat memory; stop after ``limit`` if given.
@@ -312,6 +373,7 @@ def solutions(
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
         engine: which engine enumerates (default ``cpsat``, the model).
         limit: at most this many solutions (a whole number), or ``None`` for all.
+        budget: the run settings of the call, as for ``first``.
         **options: engine options.
 
     Returns:
@@ -326,4 +388,6 @@ def solutions(
         ...     [p.cols for p in stream]
         [(1, 3, 5, 0, 2, 4), (2, 5, 1, 4, 0, 3)]
     """
-    return engines.get(engine, **options).solutions(_problem(n, fixed, blocked), limit=limit)
+    problem = _problem(n, fixed, blocked)
+    solver, budget = _engine("solutions", (*_OWN, "limit"), engine, budget, options)
+    return solver.solutions(problem, limit=limit, budget=budget)

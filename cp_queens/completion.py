@@ -22,10 +22,12 @@ Examples:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cp_queens import engines
+from cp_queens.answer import DISAGREE, NEGATIVE, Answer, answer
+from cp_queens.budget import Budget, check_budget
 from cp_queens.engines import Engine
 from cp_queens.errors import IncompleteError
 from cp_queens.problem import Placement, Problem
@@ -44,25 +46,107 @@ def checked(problem: Problem, placement: Placement, engine: str) -> Placement:
     return placement
 
 
-def first_completion(problem: Problem, engine: str | Engine, **options: Any) -> Placement | None:
+def first_completion(
+    problem: Problem, engine: str | Engine, *, budget: Budget | None = None, **options: Any
+) -> Placement | None:
     """One verified completion, or ``None`` when it is proven that there is none.
+
+    ``budget``: the run settings of the call (or give them as keywords with the
+    engine's options, when ``engine`` is a name).
 
     Raises:
         TimeLimitError: the time limit ran out first (see ``Engine.first``).
     """
-    solver = _engine(engine, options)
-    found = solver.first(problem)
+    solver, budget = _engine(engine, budget, options)
+    found = solver.first(problem, budget=budget)
     return None if found is None else checked(problem, found, solver.name)
 
 
 def completions(
-    problem: Problem, engine: str | Engine, *, limit: int | None = None, **options: Any
+    problem: Problem,
+    engine: str | Engine,
+    *,
+    limit: int | None = None,
+    budget: Budget | None = None,
+    **options: Any,
 ) -> Iterator[Placement]:
     """Stream every completion, each verified on its way out (a stream cut short by the
     time limit raises ``TimeLimitError`` after its last one)."""
-    solver = _engine(engine, options)
-    for placement in solver.solutions(problem, limit=limit):
+    solver, budget = _engine(engine, budget, options)
+    for placement in solver.solutions(problem, limit=limit, budget=budget):
         yield checked(problem, placement, solver.name)
+
+
+def complete(
+    problem: Problem,
+    engine: str | Engine,
+    task: str = "first",
+    *,
+    limit: int | None = None,
+    each: Callable[[Placement], object] | None = None,
+    check_with: str | Engine | None = None,
+    time_limit: float | None = None,
+    budget: Budget | None = None,
+    **options: Any,
+) -> Answer:
+    """The completion problem as an ``Answer``: every completion verified, a second engine
+    asked the same question when ``check_with`` names one.
+
+    Args:
+        task: ``first`` (one completion: task ``complete``), ``count`` or ``solutions``
+            (every completion handed to ``each``; the value is how many).
+        limit: for ``solutions``, stop after this many.
+        check_with: the engine that cross-checks a complete answer; its verdict is in
+            ``details["cross_check"]`` and a disagreement is the outcome ``disagree``.
+        time_limit: seconds for each engine (for ``engine`` when it is a name, and for
+            the engine of ``check_with``).
+        budget: the run settings of the call (or give them as keywords with the
+            engine's options, when ``engine`` is a name).
+        **options: options of ``engine`` when it is a name.
+
+    No completion at all, proven, is the outcome ``negative`` for every task.
+
+    Examples:
+        >>> complete(Problem(8, {0: 0}), "reference", "count", check_with="cpsat").details
+        {'given': 1, 'cross_check': {'engine': 'cpsat', 'agrees': True, 'difference': None}}
+        >>> complete(Problem(4, {0: 0}), "reference").outcome
+        'negative'
+    """
+    if time_limit is not None and isinstance(engine, str):
+        options = {**options, "time_limit": time_limit}
+    solver, budget = _engine(engine, budget, options)
+    found: set[Placement] = set()
+
+    def keep(placement: Placement) -> object:
+        placement = checked(problem, placement, solver.name)
+        if check_with is not None:
+            found.add(placement)
+        return None if each is None else each(placement)
+
+    if task == "solutions":
+        result = answer(task, problem, solver, budget=budget, limit=limit, each=keep)
+    else:
+        result = answer("complete" if task == "first" else task, problem, solver, budget=budget)
+        if isinstance(result.value, Placement):
+            checked(problem, result.value, solver.name)
+    # how many queens were given: read by people as "completions", not "solutions"
+    result = result.replace(details={"given": len(problem.fixed)})
+    if result.complete and result.task == "count" and result.value == 0:
+        result = result.replace(outcome=NEGATIVE)
+    if check_with is None or not result.complete:
+        return result
+    asked: dict[str, Any] = {
+        "complete": {"exists": result.value is not None},
+        "count": {"count": result.value},
+        "solutions": {"found": found},
+    }[result.task]
+    if time_limit is not None:
+        asked["time_limit"] = time_limit
+    difference = cross_check(problem, check_with, **asked)
+    name = check_with if isinstance(check_with, str) else check_with.name
+    verdict = {"engine": name, "agrees": difference is None, "difference": difference}
+    outcome = DISAGREE if difference is not None else result.outcome
+    return result.replace(outcome=outcome, details={**result.details, "cross_check": verdict})
 
 
 def cross_check(
@@ -72,6 +156,7 @@ def cross_check(
     exists: bool | None = None,
     count: int | None = None,
     found: set[Placement] | None = None,
+    budget: Budget | None = None,
     **options: Any,
 ) -> str | None:
     """Ask ``engine`` the same question; ``None`` if it agrees, else what differs.
@@ -80,10 +165,10 @@ def cross_check(
     (how many?) or ``found`` (the set of all completions). If the second engine
     runs out of time, that is reported too: no answer is not agreement.
     """
-    solver = _engine(engine, options)
+    solver, budget = _engine(engine, budget, options)
     name = solver.name
     try:
-        return _differs(problem, solver, exists, count, found)
+        return _differs(problem, solver, budget, exists, count, found)
     except IncompleteError:
         return f"{name} stopped early ({solver.stats.status})"
 
@@ -91,13 +176,14 @@ def cross_check(
 def _differs(
     problem: Problem,
     solver: Engine,
+    budget: Budget | None,
     exists: bool | None,
     count: int | None,
     found: set[Placement] | None,
 ) -> str | None:
     name = solver.name
     if found is not None:
-        theirs = set(completions(problem, solver))
+        theirs = set(completions(problem, solver, budget=budget))
         if theirs != found:
             return (
                 f"{name} finds {len(theirs)} completions, {len(found & theirs)} of them in common "
@@ -105,21 +191,29 @@ def _differs(
             )
         return None
     if count is not None:
-        theirs_count = solver.count(problem)
+        theirs_count = solver.count(problem, budget=budget)
         if theirs_count != count:
             return f"{name} counts {theirs_count} completions, not {count}"
         return None
     if exists is None:
         raise ValueError("cross_check needs one of exists, count or found")
-    theirs_first = first_completion(problem, solver)
+    theirs_first = first_completion(problem, solver, budget=budget)
     if (theirs_first is not None) != exists:
         said = "finds a completion" if theirs_first is not None else "finds no completion"
         return f"{name} {said}"
     return None
 
 
-def _engine(engine: str | Engine, options: dict[str, Any]) -> Engine:
-    return engines.get(engine, **options) if isinstance(engine, str) else engine
+def _engine(
+    engine: str | Engine, budget: object, options: dict[str, Any]
+) -> tuple[Engine, Budget | None]:
+    """The engine to ask, and the budget of the call: ``budget``, else the run settings
+    among ``options`` (an engine given by name is built here with the rest)."""
+    budget = check_budget(budget)
+    if not isinstance(engine, str):
+        return engine, budget
+    solver, made = engines.build(engine, **options)
+    return solver, budget or made
 
 
 #: Where ``generate`` takes its hidden solution from.

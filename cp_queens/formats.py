@@ -1,4 +1,5 @@
-"""Reading and writing streams of placements: ``boards``, ``jsonl`` and ``csv``.
+"""Reading streams of placements: ``boards``, ``jsonl`` and ``csv`` (written by the
+formats of ``cp_queens.writers``; the writers here are its shortcuts).
 
 * ``boards``: each placement as rows of ``.`` and ``Q`` (separated by spaces
   or not), placements separated by a blank line - for people.
@@ -14,7 +15,6 @@ names the source, the line and (where it helps) the column.
 
 from __future__ import annotations
 
-import functools
 import io
 import itertools
 import re
@@ -23,135 +23,51 @@ from typing import Any, TextIO
 
 from cp_queens.errors import ParseError
 from cp_queens.problem import Placement
+from cp_queens.writers import FORMATS, Sink, block_text
 
-WRITE_FORMATS = ("boards", "jsonl", "csv")
+__all__ = [
+    "WRITE_FORMATS",
+    "block_text",
+    "format_placement",
+    "read_blocks",
+    "read_placements",
+    "write_blocks",
+    "write_placements",
+]
 
-
-@functools.cache
-def _jsonl_template(n: int) -> str:
-    """``[%d, %d, ...]\\n``: the text ``json.dumps`` gives a list of ints, at a third of the
-    cost, which matters when streaming hundreds of thousands of placements."""
-    return "[" + ", ".join(["%d"] * n) + "]\n"
+#: The formats that write many placements and are read back (``verify``, ``check``).
+WRITE_FORMATS = tuple(name for name, fmt in FORMATS.items() if fmt.reads and fmt.draw)
 
 
 def format_placement(placement: Placement, fmt: str) -> str:
-    """One placement as text in ``fmt``, ending with a newline (csv: without header)."""
-    if fmt == "jsonl":
-        return _jsonl_template(len(placement.cols)) % placement.cols
-    if fmt == "boards":
-        return placement.to_text() + "\n"
-    if fmt == "csv":
-        return ",".join(map(str, placement.cols)) + "\n"
-    raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(WRITE_FORMATS)})")
+    """One placement as text in ``fmt``, ending with a newline (csv: without header):
+    the drawing of the format registered in ``cp_queens.writers``."""
+    draw = FORMATS[fmt].draw if fmt in FORMATS else None
+    if draw is None:
+        raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(WRITE_FORMATS)})")
+    return draw(placement, None)
 
 
 def write_placements(placements: Iterable[Placement], out: TextIO, fmt: str) -> int:
     """Write ``placements`` to ``out`` in ``fmt``; return how many were written.
 
     ``boards`` separates placements by a blank line; ``csv`` writes its header
-    once the first placement tells the board size.
+    once the first placement tells the board size (``cp_queens.writers.Sink``).
     """
-    written = 0
+    sink = Sink(fmt, out)
     for placement in placements:
-        text = format_placement(placement, fmt)
-        if fmt == "boards" and written:
-            text = "\n" + text
-        elif fmt == "csv" and not written:
-            text = ",".join(f"q{r}" for r in range(placement.n)) + "\n" + text
-        out.write(text)
-        written += 1
-    return written
+        sink.placement(placement)
+    return sink.written
 
 
 def write_blocks(blocks: Iterable[Any], out: TextIO, fmt: str) -> int:
     """Write blocks of placements (2-D integer arrays, one row of columns each); return
-    how many placements were written.
-
-    The text is exactly what ``write_placements`` writes for the same rows,
-    built a whole block at a time with NumPy (no Python work per placement), so
-    a file of millions of lines is written at about disk speed. Each block goes
-    out in one ``write`` call: an interrupted stream still ends on a whole line.
-    ``boards`` (for people, not for millions) falls back to the row-by-row writer.
-    """
-    written = 0
+    how many placements were written: exactly the text of ``write_placements`` for the
+    same rows, a whole block at a time (``cp_queens.writers.Sink.block``)."""
+    sink = Sink(fmt, out)
     for block in blocks:
-        k, n = block.shape
-        if not k:
-            continue
-        if fmt == "boards":
-            rows = (Placement(tuple(cols)) for cols in block.tolist())
-            if written:
-                out.write("\n")
-            write_placements(rows, out, fmt)
-        else:
-            text = block_text(block, fmt)
-            if fmt == "csv" and not written:
-                text = ",".join(f"q{r}" for r in range(n)) + "\n" + text
-            out.write(text)
-        written += k
-    return written
-
-
-def block_text(block: Any, fmt: str) -> str:
-    """The ``jsonl`` or ``csv`` lines (csv without header) of a ``(k, n)`` block of columns.
-
-    Every column number becomes a fixed-width slot of bytes taken from a table
-    (its digits and the separator after it, padded); a mask of the bytes that
-    are really text squeezes the padding out in one pass.
-
-    Examples:
-        >>> import numpy as np
-        >>> block_text(np.array([[1, 3, 0, 2], [2, 0, 3, 1]]), "jsonl")
-        '[1, 3, 0, 2]\\n[2, 0, 3, 1]\\n'
-    """
-    import numpy as np
-
-    k, n = block.shape
-    first, middle, end = _slot_tables(n, fmt)
-    cols = np.asarray(block, dtype=np.intp)
-    if cols.size and (cols.min() < 0 or cols.max() >= n):
-        raise ValueError(f"a block of n={n} holds columns outside 0..{n - 1}")
-    pieces = [np.broadcast_to(first[0], (k, first[0].size))]
-    keeps = [np.broadcast_to(first[1], (k, first[1].size))]
-    if n > 1:
-        pieces.append(middle[0][cols[:, :-1]].reshape(k, -1))
-        keeps.append(middle[1][cols[:, :-1]].reshape(k, -1))
-    pieces.append(end[0][cols[:, -1]])
-    keeps.append(end[1][cols[:, -1]])
-    text = np.concatenate(pieces, axis=1)[np.concatenate(keeps, axis=1)]
-    return text.tobytes().decode("ascii")
-
-
-@functools.cache
-def _slot_tables(n: int, fmt: str) -> tuple[tuple[Any, Any], ...]:
-    """(bytes, mask) tables: the line's opening, each value with its separator, each
-    value with the line's end."""
-    import numpy as np
-
-    if fmt == "jsonl":
-        opening, separator, ending = "[", ", ", "]\n"
-    elif fmt == "csv":
-        opening, separator, ending = "", ",", "\n"
-    else:
-        raise ValueError(f"no block writer for format {fmt!r}")
-
-    def table(texts: list[str]) -> tuple[Any, Any]:
-        width = max(len(t) for t in texts)
-        chars = np.zeros((len(texts), width), dtype=np.uint8)
-        keep = np.zeros((len(texts), width), dtype=bool)
-        for row, t in enumerate(texts):
-            chars[row, : len(t)] = np.frombuffer(t.encode("ascii"), dtype=np.uint8)
-            keep[row, : len(t)] = True
-        return chars, keep
-
-    chars, keep = table([opening or " "])
-    if not opening:
-        keep[:] = False
-    return (
-        (chars[0], keep[0]),
-        table([f"{v}{separator}" for v in range(n)]),
-        table([f"{v}{ending}" for v in range(n)]),
-    )
+        sink.block(block)
+    return sink.written
 
 
 # -- reading -----------------------------------------------------------------
@@ -476,9 +392,10 @@ def _parse_block(body: str, fmt: str) -> Any:
     ``1,3,0,2`` after an optional ``q0,...`` header): that body is read line by line."""
     import numpy as np
 
-    from cp_queens.engines.fast import loader
+    from cp_queens.engines.fast import row_parser
 
-    if loader.COMPILED is None:
+    parse_rows = row_parser()
+    if parse_rows is None:
         return None  # without the C kernels the exact reader is as quick as anything here
     if fmt == "csv" and body.startswith("q"):
         body = body[body.find("\n") + 1 :] if "\n" in body else ""
@@ -492,7 +409,7 @@ def _parse_block(body: str, fmt: str) -> Any:
         return None
     out = np.empty(data.size // 2 + 1, dtype=np.int64)
     shape = np.zeros(1, dtype=np.int64)
-    rows = loader.COMPILED.parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
+    rows = parse_rows(data, 1 if fmt == "jsonl" else 0, out, shape)
     if rows < 0:
         return None
     return out[: rows * int(shape[0])].reshape(rows, int(shape[0]))

@@ -30,7 +30,6 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -178,6 +177,8 @@ def whole_file(
         return
     directory, base = os.path.split(os.path.abspath(path))
     try:
+        import tempfile  # only for -o: a command that writes to stdout starts lighter
+
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{base}.", suffix=".part")
     except OSError as error:
         raise OutputError(error.errno, f"cannot write {name}: {reason(error)}") from None

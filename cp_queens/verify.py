@@ -15,7 +15,7 @@ importing it takes longer (0.2 s) than checking 100,000 queens with sets.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -24,6 +24,8 @@ from cp_queens.problem import NAMED_UP_TO, Placement, Problem, square_name
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from cp_queens.answer import Answer
 
 #: Above this size the NumPy path is used when NumPy is loaded already (an array was
 #: given, or another part of the program imported it); both paths give the same answer.
@@ -248,3 +250,104 @@ def verify_rows(block: np.ndarray) -> np.ndarray | None:
         mask = np.bitwise_or.reduce(np.left_shift(one, lines), axis=1)
         ok &= np.bitwise_count(mask) == n
     return ok
+
+
+#: Failures listed in the answer of ``verify_all`` (all of them are counted).
+LISTED_FAILURES = 100
+
+
+def verify_all(
+    items: Iterable[Any],
+    source: str = "<placements>",
+    *,
+    problem: Problem | None = None,
+    distinct: bool = False,
+    expect: int | None = None,
+    on_failure: Callable[[int, int, str], object] | None = None,
+) -> Answer:
+    """Judge a stream of placements (``cp-queens verify``): lists of columns, or 2-D
+    arrays of them as ``cp_queens.formats.read_blocks`` yields them.
+
+    Args:
+        source: the name of what was read, for the summary.
+        problem: also require the board size (and given queens) of this problem.
+        distinct: also require that no placement repeats.
+        expect: also require exactly this many placements.
+        on_failure: called with (placement number from 1, its size, why) for each one
+            that fails, as it is found.
+
+    Returns:
+        An ``Answer`` of task ``verify``: ``value`` true when every condition holds and
+        there was something to check (outcome ``negative`` otherwise), with ``checked``,
+        ``invalid``, ``sizes``, the first ``LISTED_FAILURES`` ``failures`` and the
+        ``summary`` line.
+
+    Examples:
+        >>> verify_all([[1, 3, 0, 2], [0, 1, 2, 3]]).details["summary"]
+        'FAILED: 2 placements checked (n=4): 1 invalid'
+    """
+    from cp_queens.answer import ANSWER, NEGATIVE, Answer
+
+    checked = invalid = 0
+    sizes: set[int] = set()
+    seen: dict[int, int] = {}
+    failures: list[dict[str, object]] = []
+
+    def judge(cols: list[int], index: int) -> None:
+        nonlocal invalid
+        verdict = verify(cols, problem)
+        if verdict.ok and distinct:
+            earlier = seen.setdefault(hash(tuple(cols)), index)
+            if earlier != index:
+                verdict = Verdict(False, f"repeats placement {earlier}")
+        if not verdict.ok:
+            invalid += 1
+            if len(failures) < LISTED_FAILURES:
+                failures.append({"placement": index, "n": len(cols), "reason": verdict.reason})
+            if on_failure is not None:
+                on_failure(index, len(cols), str(verdict.reason))
+
+    for item in items:
+        if isinstance(item, list):
+            checked += 1
+            sizes.add(len(item))
+            judge(item, checked)
+            continue
+        # A block of placements: judged all at once; only failures go one by one.
+        first = checked + 1
+        checked += len(item)
+        sizes.add(item.shape[1])
+        ok = None if distinct or problem is not None else verify_rows(item)
+        if ok is None:
+            for offset, cols in enumerate(item.tolist()):
+                judge(cols, first + offset)
+            continue
+        # The first row also goes through the exact verifier: a cross-check of the bit
+        # masks against it on every block.
+        if bool(verify(item[0].tolist())) != bool(ok[0]):
+            raise AssertionError(f"block check disagrees with verify() on {item[0]}")
+        for offset in (~ok).nonzero()[0].tolist():
+            judge(item[offset].tolist(), first + offset)
+    size_text = ", ".join(f"n={n}" for n in sorted(sizes)) or "no placements"
+    problems = []
+    if invalid:
+        problems.append(f"{invalid} invalid")
+    if expect is not None and checked != expect:
+        problems.append(f"expected {expect} placements")
+    valid = not problems and checked > 0
+    if problems:
+        summary = f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}"
+    elif checked == 0:
+        summary = f"NOTHING TO CHECK: {source} holds no placement"
+    else:
+        summary = f"OK: {checked} placements checked ({size_text}), all valid"
+    details = {
+        "source": source,
+        "checked": checked,
+        "invalid": invalid,
+        "sizes": sorted(sizes),
+        "failures": failures,
+        "summary": summary,
+    }
+    outcome = ANSWER if valid else NEGATIVE
+    return Answer("verify", problem, valid, outcome=outcome, details=details)

@@ -17,7 +17,13 @@ import pytest
 
 from cp_queens import budget
 from cp_queens.engines.base import Engine, TemplateEngine
-from tests.helpers import ALL_ENGINES, TEMPLATE, build_or_skip, run_example_once
+from tests.helpers import (
+    ALL_ENGINES,
+    TEMPLATE_SMALL,
+    UNREGISTERED,
+    build_or_skip,
+    run_example_once,
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -32,11 +38,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "engine_name" in metafunc.fixturenames:
-        chosen = metafunc.config.getoption("engine") or [*ALL_ENGINES, TEMPLATE]
-        unknown = [name for name in chosen if name not in (*ALL_ENGINES, TEMPLATE)]
+        chosen = metafunc.config.getoption("engine") or [*ALL_ENGINES, *UNREGISTERED]
+        unknown = [name for name in chosen if name not in (*ALL_ENGINES, *UNREGISTERED)]
         if unknown:
             raise pytest.UsageError(f"--engine: unknown engine(s) {', '.join(unknown)}")
         metafunc.parametrize("engine_name", chosen)
+
+
+class SmallTemplate(TemplateEngine):
+    """The template engine with a small ``max_n``: the contract must honour it."""
+
+    name = "template-small"
+    max_n = 7
 
 
 @pytest.fixture
@@ -44,9 +57,10 @@ def make_engine(engine_name: str) -> Callable[..., Engine]:
     """Builds the engine under test with the given options (the template included)."""
 
     def build(**options: Any) -> Engine:
-        if engine_name == TEMPLATE:
+        if engine_name in UNREGISTERED:
             run = {key: options.pop(key) for key in list(options) if key in budget.KEYWORDS}
-            engine = TemplateEngine(**options)
+            cls = SmallTemplate if engine_name == TEMPLATE_SMALL else TemplateEngine
+            engine = cls(**options)
             engine.budget = budget.Budget.of(**run)
             return engine
         return build_or_skip(engine_name, **options)

@@ -45,6 +45,11 @@ ALL_ENGINES = engines.names()
 #: The template engine of engines/base.py: not registered (it is there to be copied),
 #: yet held to the same contract as the registered engines.
 TEMPLATE = "template"
+#: The template engine held to a small ``max_n`` (7): the contract's sizes must follow
+#: an engine's ``max_n``, not assume that every engine reaches n = 12.
+TEMPLATE_SMALL = "template-small"
+#: Engines that are not in the registry but run through the contract.
+UNREGISTERED = (TEMPLATE, TEMPLATE_SMALL)
 
 
 def build_or_skip(name: str, **options: Any) -> engines.Engine:

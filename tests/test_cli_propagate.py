@@ -141,7 +141,7 @@ def test_trace_takes_the_same_spec(capsys, tmp_path) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("cpsat", "trace draws reference or propagate, not 'cpsat'"),
+        ("cpsat", "trace draws propagate or reference, not 'cpsat'"),
         ("reference:consistency=arc", "engine 'reference' has no option 'consistency'"),
         ("propagate:consistency=full", "unknown consistency 'full'"),
     ],

@@ -147,7 +147,8 @@ def test_first_task_runs_the_mip() -> None:
 
 def test_engine_that_stops_itself_is_a_timeout_and_larger_sizes_are_skipped() -> None:
     runs = compare(["reference"], [16, 17], "enumerate", time_limit=0.3)
-    assert runs[0].status == TIMEOUT and runs[0].solutions is not None
+    assert runs[0].status == TIMEOUT and runs[0].lower_bound is not None
+    assert runs[0].solutions is None  # a partial figure is no answer
     assert runs[0].branches  # its search figures survive the time limit
     assert runs[1].status == SKIPPED and "n=16" in runs[1].message
 
@@ -181,7 +182,7 @@ def test_disagreement_is_marked() -> None:
 
 SAMPLE = [
     Run("reference", 4, "count", OK, 0.001, 50, stats=Stats(solutions=2, branches=16)),
-    Run("reference", 5, "count", TIMEOUT, wall_time=1.0, message="killed"),
+    Run("reference", 5, "count", TIMEOUT, wall_time=1.0, stats=Stats(solutions=7)),
     Run("reference", 6, "count", SKIPPED, message="timed out at n=5"),
     Run("mip", 4, "count", UNSUPPORTED, message="cannot count"),
 ]
@@ -197,9 +198,11 @@ def test_csv_and_json_keep_every_run(tmp_path) -> None:  # type: ignore[no-untyp
         ("mip", "4", UNSUPPORTED),
     ]
     assert rows[0]["solutions"] == "2" and rows[1]["solutions"] == ""
+    # the timed-out run's partial count has its own column, never the answer's
+    assert [row["lower_bound"] for row in rows] == ["", "7", "", ""]
     write_json(SAMPLE, tmp_path / "r.json", {"task": "count"})
     document = json.loads((tmp_path / "r.json").read_text())
-    assert document["settings"] == {"task": "count"} and len(document["runs"]) == 4
+    assert document["settings"] == {"task": "count"} and len(document["value"]) == 4
 
 
 def test_plot_marks_timeouts(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -226,7 +229,7 @@ def test_cli_compare_writes_csv_json_and_plot(tmp_path, capsys) -> None:  # type
     printed = capsys.readouterr().out
     assert "reference" in printed and "pyconstraint:solver=recursive" in printed
     assert {p.name for p in out.iterdir()} == {"results.csv", "results.json", "results.png"}
-    runs = json.loads((out / "results.json").read_text())["runs"]
+    runs = json.loads((out / "results.json").read_text())["value"]
     assert [(r["engine"], r["n"], r["solutions"]) for r in runs] == [
         ("reference", 4, 2),
         ("reference", 5, 10),

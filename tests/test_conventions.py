@@ -101,4 +101,4 @@ def test_bash_completes_commands_and_engine_names(tmp_path: Path) -> None:
 
     assert set(complete("cp-queens", "co")) == {"count", "complete", "compare", "completion"}
     assert set(complete("cp-queens", "count", "8", "--engine", "cpsat")) == {"cpsat", "cpsat-board"}
-    assert complete("cp-queens", "solve", "8", "--format", "j") == ["jsonl"]
+    assert complete("cp-queens", "solve", "8", "--format", "j") == ["jsonl", "json"]

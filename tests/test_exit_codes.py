@@ -8,6 +8,7 @@ one cut short. See :mod:`cp_queens.cli.exit_codes` and ``docs/exit-codes.md``.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import subprocess
 import sys
 import textwrap
@@ -167,7 +168,8 @@ def _sabotage(monkeypatch, error: BaseException) -> None:
     """Every engine call, the verifier and the compare harness raise ``error``."""
     for method in ("first", "count", "solutions", "count_unique"):
         monkeypatch.setattr(Engine, method, _raising(error))
-    monkeypatch.setattr("cp_queens.cli.verify.verify", _raising(error))
+    # the module, not cp_queens.verify (the function the package exports under that name)
+    monkeypatch.setattr(importlib.import_module("cp_queens.verify"), "verify", _raising(error))
     monkeypatch.setattr("cp_queens.compare.compare", _raising(error))
 
 

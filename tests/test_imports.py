@@ -6,8 +6,14 @@ it breaks the first time both ends are loaded in the other order. So these tests
 read *every* import statement with ``ast``: top level and function level alike.
 Imports under ``if TYPE_CHECKING:`` never run and are left out.
 
+An import counts wherever it is, and whatever it imports: ``from cp_queens.parallel
+import run`` in ``cp_queens.parallel.dask`` is an edge to the parent package, whose
+``__init__`` runs (an import of a submodule, ``from cp_queens import errors``, is an edge
+to that submodule only). Nothing outside an engine imports the modules inside its
+package.
+
 Re-derive the graph by hand with ``python tests/test_imports.py`` (prints
-``module -> imports`` for every module of the package).
+``module -> imports`` for every module of the package, then any cycle).
 """
 
 from __future__ import annotations
@@ -42,7 +48,14 @@ def _under_type_checking(tree: ast.Module) -> set[int]:
 
 
 def every_import(name: str, path: Path) -> set[str]:
-    """The package's modules that ``name`` imports anywhere in its code."""
+    """The package's modules that ``name`` imports anywhere in its code.
+
+    ``from P import x`` is an edge to ``P.x`` when that is a module (Python loads it
+    through its package, which the package's own edges cover) and to ``P`` itself when
+    ``x`` is a name defined there: ``from cp_queens.parallel import run`` inside
+    ``cp_queens.parallel.dask`` runs the package's ``__init__``, so it counts, parent
+    package or not.
+    """
     tree = ast.parse(path.read_text())
     hidden = _under_type_checking(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -57,18 +70,15 @@ def every_import(name: str, path: Path) -> set[str]:
             if node.level:  # relative: from the package, up level - 1 steps
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*parts, *([node.module] if node.module else [])])
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                found.add(submodule if submodule in MODULES else base)
     return {module for module in found if module in MODULES}
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Every module's imports; an import of a module's own ancestor package is how
-    Python loads a submodule (the package first), not an edge of a cycle."""
-    return {
-        name: {t for t in every_import(name, path) if t != name and not name.startswith(t + ".")}
-        for name, path in MODULES.items()
-    }
+    """Every module's imports (every edge ``every_import`` finds, parents included)."""
+    return {name: every_import(name, path) - {name} for name, path in MODULES.items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -103,6 +113,57 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
 
 
+def test_an_import_of_a_name_from_the_parent_package_is_an_edge(tmp_path: Path) -> None:
+    """The cycle the old reading missed: ``parallel.dask`` importing from ``parallel``."""
+    module = tmp_path / "dask.py"
+    module.write_text(
+        "def f():\n"
+        "    from cp_queens.parallel import run\n"
+        "    from cp_queens.parallel import local\n"
+        "    from cp_queens import errors\n"
+    )
+    edges = every_import("cp_queens.parallel.dask", module)
+    assert edges == {"cp_queens.parallel", "cp_queens.parallel.local", "cp_queens.errors"}
+
+
+#: The layers of docs/architecture.md, top (4) to bottom (0), by module prefix (the
+#: longest prefix wins). A module imports its own layer or lower ones.
+LAYERS = {
+    "cp_queens.cli": 4,
+    "cp_queens.__main__": 4,
+    "cp_queens": 3,  # the library's door (cp_queens/__init__.py)
+    "cp_queens.completion": 3,
+    "cp_queens.compare": 3,
+    "cp_queens.dominate": 3,
+    "cp_queens.course": 3,
+    "cp_queens.engines": 2,
+    "cp_queens.parallel": 1,
+    # everything else (budget, problem, stats, errors, formats, ...) is the core: 0
+}
+
+#: Edges that point upward, each for a reason docs/architecture.md gives. ``formats``
+#: reads big placement files with the ``fast`` engine's compiled parser, through its
+#: public ``row_parser`` (imported inside the function, only for a big input).
+UPWARD = {("cp_queens.formats", "cp_queens.engines.fast")}
+
+
+def layer(module: str) -> int:
+    if module == "cp_queens":
+        return LAYERS["cp_queens"]
+    prefixes = [p for p in LAYERS if p != "cp_queens" and (module + ".").startswith(p + ".")]
+    return LAYERS[max(prefixes, key=len)] if prefixes else 0
+
+
+def test_nothing_points_upward_but_the_edges_the_architecture_names() -> None:
+    upward = {
+        (name, target)
+        for name, targets in import_graph().items()
+        for target in targets
+        if layer(target) > layer(name)
+    }
+    assert upward == UPWARD
+
+
 def engine_of(module: str) -> str | None:
     """The engine a module belongs to (``cp_queens.engines.cpsat.orbits``: ``cpsat``),
     or ``None`` for the registry, ``base`` and shared helpers (``_cpsat``)."""
@@ -123,6 +184,25 @@ def test_no_engine_imports_another_engine() -> None:
         if engine_of(name) is not None
         and engine_of(target) is not None
         and engine_of(name) != engine_of(target)
+    ]
+    assert not offenders, "\n".join(offenders)
+
+
+def is_private_to_an_engine(module: str) -> bool:
+    """A module inside an engine's package (``cp_queens.engines.fast.loader``), not the
+    engine's own module, which is its public face."""
+    parts = module.split(".")
+    return engine_of(module) is not None and len(parts) > 3
+
+
+def test_nothing_outside_an_engine_imports_its_private_modules() -> None:
+    """What other modules need of an engine, the engine's package offers by name
+    (``cp_queens.engines.fast.row_parser``): its inner modules can change freely."""
+    offenders = [
+        f"{name} imports {target}"
+        for name, targets in import_graph().items()
+        for target in sorted(targets)
+        if is_private_to_an_engine(target) and engine_of(name) != engine_of(target)
     ]
     assert not offenders, "\n".join(offenders)
 
@@ -150,5 +230,8 @@ def test_render_labels_the_boards_whose_squares_have_names() -> None:
 
 if __name__ == "__main__":  # python tests/test_imports.py: the graph, one module a line
     sys.path.insert(0, str(PACKAGE.parent))
-    for module, imports in sorted(import_graph().items()):
+    graph = import_graph()
+    for module, imports in sorted(graph.items()):
         print(module, "->", ", ".join(sorted(imports)) or "-")
+    cycle = find_cycle(graph)
+    print("cycle:", " -> ".join(cycle) if cycle else "none")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cp_queens import Problem, engines, verify
-from cp_queens.errors import TimeLimitError, UnsupportedTaskError
+from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.stats import TIME_LIMIT
 
 
@@ -57,8 +57,18 @@ def test_limits_are_clear_errors() -> None:
         engine.count(Problem(8))
     with pytest.raises(UnsupportedTaskError, match="pre-placed"):
         engine.first(Problem(8, fixed={0: 0}))
-    with pytest.raises(ValueError, match="restart_after"):
-        engines.get("minconflicts", restart_after=0)
+    for bad in (0, -5, 2.5, True, "often"):
+        with pytest.raises(CpQueensError, match="restart_after must be a whole number >= 1"):
+            engines.get("minconflicts", restart_after=bad)
+
+
+def test_a_bad_restart_after_on_the_command_line_is_a_usage_error(capsys) -> None:
+    from cp_queens.cli import main
+
+    assert main(["solve", "8", "-e", "minconflicts:restart_after=0"]) == 2
+    err = capsys.readouterr().err
+    assert "restart_after must be a whole number >= 1, got 0" in err
+    assert "internal error" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_time_limit_gives_none_and_says_why() -> None:

@@ -100,8 +100,8 @@ def test_count_as_json_says_complete(capsys) -> None:
     code, out, _ = run_cli(capsys, "count", "12", "--format", "json", "-q")
     document = json.loads(out)
     assert code == ExitCode.OK
-    assert document["answer"] == 14200 and document["complete"] is True
-    assert document["unique"] == 1787  # the default engine counts it for free
+    assert document["complete"] is True  # the default engine counts the unique for free
+    assert document["value"] == {"total": 14200, "unique": 1787}
     assert document["stats"]["engine"] == "fast" and document["stats"]["solutions"] == 14200
 
 
@@ -111,7 +111,8 @@ def test_a_count_cut_short_is_json_too_and_not_complete(capsys) -> None:
     )
     document = json.loads(out)
     assert code == ExitCode.TIME_LIMIT
-    assert document["complete"] is False and 0 <= document["answer"] < 14772512
+    assert document["complete"] is False and 0 <= document["partial"] < 14772512
+    assert "value" not in document  # a lower bound is never where the answer goes
     assert document["stats"]["status"] == "time_limit"
 
 
@@ -123,10 +124,10 @@ def test_complete_count_as_json(capsys, tmp_path: Path) -> None:
     )
     document = json.loads(out)
     assert code == ExitCode.OK
-    assert document["answer"] == 4 and document["complete"] is True
-    assert document["cross_check"] == {"engine": "reference", "agrees": True}
-    code, _, err = run_cli(capsys, "complete", str(board), "--format", "json")
-    assert code == ExitCode.BAD_INPUT and "use it with --count" in err
+    assert document["value"] == 4 and document["complete"] is True
+    assert document["cross_check"] == {"engine": "reference", "agrees": True, "difference": None}
+    code, _, err = run_cli(capsys, "complete", str(board), "--format", "svg", "--count")
+    assert code == ExitCode.BAD_INPUT and "draws one completion" in err
 
 
 def test_verify_as_json(capsys, tmp_path: Path) -> None:
@@ -135,8 +136,8 @@ def test_verify_as_json(capsys, tmp_path: Path) -> None:
     code, out, _ = run_cli(capsys, "verify", str(placements), "--format", "json")
     document = json.loads(out)
     assert code == ExitCode.NEGATIVE
-    assert document["answer"] is False and document["complete"] is True
-    assert document["stats"] == {"checked": 2, "invalid": 1, "sizes": [4]}
+    assert document["value"] is False and document["complete"] is True
+    assert (document["checked"], document["invalid"], document["sizes"]) == (2, 1, [4])
     assert document["failures"][0]["placement"] == 2
 
 

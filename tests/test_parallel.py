@@ -193,7 +193,7 @@ def test_workers_are_not_forked_while_another_thread_runs() -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_swallowed_interrupt_still_stops_the_run(monkeypatch, workers: int) -> None:
     """The CLI's signal handler sets the flag too: a KeyboardInterrupt raised inside a
-    callback from C (Numba's compiler) is printed and dropped by Python."""
+    callback from C (a library calling back into Python) is printed and dropped by Python."""
     flag = threading.Event()
     monkeypatch.setattr(parallel, "interrupted", flag)
     flag.set()
@@ -212,13 +212,15 @@ def _slow_work(items: list[int]) -> list[tuple[str, int]]:
 def test_a_deadline_in_this_process_is_seen_between_items_not_only_tasks() -> None:
     import time
 
+    from cp_queens.budget import Clock
+
     started = time.perf_counter()
     result = parallel.run(
         iter(range(40)),  # streamed: tasks of parallel.BATCH items
         _slow_work,
         key=str,
         workers=1,
-        deadline=started + 0.1,
+        clock=Clock.start(0.1),
     )
     assert not result.complete
     assert set(result.records.values()) == {1}  # one item per call

@@ -113,6 +113,7 @@ def test_complete_by_default_loads_python_constraint_and_no_more(
 #: Our modules a small count needs: the command, the engine, the in-process runner.
 SMALL_COUNT = {
     "cp_queens",
+    "cp_queens.answer",
     "cp_queens.budget",
     "cp_queens.cli",
     "cp_queens.cli._args",
@@ -136,11 +137,14 @@ SMALL_COUNT = {
     "cp_queens.engines.fast.subproblems",
     "cp_queens.errors",
     "cp_queens.limits",
+    "cp_queens.output",
     "cp_queens.parallel",
     "cp_queens.parallel.local",
     "cp_queens.problem",
+    "cp_queens.render",
     "cp_queens.stats",
     "cp_queens.verify",
+    "cp_queens.writers",
 }
 
 #: Standard modules that only some commands need (a pool, a file format, a build, a log).

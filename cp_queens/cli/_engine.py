@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 from cp_queens import engines
+from cp_queens.budget import Budget
 from cp_queens.cli._args import engine_name, non_negative_int
 from cp_queens.engines import Engine
 from cp_queens.errors import CpQueensError, EngineOptionError
@@ -173,8 +174,10 @@ def strategy_options(args: argparse.Namespace) -> dict[str, Any]:
     return {name: getattr(args, name, None) for name in names}
 
 
-def make_engine(spec: str, **options: Any) -> Engine:
-    """Build engine ``spec`` with the options the user set (``None`` means not set).
+def make_engine(spec: str, **options: Any) -> tuple[Engine, Budget]:
+    """Build engine ``spec`` with the options the user set (``None`` means not set), and
+    the one ``Budget`` of the command's run settings, which the command passes with
+    each call (``engine.count(problem, budget=budget)``).
 
     ``spec`` is a name or ``name:key=value[:...]``, as ``compare --engines`` takes
     it. ``cp_queens.engines.get`` checks the options for every caller; here an
@@ -205,7 +208,7 @@ def make_engine(spec: str, **options: Any) -> Engine:
                 f"(choose from {', '.join(cls.option_choices[key])})"
             ) from None
     try:
-        return engines.get(name, **given, **chosen)
+        return engines.build(name, **given, **chosen)
     except CpQueensError as error:
         if given:
             raise CpQueensError(f"--engine {spec}: {error}") from None

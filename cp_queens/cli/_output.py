@@ -3,14 +3,19 @@ the files and streams it reads and writes (a failure there is one line, exit 74)
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import sys
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
 
+from cp_queens.answer import ANSWER, NEGATIVE, Answer
+from cp_queens.cli.exit_codes import of as exit_code
 from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.problem import Problem
 from cp_queens.stats import Stats
+from cp_queens.writers import FORMATS, Sink, answer_text, format_help, stopped_line, write_answer
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -44,23 +49,54 @@ def report(stats: Stats) -> None:
     note(stats.summary())
 
 
-#: What ``--format json`` means, for every command that offers it.
-FORMAT_HELP = (
-    "text: a line for people (default); json: one JSON object on stdout: 'answer', "
-    "'complete' (false when the time limit cut it short) and the statistics"
-)
+def add_format_argument(
+    parser: argparse.ArgumentParser, names: Sequence[str], more: str = ""
+) -> None:
+    """``--format`` with ``names`` (from ``cp_queens.writers.choices``, the first the
+    default), its help in the registry's own words."""
+    default = names[0]
+    parser.add_argument(
+        "--format",
+        choices=names,
+        default=default,
+        help=format_help(names, default) + (f"; {more}" if more else ""),
+    )
 
 
-def print_json(document: dict[str, Any]) -> None:
-    """An answer as one JSON object on one line of stdout: what ``--format json`` prints.
+@contextlib.contextmanager
+def open_sink(fmt: str, path: str | None, problem: Problem | None = None) -> Iterator[Sink]:
+    """A ``Sink`` in format ``fmt`` on ``path`` (stdout for ``None`` / ``-``), whole records
+    or a failure (``open_output``)."""
+    with open_output(path, lines=FORMATS[fmt].lines) as out:
+        yield Sink(fmt, out, problem)
 
-    Every such object has ``answer`` and ``complete`` (``false`` when a time limit cut
-    the answer short: then ``answer`` is what was found, a lower bound); ``stats``
-    holds the engine's statistics where an engine ran.
+
+def deliver(
+    answer: Answer, fmt: str, *, output: str | None = None, time_limit: float | None = None
+) -> int:
+    """The last two steps of every answering command: write ``answer``, return its exit code.
+
+    A document (json) always goes out whole, also for an answer cut short (its figure
+    under ``partial``). Otherwise only an answer is written where answers go: one cut
+    short or doubted (engines disagree) writes nothing there, and a proven "no" is a
+    line on stdout, never a file of ``-o``.
     """
-    import json
+    if FORMATS[fmt].document or answer.outcome == ANSWER:
+        with open_sink(fmt, output, answer.problem) as sink:
+            sink.finish(answer)
+    elif answer.outcome == NEGATIVE:
+        write_answer(answer, fmt, sys.stdout)
+    return conclude(answer, time_limit)
 
-    print(json.dumps(document))
+
+def conclude(answer: Answer, time_limit: float | None = None, where: str = "") -> int:
+    """Say on stderr what stdout does not (a partial figure, an empty list), and return the
+    answer's exit code. ``where``: the file a stream went to (`` in out.jsonl``)."""
+    if not answer.complete:
+        print(stopped_line(answer, time_limit, where), file=sys.stderr)
+    elif answer.task == "solutions" and answer.outcome == NEGATIVE:
+        print(f"cp-queens: {answer_text(answer)}", file=sys.stderr)
+    return exit_code(answer)
 
 
 def quiet() -> bool:
@@ -151,26 +187,3 @@ def open_output(path: str | None, lines: bool = False) -> Iterator[Any]:
                 yield out
     except OutputError as error:
         raise StreamError(error.strerror) from None
-
-
-T = TypeVar("T")
-
-
-class TimeCut:
-    """Passes a stream through, ending it quietly where the time limit cut it short.
-
-    A library stream raises ``TimeLimitError`` after its last
-    solution; a command writes what came, then reads ``stopped`` to choose its exit
-    code (4), so the writers need not know about time limits.
-    """
-
-    def __init__(self) -> None:
-        self.stopped = False
-
-    def __call__(self, stream: Iterable[T]) -> Iterator[T]:
-        from cp_queens.errors import TimeLimitError
-
-        try:
-            yield from stream
-        except TimeLimitError:
-            self.stopped = True

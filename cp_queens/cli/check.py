@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import argparse
 import itertools
+from typing import TYPE_CHECKING
 
-from cp_queens.cli._common import board_size, open_input
+from cp_queens.cli._common import add_format_argument, board_size, deliver, open_input
 from cp_queens.errors import CpQueensError
+from cp_queens.writers import choices
+
+if TYPE_CHECKING:
+    from cp_queens.course.check import CheckRow, Finding
 
 #: Largest board checked (n = 15: 2.3 million solutions, about 260 MB); the same as
 #: ``cp_queens.course.check.FILE_UP_TO``, here so that parsing imports no NumPy.
@@ -36,6 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"board size (default: the length of the first placement; at most {CHECK_UP_TO})",
     )
+    add_format_argument(parser, choices("summary", "document"))
     parser.set_defaults(run=run)
 
 
@@ -58,22 +64,47 @@ def run(args: argparse.Namespace) -> int:
                 raise CpQueensError(f"{name}:1: an empty placement; give the board size with --n")
             _check_size(n)
         row = compare_file(n, itertools.chain([] if first is None else [first], items))
+    from cp_queens.answer import ANSWER, NEGATIVE, Answer
+    from cp_queens.problem import Problem
+
     if row.ok:
-        print(f"OK: {name} holds all {row.expected} solutions of n={n}, each exactly once")
-        return 0
-    print(
-        f"WRONG: {name} (n={n}): {row.returned} placements, {row.correct} of {row.expected} "
-        f"solutions found; {row.verdict()}"
+        summary = f"OK: {name} holds all {row.expected} solutions of n={n}, each exactly once"
+    else:
+        lines = [
+            f"WRONG: {name} (n={n}): {row.returned} placements, {row.correct} of "
+            f"{row.expected} solutions found; {row.verdict()}"
+        ]
+        # placements count from 1, as lines do in a jsonl file
+        lines.extend(f"{label}: {finding.describe()}" for label, finding in _findings(row))
+        summary = "\n".join(lines)
+    figures = ("expected", "returned", "correct", "invalid", "duplicates", "missing")
+    details = {
+        "source": name,
+        **{figure: getattr(row, figure) for figure in figures},
+        **{
+            label.replace(" ", "_"): {
+                "placement": finding.index,
+                "cols": finding.cols,
+                "reason": finding.reason,
+            }
+            for label, finding in _findings(row)
+        },
+        "summary": summary,
+    }
+    outcome = ANSWER if row.ok else NEGATIVE
+    return deliver(
+        Answer("check", Problem(n), row.ok, outcome=outcome, details=details), args.format
     )
-    for label, finding in (
+
+
+def _findings(row: CheckRow) -> list[tuple[str, Finding]]:
+    """The first difference of each kind, named."""
+    named = (
         ("first missing solution", row.first_missing),
         ("first invalid placement", row.first_invalid),
         ("first duplicate", row.first_duplicate),
-    ):
-        if finding is not None:
-            # placements count from 1, as lines do in a jsonl file
-            print(f"{label}: {finding.describe()}")
-    return 1
+    )
+    return [(label, finding) for label, finding in named if finding is not None]
 
 
 def _check_size(n: int) -> None:

@@ -7,10 +7,12 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from cp_queens.cli._common import fail, positive_seconds
-from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.answer import DISAGREE
+from cp_queens.cli._common import add_format_argument, deliver, fail, positive_seconds
+from cp_queens.cli.exit_codes import of as exit_code
 from cp_queens.engines import TASKS
 from cp_queens.errors import CpQueensError
+from cp_queens.writers import FORMATS, choices
 
 if TYPE_CHECKING:
     from cp_queens.compare import Run
@@ -60,6 +62,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="run larger sizes even after an engine timed out",
     )
     parser.add_argument("--out", metavar="DIR", help="directory for results.csv/.json/.png")
+    add_format_argument(parser, choices("summary", "document"), "text draws the table (stdout)")
     parser.set_defaults(run=run)
 
 
@@ -68,7 +71,15 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from cp_queens.compare import check_task, compare, machine, parse_engines, parse_range
+    from cp_queens.budget import Budget
+    from cp_queens.compare import (
+        as_answer,
+        check_task,
+        compare,
+        machine,
+        parse_engines,
+        parse_range,
+    )
     from cp_queens.compare import report as compare_report
 
     sizes = _flagged("--n", parse_range, args.n)
@@ -91,26 +102,28 @@ def run(args: argparse.Namespace) -> int:
         specs,
         sizes,
         task,
-        time_limit=args.time_limit,
+        budget=Budget.of(time_limit=args.time_limit),
         skip_after_timeout=not args.no_skip,
         on_run=show,
     )
     title = f"task={task}, time limit {args.time_limit:g}s per run"
-    screen = Console()
-    if not screen.is_terminal:
-        screen = Console(width=120)  # piped or captured: do not squeeze the table to 80 columns
-    screen.print(compare_report.table(runs, title=title))
-    legend = compare_report.family_legend(runs)
-    if legend:
-        screen.print(f"family: {legend}", highlight=False)
+    document = FORMATS[args.format].document
+    if not document:
+        screen = Console()
+        if not screen.is_terminal:
+            screen = Console(width=120)  # piped or captured: do not squeeze the table to 80 columns
+        screen.print(compare_report.table(runs, title=title))
+        legend = compare_report.family_legend(runs)
+        if legend:
+            screen.print(f"family: {legend}", highlight=False)
+    settings = {
+        "task": task,
+        "sizes": sizes,
+        "engines": [spec.label for spec in specs],
+        "time_limit": args.time_limit,
+        "machine": machine(),
+    }
     if out is not None:
-        settings = {
-            "task": task,
-            "sizes": sizes,
-            "engines": [spec.label for spec in specs],
-            "time_limit": args.time_limit,
-            "machine": machine(),
-        }
         compare_report.write_csv(runs, out / "results.csv")
         compare_report.write_json(runs, out / "results.json", settings)
         written = ["results.csv", "results.json"]
@@ -120,12 +133,12 @@ def run(args: argparse.Namespace) -> int:
         except compare_report.PlotUnavailableError as error:
             print(f"cp-queens: warning: {error}", file=sys.stderr)
         print(f"wrote {', '.join(str(out / name) for name in written)}", file=sys.stderr)
-    if any(run.agrees is False for run in runs):
-        return fail(
-            "engines disagree on the number of solutions (see the 'agrees' column)",
-            ExitCode.DISAGREE,
-        )
-    return ExitCode.OK
+    result = as_answer(runs, settings)
+    if result.outcome == DISAGREE:
+        fail("engines disagree on the number of solutions (see the 'agrees' column)")
+    if not document:
+        return exit_code(result)  # the table is written
+    return deliver(result, args.format)
 
 
 def _flagged(flag: str, parse: Callable[[str], T], text: str) -> T:

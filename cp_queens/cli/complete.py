@@ -4,36 +4,36 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cp_queens import DEFAULT_MODEL_ENGINE, SMALL_RESIDUE, default_complete_engine
 from cp_queens.cli._common import (
-    TimeCut,
     add_engine_argument,
+    add_format_argument,
     add_strategy_arguments,
+    conclude,
+    deliver,
     engine_name,
     make_engine,
     non_negative_int,
     note,
     open_input,
-    open_output,
+    open_sink,
     positive_seconds,
-    print_json,
     report,
     seed_value,
     strategy_options,
 )
-from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.errors import CpQueensError, TimeLimitError
-from cp_queens.stats import COMPLETE
+from cp_queens.cli.exit_codes import command_codes
+from cp_queens.errors import CpQueensError
+from cp_queens.writers import FORMATS, choices
 
 if TYPE_CHECKING:
+    from cp_queens.answer import Answer
+    from cp_queens.budget import Budget
     from cp_queens.engines import Engine
     from cp_queens.problem import Placement, Problem
-
-FORMATS = ("boards", "jsonl", "unicode", "svg", "json")
-#: Exit code when the second engine disagrees: a bug in an engine, not an answer.
-DISAGREEMENT = ExitCode.DISAGREE
 
 EPILOG = """\
 input (detected):
@@ -53,9 +53,7 @@ same complete search as --count (so "no completion exists" is proven as fast
 as the count proves it), and its greedy search on larger residues, where
 solutions abound and a proof is out of reach anyway (docs/completion.md).
 
-exit codes: 0 completed, 1 no completion exists, 2 unreadable input or queens
-that attack each other, 3 the engines named by --engine and --cross-check
-disagree, 4 stopped by --time-limit (see 'cp-queens --help' for all codes).
+{codes}
 
 examples:
   cp-queens complete board.txt                     one completion, as a board
@@ -70,7 +68,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Read a board with some queens already placed and add the missing ones, "
         "or prove that no completion exists. Every completion is checked by the independent "
         "verifier; --cross-check asks a second engine the same question.",
-        epilog=EPILOG,
+        epilog=EPILOG.replace("{codes}", _codes_paragraph()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="partial board to read ('-' for stdin)")
@@ -96,14 +94,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_seconds, metavar="S", help="give up after S seconds"
     )
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="boards",
-        help="boards: rows of '.' and 'Q' (default); jsonl: JSON arrays of columns; "
-        "unicode: a chess diagram, given queens as ♕; svg: a picture (one completion only); "
-        "json (with --count): one JSON object with the answer, whether it is complete, and "
-        "the statistics",
+    add_format_argument(
+        parser,
+        choices("draw", "document"),
+        "with --count the drawing formats print the count as a line",
     )
     parser.add_argument(
         "--seed", type=seed_value, metavar="K", help="random seed (cpsat) for repeatable runs"
@@ -113,12 +107,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def _codes_paragraph() -> str:
+    """The exit codes of ``complete``, from the one table (``exit_codes.BY_COMMAND``)."""
+    import textwrap
+
+    codes = f"exit codes: {command_codes('complete')} (see 'cp-queens --help' for all codes)."
+    return "\n".join(textwrap.wrap(codes, 78, break_on_hyphens=False))
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.format == "svg" and (args.all or args.count):
-        raise CpQueensError("--format svg draws one completion; use it without --all/--count")
-    if args.format == "json" and not args.count:
+    if not FORMATS[args.format].can("stream") and (args.all or args.count):
         raise CpQueensError(
-            "--format json gives a count as data; use it with --count (jsonl lists completions)"
+            f"--format {args.format} draws one completion; use it without --all/--count"
         )
     if args.limit is not None and not args.all:
         raise CpQueensError("--limit only applies to --all")
@@ -139,129 +139,59 @@ def run(args: argparse.Namespace) -> int:
             squares = problem.residue().open_squares()
             plural = "" if squares == 1 else "s"
             said.append(f"engine: {spec} (default for a residue of {squares} open square{plural})")
-    engine = make_engine(spec, time_limit=args.time_limit, **options)
+    engine, budget = make_engine(spec, time_limit=args.time_limit, **options)
     given, blocked = len(problem.fixed), len(problem.blocked)
     squares_text = f", {blocked} blocked square{'s' * (blocked != 1)}" if blocked else ""
     said.append(f"{name}: n={problem.n}, {given} given queen{'s' * (given != 1)}{squares_text}")
-    if args.count:
-        return _count(args, said, problem, engine)
-    if args.all:
-        return _all(args, said, problem, engine)
-    return _first(args, said, problem, engine)
+    task = "count" if args.count else "solutions" if args.all else "first"
+    if task != "solutions":
+        result = _complete(args, problem, engine, budget, task)
+        _report(said, engine, result)
+        return deliver(result, args.format, output=args.output, time_limit=args.time_limit)
+    with open_sink(args.format, args.output, problem) as sink:
+        result = _complete(args, problem, engine, budget, task, sink.placement)
+        sink.finish(result)
+    _report(said, engine, result)
+    if result.task == "solutions" and result.complete:
+        note(f"{result.value} completion{'s' * (result.value != 1)}")
+    return conclude(result, args.time_limit)
 
 
-def _first(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
-    from cp_queens.completion import first_completion
+def _complete(
+    args: argparse.Namespace,
+    problem: Problem,
+    engine: Engine,
+    budget: Budget,
+    task: str,
+    each: Callable[[Placement], object] | None = None,
+) -> Answer:
+    from cp_queens.completion import complete
 
-    try:
-        placement = first_completion(problem, engine)
-    except TimeLimitError:
-        _report(said, engine)
-        return _stopped(args, "no completion found")
-    _report(said, engine)
-    if args.cross_check and _disagrees(args, problem, engine, exists=placement is not None):
-        return DISAGREEMENT
-    if placement is None:
-        print("no completion exists")
-        return ExitCode.NEGATIVE
-    with open_output(args.output) as out:
-        out.write(_draw(placement, problem, args.format))
-    return ExitCode.OK
-
-
-def _count(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
-    complete = True
-    try:
-        total = engine.count(problem)
-    except TimeLimitError as cut:
-        complete, total = False, cut.partial  # type: ignore[assignment]
-    _report(said, engine)
-    agrees = None
-    if complete and args.cross_check:
-        agrees = not _disagrees(args, problem, engine, count=total)
-    if args.format == "json":
-        document: dict[str, object] = {"n": problem.n, "answer": total, "complete": complete}
-        if agrees is not None:
-            document["cross_check"] = {"engine": args.cross_check, "agrees": agrees}
-        print_json({**document, "stats": engine.stats.as_dict()})
-    if not complete:
-        return _stopped(args, f"at least {total} completions, the count is incomplete")
-    if agrees is False:
-        return DISAGREEMENT
-    if args.format == "json":
-        return ExitCode.OK if total else ExitCode.NEGATIVE
-    if total == 0:
-        print("no completion exists")
-        return ExitCode.NEGATIVE
-    print(f"{total} completion{'s' * (total != 1)}")
-    return ExitCode.OK
+    return complete(
+        problem,
+        engine,
+        task,
+        limit=args.limit,
+        each=each,
+        check_with=args.cross_check,
+        time_limit=args.time_limit,
+        budget=budget,
+    )
 
 
-def _all(args: argparse.Namespace, said: list[str], problem: Problem, engine: Engine) -> int:
-    from cp_queens.completion import completions
-
-    found: set[Placement] = set()
-    written = 0
-    cut = TimeCut()
-    with open_output(args.output, lines=args.format == "jsonl") as out:
-        for placement in cut(completions(problem, engine, limit=args.limit)):
-            text = _draw(placement, problem, args.format)
-            out.write(text if written == 0 or args.format == "jsonl" else "\n" + text)
-            written += 1
-            if args.cross_check:
-                found.add(placement)
-    _report(said, engine)
-    complete = engine.stats.status == COMPLETE
-    plural = "s" * (written != 1)
-    note(f"{written} completion{plural}{'' if complete else ' (stopped early)'}")
-    if args.cross_check and complete and _disagrees(args, problem, engine, found=found):
-        return DISAGREEMENT
-    if cut.stopped:
-        return _stopped(args, f"{written} completions written, the list is incomplete")
-    if written == 0:
-        print("no completion exists", file=sys.stderr)
-        return ExitCode.NEGATIVE
-    return ExitCode.OK
-
-
-def _stopped(args: argparse.Namespace, what: str) -> int:
-    limit = f" of {args.time_limit:g} s" if args.time_limit is not None else ""
-    print(f"cp-queens: stopped by the time limit{limit}: {what}", file=sys.stderr)
-    return ExitCode.TIME_LIMIT
-
-
-def _report(said: list[str], engine: Engine) -> None:
+def _report(said: list[str], engine: Engine, result: Answer) -> None:
     # Said with the statistics, after the call: a request refused before any work is
     # one line, the refusal.
     for line in said:
         note(line)
     report(engine.stats)
-
-
-def _disagrees(
-    args: argparse.Namespace, problem: Problem, engine: Engine, **answer: object
-) -> bool:
-    from cp_queens.completion import cross_check
-
-    difference = cross_check(
-        problem,
-        args.cross_check,
-        time_limit=args.time_limit,
-        **answer,  # type: ignore[arg-type]
-    )
-    if difference is None:
-        note(f"cross-check: {args.cross_check} agrees")
-        return False
-    print(f"cp-queens: cross-check FAILED against {engine.name}: {difference}", file=sys.stderr)
-    return True
-
-
-def _draw(placement: Placement, problem: Problem, fmt: str) -> str:
-    from cp_queens.formats import format_placement
-    from cp_queens.render import svg, unicode
-
-    if fmt == "unicode":
-        return unicode(placement, given=problem.fixed) + "\n"
-    if fmt == "svg":
-        return svg(placement, given=problem.fixed) + "\n"
-    return format_placement(placement, fmt)
+    verdict = result.details.get("cross_check")
+    if verdict is None:
+        return
+    if verdict["agrees"]:
+        note(f"cross-check: {verdict['engine']} agrees")
+    else:
+        print(
+            f"cp-queens: cross-check FAILED against {engine.name}: {verdict['difference']}",
+            file=sys.stderr,
+        )

@@ -15,24 +15,24 @@ from typing import TYPE_CHECKING
 
 from cp_queens import Problem, default_count_engine
 from cp_queens.cli._common import (
-    FORMAT_HELP,
     add_engine_argument,
+    add_format_argument,
     add_method_argument,
     add_strategy_arguments,
     board_size,
+    deliver,
     fraction,
     make_engine,
     note,
     positive_seconds,
-    print_json,
     progress_display,
     report,
     strategy_options,
     workers_value,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.errors import TimeLimitError
 from cp_queens.stats import Progress
+from cp_queens.writers import choices
 
 if TYPE_CHECKING:
     from cp_queens.parallel import Interrupted
@@ -63,7 +63,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="also count the solutions distinct up to rotation and reflection "
         "(the fast engine always does: it costs nothing there)",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    add_format_argument(parser, choices("summary", "document"))
     add_method_argument(parser)
     add_strategy_arguments(parser)
     where = parser.add_argument_group("where the fast engine counts")
@@ -110,8 +110,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cp_queens import parallel  # multiprocessing: not while parsing arguments
+    from cp_queens.answer import answer
 
-    engine = make_engine(
+    engine, budget = make_engine(
         args.engine or default_count_engine(),
         time_limit=args.time_limit,
         method=args.method,
@@ -125,42 +126,18 @@ def run(args: argparse.Namespace) -> int:
     )
     problem = Problem(args.n)
     # An engine that finds the unique count in the same pass: always show it there.
-    unique_too = args.unique or engine.unique_for_free
-    complete = True
+    task = "count_unique" if args.unique or engine.unique_for_free else "count"
     try:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
             told = _telling_how_long(progress, args.time_limit)
-            if unique_too:
-                total, unique = engine.count_unique(problem, progress=told)
-            else:
-                total = engine.count(problem, progress=told)
-    except TimeLimitError as cut:
-        complete = False
-        if unique_too:
-            total, unique = cut.partial  # type: ignore[misc]
-        else:
-            total = cut.partial  # type: ignore[assignment]
+            result = answer(task, problem, engine, progress=told, budget=budget)
     except parallel.Interrupted as stopped:
         _say_interrupted(stopped)
         return ExitCode.INTERRUPTED
     report(engine.stats)
-    if args.format == "json":
-        document: dict[str, object] = {"n": args.n, "answer": total, "complete": complete}
-        if unique_too:
-            document["unique"] = unique
-        print_json({**document, "stats": engine.stats.as_dict()})
-        return ExitCode.OK if complete else ExitCode.TIME_LIMIT
-    answer = f"{total} solutions, {unique} unique" if unique_too else f"{total} solutions"
-    if not complete:
-        # A count cut short is no answer: it goes to stderr, with its own exit code.
-        print(
-            f"cp-queens: stopped by the time limit of {args.time_limit:g} s: n={args.n} has at "
-            f"least {answer} (the count is incomplete)",
-            file=sys.stderr,
-        )
-        return ExitCode.TIME_LIMIT
-    print(f"n={args.n}: {answer}")
-    return ExitCode.OK
+    # A count cut short is no answer: its partial figure goes to stderr (or, in a JSON
+    # document, under "partial"), with its own exit code.
+    return deliver(result, args.format, time_limit=args.time_limit)
 
 
 def _telling_how_long(

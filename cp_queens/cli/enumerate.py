@@ -9,24 +9,26 @@ from typing import TYPE_CHECKING
 
 from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem
 from cp_queens.cli._common import (
-    TimeCut,
     add_engine_argument,
+    add_format_argument,
     add_method_argument,
     add_strategy_arguments,
     board_size,
+    conclude,
     make_engine,
     non_negative_int,
-    open_output,
+    open_sink,
     positive_seconds,
     report,
     strategy_options,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.formats import WRITE_FORMATS
-from cp_queens.stats import COMPLETE
+from cp_queens.writers import FORMATS, choices
 
 if TYPE_CHECKING:
+    from cp_queens.answer import Answer
     from cp_queens.engines.base import Solutions
+    from cp_queens.stats import Stats
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -48,13 +50,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds"
     )
-    parser.add_argument(
-        "--format",
-        choices=WRITE_FORMATS,
-        default="boards",
-        help="boards: rows of '.' and 'Q', blank line between (default); "
-        "jsonl: one JSON array of columns per line; csv: header q0,q1,... then one row each",
-    )
+    add_format_argument(parser, choices("stream"))
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     parser.add_argument(
         "--unique",
@@ -68,52 +64,56 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cp_queens.formats import write_blocks, write_placements
+    from cp_queens.answer import streamed
     from cp_queens.symmetry import unique_only
 
-    engine = make_engine(
+    engine, budget = make_engine(
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
     )
+    problem = Problem(args.n)
     stream: Solutions | Generator[Placement, None, None]
     solution_arrays: Callable[..., Solutions] | None = getattr(engine, "solution_arrays", None)
-    blocks = not args.unique and args.format != "boards"
-    cut = TimeCut()
-    if solution_arrays is not None and blocks:
+    blocks = solution_arrays is not None and not args.unique and FORMATS[args.format].block
+    if blocks:
         # Whole blocks of solutions formatted with NumPy: millions of lines at disk speed.
-        stream = solution_arrays(Problem(args.n), limit=args.limit)
+        stream = solution_arrays(problem, limit=args.limit, budget=budget)  # type: ignore[misc]
     elif args.unique:
-        stream = unique_only(cut(engine.solutions(Problem(args.n))), args.limit)
+        stream = unique_only(engine.solutions(problem, budget=budget), args.limit)
     else:
-        stream = engine.solutions(Problem(args.n), limit=args.limit)
+        stream = engine.solutions(problem, limit=args.limit, budget=budget)
+    stats = engine.stats  # the call's own, filled as the stream runs
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     try:
-        with open_output(args.output, lines=args.format != "boards") as out:
-            if solution_arrays is not None and blocks:
-                written = write_blocks(cut(stream), out, args.format)
-            elif args.unique:
-                written = write_placements(stream, out, args.format)
-            else:
-                written = write_placements(cut(stream), out, args.format)
+        with open_sink(args.format, args.output, problem) as sink:
+            write = sink.block if blocks else sink.placement
+            try:
+                result = streamed(problem, stream, write, stats=stats, limit=args.limit)
+            except KeyboardInterrupt:
+                stream.close()
+                # A document closes whole, saying it was stopped; a listing ends as it is.
+                sink.finish(stopped(problem, sink.written, stats))
+                raise
+            sink.finish(result)
     except KeyboardInterrupt:
         stream.close()
-        report(engine.stats)
+        report(stats)
         print(
-            f"cp-queens: interrupted after {engine.stats.solutions} solutions; "
+            f"cp-queens: interrupted after {stats.solutions} solutions; "
             f"those written{where} are complete",
             file=sys.stderr,
         )
         return ExitCode.INTERRUPTED
     finally:
         stream.close()  # every exit ends the solver, also a failed write
-    report(engine.stats)
-    if cut.stopped:
-        print(
-            f"cp-queens: stopped by the time limit of {args.time_limit:g} s after {written} "
-            f"solutions; those written{where} are complete, the list is not",
-            file=sys.stderr,
-        )
-        return ExitCode.TIME_LIMIT
-    if written == 0 and engine.stats.status == COMPLETE:
-        print(f"cp-queens: no solution exists for N={args.n}", file=sys.stderr)
-        return ExitCode.NEGATIVE
-    return ExitCode.OK
+    report(stats)
+    return conclude(result, args.time_limit, where)
+
+
+def stopped(problem: Problem, written: int, stats: Stats) -> Answer:
+    """The answer of a listing Ctrl-C stopped: what was written, incomplete."""
+    from cp_queens.answer import Answer
+    from cp_queens.stats import STOPPED
+
+    return Answer(
+        "solutions", problem, complete=False, partial=written, reason=STOPPED, stats=stats
+    )

@@ -9,6 +9,12 @@ outcome has its own code, and every command uses this table (also printed by
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from cp_queens.answer import ANSWER, DISAGREE, INCOMPLETE, NEGATIVE
+
+if TYPE_CHECKING:
+    from cp_queens.answer import Answer
 
 
 class ExitCode(IntEnum):
@@ -44,6 +50,81 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.IO_ERROR: "reading or writing failed (disk full, closed stream, lost cluster)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C, SIGTERM); finished work is kept",
 }
+
+
+#: The exit code of each outcome of an ``Answer``: every answering command ends with it.
+OUTCOMES: dict[str, ExitCode] = {
+    ANSWER: ExitCode.OK,
+    NEGATIVE: ExitCode.NEGATIVE,
+    DISAGREE: ExitCode.DISAGREE,
+    INCOMPLETE: ExitCode.TIME_LIMIT,
+}
+
+
+def of(answer: Answer) -> ExitCode:
+    """The exit code of ``answer``: 0, 1 (a proven no), 3 (engines disagree) or 4 (cut short)."""
+    return OUTCOMES[answer.outcome]
+
+
+#: What each code means for each answering command, in its own words: the one table the
+#: command pages (``<!-- exit-codes CMD -->`` in docs/commands/) and the ``--help`` of
+#: ``complete`` are written from. Every command may also end with 70, 74 or 130.
+BY_COMMAND: dict[str, dict[ExitCode, str]] = {
+    "solve": {
+        ExitCode.OK: "a solution",
+        ExitCode.NEGATIVE: "no solution exists (proven)",
+        ExitCode.BAD_INPUT: "bad input",
+        ExitCode.TIME_LIMIT: "none found within --time-limit (none is not proven)",
+    },
+    "count": {
+        ExitCode.OK: "the count",
+        ExitCode.BAD_INPUT: "bad input",
+        ExitCode.TIME_LIMIT: "cut short by --time-limit (a lower bound, not the answer)",
+    },
+    "enumerate": {
+        ExitCode.OK: "every solution written",
+        ExitCode.NEGATIVE: "no solution exists",
+        ExitCode.BAD_INPUT: "bad input",
+        ExitCode.TIME_LIMIT: "stopped by --time-limit (what was written is whole; the list is not)",
+    },
+    "verify": {
+        ExitCode.OK: "every placement valid",
+        ExitCode.NEGATIVE: "one is not, or not as many as --expect, or nothing to check",
+        ExitCode.BAD_INPUT: "unreadable input",
+    },
+    "check": {
+        ExitCode.OK: "every solution, each exactly once",
+        ExitCode.NEGATIVE: "a solution missing, a placement invalid or repeated",
+        ExitCode.BAD_INPUT: "unreadable input or N too large",
+    },
+    "complete": {
+        ExitCode.OK: "completed",
+        ExitCode.NEGATIVE: "no completion exists",
+        ExitCode.BAD_INPUT: "unreadable input or given queens that attack each other",
+        ExitCode.DISAGREE: "the engines named by --engine and --cross-check disagree",
+        ExitCode.TIME_LIMIT: "stopped by --time-limit",
+    },
+    "compare": {
+        ExitCode.OK: "the table",
+        ExitCode.BAD_INPUT: "a bad --n, --engines or --task",
+        ExitCode.DISAGREE: "finished engines disagree on a count (agrees = NO)",
+    },
+    "dominate": {
+        ExitCode.OK: "a smallest set, proven",
+        ExitCode.BAD_INPUT: "bad input",
+        ExitCode.TIME_LIMIT: "stopped by --time-limit (the best set found, its bound and gap)",
+    },
+}
+
+
+def command_codes(command: str) -> str:
+    """One line of ``command``'s exit codes, e.g. ``0 a solution, 1 ..., 4 ...``.
+
+    Examples:
+        >>> command_codes("compare")
+        '0 the table, 2 a bad --n, --engines or --task, 3 finished engines disagree on a count (agrees = NO)'
+    """  # noqa: E501
+    return ", ".join(f"{int(code)} {text}" for code, text in BY_COMMAND[command].items())
 
 
 def table() -> str:

@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from cp_queens import SOLVE_WITH_MODEL_UP_TO, Problem, default_solve_engine
 from cp_queens.cli._common import (
     add_engine_argument,
+    add_format_argument,
     add_strategy_arguments,
     board_size,
+    deliver,
     make_engine,
     note,
-    open_output,
     positive_seconds,
     report,
     seed_value,
     strategy_options,
 )
-from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.errors import CpQueensError, TimeLimitError
-
-FORMATS = ("boards", "jsonl", "unicode", "svg")
+from cp_queens.errors import CpQueensError
+from cp_queens.writers import FORMATS, choices
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -50,52 +48,29 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="K",
         help="random seed (cpsat, minconflicts) for repeatable runs",
     )
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="boards",
-        help="boards: rows of '.' and 'Q' (default); jsonl: one JSON array of columns; "
-        "unicode: a chess diagram; svg: a picture (large boards are shrunk)",
-    )
+    add_format_argument(parser, choices("draw", "document"))
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     add_strategy_arguments(parser, solver_workers=True)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from cp_queens.formats import format_placement
-    from cp_queens.render import TEXT_UP_TO, svg, unicode
+    from cp_queens.answer import answer
 
-    if args.format in ("boards", "unicode") and args.n > TEXT_UP_TO:
+    up_to = FORMATS[args.format].up_to
+    if up_to is not None and args.n > up_to:
         # Checked before solving: a million-line board would flood the terminal.
         raise CpQueensError(
-            f"N={args.n} is too large to draw as --format {args.format} (at most {TEXT_UP_TO}); "
+            f"N={args.n} is too large to draw as --format {args.format} (at most {up_to}); "
             "use --format jsonl or svg"
         )
     name = args.engine
     if name is None:
         name = default_solve_engine(args.n)
         note(f"engine: {name} (default for N={args.n})")
-    engine = make_engine(name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args))
-    try:
-        placement = engine.first(Problem(args.n))
-    except TimeLimitError:
-        report(engine.stats)
-        print(
-            f"cp-queens: no solution found within the time limit of {args.time_limit:g} s "
-            "(none is not proven)",
-            file=sys.stderr,
-        )
-        return ExitCode.TIME_LIMIT
+    engine, budget = make_engine(
+        name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
+    )
+    result = answer("first", Problem(args.n), engine, budget=budget)
     report(engine.stats)
-    if placement is None:
-        print(f"no solution exists for N={args.n}")
-        return ExitCode.NEGATIVE
-    with open_output(args.output, lines=args.format in ("jsonl", "csv")) as out:
-        if args.format == "unicode":
-            out.write(unicode(placement) + "\n")
-        elif args.format == "svg":
-            out.write(svg(placement) + "\n")
-        else:
-            out.write(format_placement(placement, args.format))
-    return ExitCode.OK
+    return deliver(result, args.format, output=args.output, time_limit=args.time_limit)

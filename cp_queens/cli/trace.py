@@ -157,15 +157,32 @@ def _engine(args: argparse.Namespace, options: dict[str, Any]) -> tuple[str, dic
         engine, given = engines.parse_spec(args.engine)
     except CpQueensError as error:
         raise CpQueensError(f"--engine: {error}") from None
-    if engine not in ("reference", "propagate"):
-        raise CpQueensError(f"--engine: trace draws reference or propagate, not '{engine}'")
+    # What an engine can do is read off its class, never its name: an engine traces
+    # when it takes a ``tracer`` (see ``cp_queens.engines.base.Tracer``).
+    takes = engines.options(engine)
+    if "tracer" not in takes:
+        tracing = [name for name in engines.names() if _traces(name)]
+        raise CpQueensError(
+            f"--engine: trace draws {' or '.join(tracing)}, not '{engine}' "
+            "(it does not report its search steps)"
+        )
     for key in given.keys() & options.keys():
         flag = "--" + key.replace("_", "-")
         raise CpQueensError(f"{key} is set twice: in --engine {args.engine} and by {flag}")
-    if options and engine != "propagate":
+    if not options.keys() <= set(takes):
         flags = ", ".join("--" + key.replace("_", "-") for key in options)
-        raise CpQueensError(f"{flags}: only for --engine propagate")
+        users = [name for name in engines.names() if _traces(name, options)]
+        raise CpQueensError(f"{flags}: only for --engine {' or '.join(users) or 'none'}")
     return engine, given
+
+
+def _traces(name: str, options: Any = ()) -> bool:
+    """Whether engine ``name`` takes a tracer (and every one of ``options``)."""
+    try:
+        takes = engines.options(name)
+    except CpQueensError:  # its optional package is missing
+        return False
+    return "tracer" in takes and set(options) <= set(takes)
 
 
 def _compare(

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from cp_queens.cli._common import FORMAT_HELP, board_size, non_negative_int, open_input, print_json
-from cp_queens.cli.exit_codes import ExitCode
+from cp_queens.cli._common import (
+    add_format_argument,
+    board_size,
+    deliver,
+    non_negative_int,
+    open_input,
+)
 from cp_queens.problem import Problem
-from cp_queens.verify import verify, verify_rows
+from cp_queens.verify import verify_all
+from cp_queens.writers import FORMATS, choices
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,77 +42,28 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--expect", type=non_negative_int, metavar="K", help="also require exactly K placements"
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text", help=FORMAT_HELP)
+    add_format_argument(parser, choices("summary", "document"))
     parser.set_defaults(run=run)
-
-
-#: Failures listed in a JSON answer; the count of all of them is in ``stats``.
-JSON_FAILURES = 100
 
 
 def run(args: argparse.Namespace) -> int:
     from cp_queens.formats import read_blocks
 
     name = "<stdin>" if args.file == "-" else args.file
-    checked = invalid = 0
-    sizes: set[int] = set()
-    seen: dict[int, int] = {}
     problem = None if args.n is None else Problem(args.n)
-    failures: list[dict[str, object]] = []
 
-    def judge(cols: list[int], index: int) -> None:
-        nonlocal invalid
-        verdict = verify(cols, problem)
-        if verdict.ok and args.distinct:
-            earlier = seen.setdefault(hash(tuple(cols)), index)
-            if earlier != index:
-                verdict = verdict.__class__(False, f"repeats placement {earlier}")
-        if not verdict.ok:
-            invalid += 1
-            if args.format == "json":
-                if len(failures) < JSON_FAILURES:
-                    failures.append({"placement": index, "n": len(cols), "reason": verdict.reason})
-            else:
-                print(f"{name}: placement {index} (n={len(cols)}): {verdict.reason}")
+    def say(index: int, n: int, reason: str) -> None:
+        print(f"{name}: placement {index} (n={n}): {reason}")
 
     with open_input(args.file) as source:
-        for item in read_blocks(source, name):
-            if isinstance(item, list):
-                checked += 1
-                sizes.add(len(item))
-                judge(item, checked)
-                continue
-            # A block of placements: judged all at once; only failures go one by one.
-            first = checked + 1
-            checked += len(item)
-            sizes.add(item.shape[1])
-            ok = None if args.distinct or args.n is not None else verify_rows(item)
-            if ok is None:
-                for offset, cols in enumerate(item.tolist()):
-                    judge(cols, first + offset)
-            else:
-                # The first row also goes through the exact verifier: a cross-check of
-                # the bit masks against it on every block.
-                if bool(verify(item[0].tolist())) != bool(ok[0]):
-                    raise AssertionError(f"block check disagrees with verify() on {item[0]}")
-                for offset in (~ok).nonzero()[0].tolist():
-                    judge(item[offset].tolist(), first + offset)
-    size_text = ", ".join(f"n={n}" for n in sorted(sizes)) or "no placements"
-    problems = []
-    if invalid:
-        problems.append(f"{invalid} invalid")
-    if args.expect is not None and checked != args.expect:
-        problems.append(f"expected {args.expect} placements")
-    if args.format == "json":
-        valid = not problems and checked > 0
-        stats = {"checked": checked, "invalid": invalid, "sizes": sorted(sizes)}
-        print_json({"answer": valid, "complete": True, "stats": stats, "failures": failures})
-        return ExitCode.OK if valid else ExitCode.NEGATIVE
-    if problems:
-        print(f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}")
-        return ExitCode.NEGATIVE
-    if checked == 0:
-        print(f"NOTHING TO CHECK: {name} holds no placement")
-        return ExitCode.NEGATIVE
-    print(f"OK: {checked} placements checked ({size_text}), all valid")
-    return ExitCode.OK
+        verdict = verify_all(
+            read_blocks(source, name),
+            name,
+            problem=problem,
+            distinct=args.distinct,
+            expect=args.expect,
+            # a listing for people names every failure as it is found; a document keeps
+            # the first ones
+            on_failure=None if FORMATS[args.format].document else say,
+        )
+    return deliver(verdict, args.format)

@@ -43,15 +43,20 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from cp_queens import engines
-from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
+from cp_queens.answer import ANSWER, DISAGREE, Answer, answer
+from cp_queens.budget import Budget, Clock, check_budget
+from cp_queens.errors import CpQueensError, UnsupportedTaskError
 from cp_queens.problem import Problem
 from cp_queens.stats import Stats
 
 TASKS = engines.TASKS
+
+#: The ``Answer`` task of each ``compare`` task.
+ANSWER_TASKS = {"first": "first", "count": "count", "enumerate": "solutions"}
 
 #: Run outcomes.
 OK = "ok"
@@ -85,7 +90,7 @@ FAMILIES = {
 
 def family_of(engine: engines.Engine) -> str:
     """What kind of solver ``engine`` is (its own ``family``, else ``FAMILIES``)."""
-    return getattr(engine, "family", "") or FAMILIES.get(engine.name, "")
+    return engine.family or FAMILIES.get(engine.name, "")
 
 
 class CompareError(CpQueensError):
@@ -136,8 +141,17 @@ class Run:
 
     @property
     def solutions(self) -> int | None:
-        """Solutions found (counted, streamed, or 0/1 for ``first``), if it ran."""
-        return None if self.stats is None else self.stats.solutions
+        """Solutions found (counted, streamed, or 0/1 for ``first``) by a run that finished;
+        ``None`` otherwise (a run cut short has a ``lower_bound`` instead)."""
+        return None if self.stats is None or self.status != OK else self.stats.solutions
+
+    @property
+    def lower_bound(self) -> int | None:
+        """For a run the time limit stopped: the solutions it had found, a lower bound
+        (never in ``solutions``, which holds complete answers only)."""
+        if self.status != TIMEOUT or self.stats is None:
+            return None
+        return self.stats.solutions
 
     @property
     def branches(self) -> int | None:
@@ -155,7 +169,7 @@ class Run:
     def as_dict(self) -> dict[str, Any]:
         """One flat record: the run's fields and the engine's figures side by side."""
         record = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "stats"}
-        figures = ("solutions", "branches", "conflicts", "extra")
+        figures = ("solutions", "lower_bound", "branches", "conflicts", "extra")
         return {**record, **{name: getattr(self, name) for name in figures}}
 
 
@@ -206,8 +220,15 @@ class EngineSpec:
     name: str
     options: dict[str, Any] = field(default_factory=dict, hash=False)
 
-    def build(self, **more: Any) -> engines.Engine:
-        return engines.get(self.name, **self.options, **more)
+    def build(self, budget: Budget | None = None) -> tuple[engines.Engine, Budget]:
+        """The engine with its method options (checked by ``engines.build``), and the
+        budget of its calls: the run settings of the spec (``fast:workers=1``), with
+        those set in the comparison's ``budget`` (its time limit) on top."""
+        engine, own = engines.build(self.name, **self.options)
+        if budget is not None:
+            chosen = {f.name: getattr(budget, f.name) for f in fields(budget)}
+            own = replace(own, **{key: value for key, value in chosen.items() if value is not None})
+        return engine, own
 
 
 def parse_engine_spec(text: str) -> EngineSpec:
@@ -254,18 +275,24 @@ def compare(
     sizes: Sequence[int],
     task: str,
     *,
-    time_limit: float = 10.0,
+    time_limit: float | None = 10.0,
     grace: float = 2.0,
     skip_after_timeout: bool = True,
     on_run: Callable[[Run], None] | None = None,
+    budget: Budget | None = None,
 ) -> list[Run]:
     """Run every engine on every size, smallest n first, each in its own process.
+
+    Every run gets the same ``budget`` (by default ``Budget.of(time_limit=time_limit)``):
+    each engine stops itself at its time limit, and a run that overruns it by
+    ``grace`` seconds is killed (its process cannot be trusted to stop).
 
     Once an engine times out, its larger sizes are recorded as ``skipped``
     (they could only take longer) unless ``skip_after_timeout`` is false.
     ``on_run`` is called after each run, e.g. to show progress.
     """
     check_task(task)
+    budget = _budget(budget, time_limit)
     if not hasattr(os, "fork"):
         raise CompareError("compare runs each engine in a forked process: needs Linux or macOS")
     engines.names()  # import every engine before forking, so each child starts alike
@@ -276,7 +303,7 @@ def compare(
             if timed_out_at is not None and skip_after_timeout:
                 run = Run(spec.label, n, task, SKIPPED, message=f"timed out at n={timed_out_at}")
             else:
-                run = run_one(spec, n, task, time_limit=time_limit, grace=grace)
+                run = run_one(spec, n, task, budget=budget, grace=grace)
                 if run.status == TIMEOUT:
                     timed_out_at = n
             runs.append(run)
@@ -295,7 +322,7 @@ def unsupported_reason(engine: str | EngineSpec, n: int, task: str) -> str | Non
 
     Asked of an instance: options can take abilities away (min-conflicts cannot count).
     """
-    instance = _spec(engine).build()
+    instance, _ = _spec(engine).build()
     if task == "count" and not instance.able_to("count"):
         return "cannot count"
     if task == "enumerate" and not instance.able_to("enumerate"):
@@ -305,10 +332,26 @@ def unsupported_reason(engine: str | EngineSpec, n: int, task: str) -> str | Non
     return None
 
 
+def _budget(budget: object, time_limit: float | None) -> Budget:
+    """The comparison's one budget; a limit is needed, for each run is killed after it."""
+    budget = check_budget(budget) or Budget.of(time_limit=time_limit)
+    if budget.time_limit is None:
+        raise CompareError("compare needs a time limit: each run is killed once it overruns it")
+    return budget
+
+
 def run_one(
-    engine: str | EngineSpec, n: int, task: str, *, time_limit: float, grace: float = 2.0
+    engine: str | EngineSpec,
+    n: int,
+    task: str,
+    *,
+    time_limit: float | None = None,
+    grace: float = 2.0,
+    budget: Budget | None = None,
 ) -> Run:
-    """One run in a forked child; killed if it overruns ``time_limit + grace`` seconds."""
+    """One run in a forked child, with ``budget`` (or ``Budget.of(time_limit=...)``);
+    killed if it overruns its time limit by ``grace`` seconds."""
+    budget = _budget(budget, time_limit)
     spec = _spec(engine)
     name = spec.label
     reason = unsupported_reason(spec, n, task)
@@ -317,7 +360,7 @@ def run_one(
     sys.stdout.flush()
     sys.stderr.flush()
     read_end, write_end = os.pipe()
-    started = time.perf_counter()
+    clock = budget.clock()  # the child's limit, on the same clock as the child's own
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: run, send the result, and leave without cleanup
@@ -327,7 +370,7 @@ def run_one(
             from cp_queens.parallel import die_with_parent
 
             die_with_parent(parent)  # a run never outlives compare, kill -9 included
-            result = _child_run(spec, n, task, time_limit)
+            result = _child_run(spec, n, task, budget)
             with os.fdopen(write_end, "w") as out:
                 json.dump(result, out, default=str)
         except BaseException:
@@ -336,7 +379,7 @@ def run_one(
             os._exit(code)
     os.close(write_end)
     try:
-        payload, killed = _read_until(read_end, started + time_limit + grace)
+        payload, killed = _read_until(read_end, clock.extended(grace))
         if killed:
             os.kill(pid, signal.SIGKILL)
     except BaseException:  # Ctrl-C in the parent: take the child down too
@@ -346,7 +389,7 @@ def run_one(
     finally:
         os.close(read_end)
     _, wait_status, usage = os.wait4(pid, 0)
-    elapsed = time.perf_counter() - started
+    elapsed = clock.elapsed()
     peak = _megabytes(usage.ru_maxrss)
     if killed:
         return Run(
@@ -375,7 +418,7 @@ def run_one(
     return Run(peak_rss_mb=peak, **result)
 
 
-def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[str, Any]:
+def _child_run(spec: EngineSpec, n: int, task: str, budget: Budget) -> dict[str, Any]:
     """Inside the child: do the task and describe the outcome as a Run's fields."""
     baseline = _megabytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     known: dict[str, Any] = {
@@ -385,21 +428,14 @@ def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[s
         "baseline_rss_mb": baseline,
     }
     try:
-        engine = spec.build(time_limit=time_limit)
+        engine, budget = spec.build(budget)
         known["family"] = family_of(engine)
         problem = Problem(n)
         started = time.perf_counter()
-        finished = True
-        try:
-            if task == "first":
-                solutions = int(engine.first(problem) is not None)
-            elif task == "count":
-                solutions = engine.count(problem)
-            else:
-                solutions = sum(1 for _ in engine.solutions(problem))
-        except TimeLimitError as cut:  # the partial figure is kept, marked as such
-            finished = False
-            solutions = cut.partial if isinstance(cut.partial, int) else 0
+        result = answer(ANSWER_TASKS[task], problem, engine, budget=budget)
+        finished = result.complete
+        found = result.found  # a partial figure, kept as such: only in ``lower_bound``
+        solutions = int(found is not None) if task == "first" else int(found or 0)
         known["wall_time"] = round(time.perf_counter() - started, 6)
     except UnsupportedTaskError as error:
         return {**known, "status": UNSUPPORTED, "message": str(error)}
@@ -415,11 +451,12 @@ def _child_run(spec: EngineSpec, n: int, task: str, time_limit: float) -> dict[s
     }
 
 
-def _read_until(fd: int, deadline: float) -> tuple[bytes, bool]:
-    """Everything the child writes, or ``killed=True`` once the deadline passes."""
+def _read_until(fd: int, clock: Clock) -> tuple[bytes, bool]:
+    """Everything the child writes, or ``killed=True`` once ``clock`` runs out."""
     chunks: list[bytes] = []
     while True:
-        remaining = deadline - time.perf_counter()
+        remaining = clock.remaining()
+        assert remaining is not None  # a compare always has a time limit
         if remaining <= 0:
             return b"".join(chunks), True
         ready, _, _ = select.select([fd], [], [], remaining)
@@ -453,6 +490,23 @@ def mark_agreement(runs: Sequence[Run]) -> None:
             same = len({run.solutions for run in group}) == 1
             for run in group:
                 run.agrees = same
+
+
+def as_answer(runs: Sequence[Run], settings: dict[str, Any]) -> Answer:
+    """The comparison as one ``Answer``: its value the runs (as flat records), the outcome
+    ``disagree`` when two finished runs at one n found different numbers of solutions.
+
+    A comparison whose runs hit their time limit is still complete: each such run is
+    a measurement (``status`` ``timeout``, its figure in ``lower_bound``).
+    """
+    disagree = any(run.agrees is False for run in runs)
+    return Answer(
+        "compare",
+        None,
+        [run.as_dict() for run in runs],
+        outcome=DISAGREE if disagree else ANSWER,
+        details={"settings": settings},
+    )
 
 
 def machine() -> dict[str, Any]:

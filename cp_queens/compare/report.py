@@ -19,7 +19,7 @@ from typing import Any
 
 from rich.table import Table
 
-from cp_queens.compare import OK, TIMEOUT, Run
+from cp_queens.compare import OK, TIMEOUT, Run, as_answer
 from cp_queens.errors import CpQueensError
 from cp_queens.output import whole_file, write_text_whole
 
@@ -33,6 +33,7 @@ CSV_FIELDS = [
     "peak_rss_mb",
     "baseline_rss_mb",
     "solutions",
+    "lower_bound",
     "branches",
     "conflicts",
     "agrees",
@@ -91,7 +92,13 @@ def table(
         ],
         "time s": [_number(run.wall_time, "{:.3f}") for run in runs],
         "peak MiB": [_number(run.peak_rss_mb, "{:.0f}") for run in runs],
-        "solutions": [_number(run.solutions, "{:,}") for run in runs],
+        # a run cut short shows what it found as a bound, never as the answer
+        "solutions": [
+            _number(run.solutions, "{:,}")
+            if run.lower_bound is None
+            else _number(run.lower_bound, "≥ {:,}")
+            for run in runs
+        ],
         "branches": [_number(run.branches, "{:,}") for run in runs],
         "conflicts": [_number(run.conflicts, "{:,}") for run in runs],
     }
@@ -137,7 +144,11 @@ def _evenly_spread(sizes: Sequence[int]) -> bool:
 
 
 def write_csv(runs: Sequence[Run], path: Path) -> None:
-    """One row per run; ``extra`` (the engine's other figures) as a JSON object."""
+    """One row per run; ``extra`` (the engine's other figures) as a JSON object.
+
+    ``solutions`` holds complete answers only: a run the time limit stopped leaves it
+    empty and puts what it had found in ``lower_bound``.
+    """
     with whole_file(path, keep_partial=False) as out:  # whole or not at all
         writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
         writer.writeheader()
@@ -148,8 +159,9 @@ def write_csv(runs: Sequence[Run], path: Path) -> None:
 
 
 def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> None:
-    """The runs plus how and where they were measured."""
-    document = {"settings": settings, "runs": [run.as_dict() for run in runs]}
+    """The runs plus how and where they were measured: the ``compare`` answer's JSON
+    document (``cp_queens/answer.schema.json``), what ``compare --format json`` prints."""
+    document = as_answer(runs, settings).to_json()
     write_text_whole(path, json.dumps(document, indent=2, default=str) + "\n")
 
 

@@ -510,9 +510,9 @@ def reference_blocks(n: int) -> Iterator[np.ndarray]:
     from cp_queens import engines
 
     if "fast" in engines.names():
-        from cp_queens.engines.fast import loader
+        from cp_queens.engines.fast import compiled
 
-        if loader.COMPILED is not None:
+        if compiled():
             engine = engines.get("fast")
             with engine.solution_arrays(Problem(n)) as stream:  # type: ignore[attr-defined]
                 yield from stream

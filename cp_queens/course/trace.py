@@ -207,11 +207,11 @@ def record(
         )
     problem = Problem(n, fixed or {})
     recorder = _Recorder(problem, max_nodes, max_steps, _describe(engine, first, options))
-    solver = engines.get(engine, tracer=recorder, **options)
+    solver, budget = engines.build(engine, tracer=recorder, **options)
     if first:
-        solver.first(problem)
+        solver.first(problem, budget=budget)
     else:
-        solver.count(problem)
+        solver.count(problem, budget=budget)
     return Trace(
         n=n,
         label=recorder.label,

@@ -29,6 +29,7 @@ __all__ = [
     "ProgressCallback",
     "Solutions",
     "UniqueCount",
+    "build",
     "engine_class",
     "get",
     "names",
@@ -122,20 +123,23 @@ def _method_options(cls: type[Engine]) -> list[str]:
     return [p.name for p in parameters.values() if p.kind is p.KEYWORD_ONLY]
 
 
-def get(name: str, **chosen: Any) -> Engine:
-    """A fresh engine instance, with ``chosen`` options (e.g. ``time_limit``, ``strategy``).
+def build(name: str, **chosen: Any) -> tuple[Engine, Budget]:
+    """A fresh engine with its method options, and the run settings as a ``Budget``
+    to pass with each call (``engine.count(problem, budget=budget)``).
 
     The one place options are checked, for the library, the CLI and ``compare``
     alike: an option the engine does not take is an ``EngineOptionError``
     naming the ones it does. Run settings (``time_limit``, ``workers``,
-    ``scheduler``/``cluster``/``executor``, ``checkpoint``) become the engine's
-    default ``Budget``, checked by ``Budget.of``; the
-    rest go to its constructor, which checks their values.
+    ``scheduler``/``cluster``/``executor``, ``checkpoint``, ``recheck``) become the
+    ``Budget``, checked by ``Budget.of``; the rest go to the engine's constructor,
+    which checks their values.
 
     Examples:
-        >>> get("reference", time_limit=5).budget.time_limit
-        5.0
-        >>> get("reference", workers=2)  # doctest: +ELLIPSIS
+        >>> from cp_queens import Problem
+        >>> engine, budget = build("reference", time_limit=5)
+        >>> engine.count(Problem(6), budget=budget), budget.time_limit
+        (4, 5.0)
+        >>> build("reference", workers=2)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
         cp_queens.errors.EngineOptionError: engine 'reference' has no option 'workers' (its ...)
@@ -149,7 +153,22 @@ def get(name: str, **chosen: Any) -> Engine:
             )
     run = {key: chosen.pop(key) for key in list(chosen) if key in KEYWORDS}
     budget = Budget.of(**run)
-    engine = cls(**chosen)
+    return cls(**chosen), budget
+
+
+def get(name: str, **chosen: Any) -> Engine:
+    """A fresh engine instance, with ``chosen`` options (e.g. ``time_limit``, ``strategy``).
+
+    Checked as ``build`` checks them; the run settings become the engine's *default*
+    ``Budget``, used by a call that passes none. That suits a caller that builds an
+    engine once for its own calls; inside the package every call passes its budget
+    (``build``), so no engine's stored budget is relied on.
+
+    Examples:
+        >>> get("reference", time_limit=5).budget.time_limit
+        5.0
+    """
+    engine, budget = build(name, **chosen)
     engine.budget = budget
     return engine
 

@@ -8,8 +8,10 @@ An engine answers three questions about a ``Problem``:
 * ``first(problem)`` - one solution, or ``None`` when it is proven that none exists.
 
 Every public method also takes ``budget=`` (a ``Budget``: time
-limit, workers, where, checkpoint); without one the engine's own default budget
-(what ``engines.get(name, time_limit=...)`` gave it) applies.
+limit, workers, where, checkpoint), the run settings of that call: the library and
+the CLI pass one with every call. Without one, the engine's default budget applies
+(empty, or what ``engines.get(name, time_limit=...)`` gave it, kept for callers that
+build an engine once with its settings).
 
 An answer is complete or the call raises: a count, a first solution or a stream
 that the time limit cut short raises ``TimeLimitError``
@@ -18,8 +20,8 @@ stream first yields what it found, then raises from ``next()``. A solution
 ``limit`` reached, or the caller closing a stream, is not an error.
 
 Every call gets its own ``Call``: the problem, the budget and its one
-deadline, the solution limit, the progress callback and the
-``Stats`` it fills.
+``Clock`` (``call.clock``: the only way an engine reads the time; hand it to helpers
+that poll), the solution limit, the progress callback and the ``Stats`` it fills.
 Nothing about a call lives on the engine object, so one engine can serve several
 calls at once (threads, or two open streams). ``engine.stats`` is a convenience:
 the statistics of the latest call made *in this thread*; a stream carries its own
@@ -42,12 +44,11 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from cp_queens import limits
-from cp_queens.budget import Budget, check_time_limit
+from cp_queens.budget import Budget, check_budget, check_time_limit
 from cp_queens.engines.call import (
     SEED_RANGE,
     Call,
@@ -128,6 +129,19 @@ class Engine:
     #: A count also gives the count up to symmetry at no extra cost, so callers may
     #: always ask ``count_unique``.
     unique_for_free: ClassVar[bool] = False
+    #: What kind of solver answers (``"backtracking"``, ``"lazy clause generation"``,
+    #: ``"MIP"``, ...), for reports such as ``compare``'s family column. An engine that
+    #: runs other solvers (``cpmpy``, ``minizinc``) sets it per instance from the
+    #: solver chosen; ``""`` means ``cp_queens.compare.FAMILIES`` names it by engine.
+    family: str = ""
+
+    #: Optional, looked up with ``getattr`` by writers of big files (``cp-queens
+    #: enumerate``, the course's reference solutions): an engine that can stream its
+    #: solutions as blocks defines ``solution_arrays(problem, *, limit=None,
+    #: budget=None) -> Solutions``, each item a NumPy array of shape ``(k, n)`` (one
+    #: row of columns a solution) in the order of ``solutions``, with the same limit,
+    #: budget and statistics. ``fast`` does; an engine without it is streamed one
+    #: ``Placement`` at a time.
 
     @classmethod
     def check_options(cls, **chosen: object) -> None:
@@ -328,6 +342,7 @@ class Engine:
             For a count of a whole board, the wall seconds it is expected to take
             (``None``: unknown or under a time limit), estimated here once.
         """
+        budget = check_budget(budget)
         if not supported:
             raise UnsupportedTaskError(f"engine '{self.name}' cannot {task}: {self.description}")
         if not problem.is_empty_board and not self.supports_fixed:
@@ -432,7 +447,7 @@ class Engine:
             )
 
     def _finish(self, call: Call, solutions: int, status: str | None = None) -> None:
-        call.stats.wall_time = time.monotonic() - call.started
+        call.stats.wall_time = call.clock.elapsed()
         call.stats.solutions = solutions
         if status is not None and call.stats.status == COMPLETE:
             call.stats.status = status

@@ -7,12 +7,11 @@ on its own; every engine imports these names from ``base`` as before.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from cp_queens.budget import Budget
+from cp_queens.budget import Budget, Clock
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT, Progress, Stats
@@ -73,37 +72,35 @@ class Call:
     stats: Stats
     #: How the call may run: time limit, workers, where, checkpoint.
     budget: Budget = field(default_factory=Budget)
-    #: ``time.monotonic()`` when the call started.
-    started: float = field(default_factory=time.monotonic)
     #: At most this many solutions (streams only).
     limit: int | None = None
     progress: ProgressCallback | None = field(default=None, repr=False)
-    #: ``time.monotonic()`` instant at which the call must stop, or ``None``: the one
-    #: deadline of the call, from ``budget.time_limit``. The monotonic clock is shared by
-    #: the processes of this machine, so local workers may compare against it too.
-    deadline: float | None = field(init=False)
+    #: The call's one clock, started as the call is made, from ``budget.time_limit``:
+    #: hand it (not a deadline of your own) to whatever polls the time.
+    clock: Clock = field(init=False)
 
     def __post_init__(self) -> None:
-        limit = self.budget.time_limit
-        self.deadline = None if limit is None else self.started + limit
+        self.clock = self.budget.clock()
+
+    @property
+    def started(self) -> float:
+        """``time.monotonic()`` when the call started."""
+        return self.clock.started
 
     def expired(self) -> bool:
         """True once the time limit has passed (cheap: call it every few thousand nodes)."""
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.clock.expired()
 
     def remaining(self) -> float | None:
-        """Seconds left before the deadline (at least 0), or ``None`` without a limit."""
-        if self.deadline is None:
-            return None
-        return max(0.0, self.deadline - time.monotonic())
+        """Seconds left before the time limit (at least 0), or ``None`` without one."""
+        return self.clock.remaining()
 
     def report(
         self, solutions: int, *, done: int | None = None, total: int | None = None, resumed: int = 0
     ) -> None:
         """Tell the progress callback, if any, how far the call is."""
         if self.progress is not None:
-            elapsed = time.monotonic() - self.started
-            self.progress(Progress(solutions, elapsed, done, total, resumed))
+            self.progress(Progress(solutions, self.clock.elapsed(), done, total, resumed))
 
     def expect(self, seconds: float | None) -> None:
         """Tell the progress callback, before any work, how long the call should take."""

@@ -71,18 +71,18 @@ Statistics: python-constraint reports none, so two counting constraints
 are added around the model (first and last on every variable's list, which
 the backtracking solvers check in order): ``branches`` counts values that
 passed every constraint (search nodes), ``conflicts`` values rejected. They
-also give the engine its time limit, by raising once the deadline is past.
+also give the engine its time limit, by raising once the call's clock has run out.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import constraint
 
+from cp_queens.budget import Clock
 from cp_queens.engines import register
 from cp_queens.engines.base import Budget, Call, Engine
 from cp_queens.errors import UnsupportedTaskError
@@ -107,9 +107,9 @@ class _Tally(constraint.Constraint):
     sees only the values every real constraint accepted.
     """
 
-    def __init__(self, deadline: float | None = None, n: int = 1) -> None:
+    def __init__(self, clock: Clock | None = None, n: int = 1) -> None:
         self.calls = 0
-        self._deadline = deadline
+        self._clock = clock
         # Between two calls forward checking may test every pair of rows (n^2 checks):
         # on a large board look at the clock on every call, or a 2 s limit takes 40 s.
         self._every = max(1, CHECK_EVERY * 256 // (n * n))
@@ -122,11 +122,7 @@ class _Tally(constraint.Constraint):
         forwardcheck: Any = False,
     ) -> bool:
         self.calls += 1
-        if (
-            self._deadline is not None
-            and self.calls % self._every == 0
-            and time.monotonic() > self._deadline
-        ):
+        if self._clock is not None and self.calls % self._every == 0 and self._clock.expired():
             raise _TimeUp
         return True
 
@@ -136,7 +132,7 @@ class _Tally(constraint.Constraint):
 
 class _Clocked(constraint.FunctionConstraint):
     """A pair constraint that also looks at the clock, placed every ``CLOCK_STRIDE``
-    rows apart, so that a large board stops near its deadline at every stage.
+    rows apart, so that a large board stops near its time limit at every stage.
 
     python-constraint gives no hook between its own steps, and on a large board each
     step is long: preprocessing walks all n(n-1)/2 pair constraints (7 s at n = 2000),
@@ -145,17 +141,17 @@ class _Clocked(constraint.FunctionConstraint):
     loops too.
     """
 
-    def __init__(self, function: Callable[[int, int], bool], deadline: float) -> None:
+    def __init__(self, function: Callable[[int, int], bool], clock: Clock) -> None:
         super().__init__(function)
-        self._deadline = deadline
+        self._clock = clock
 
     def __call__(self, *args: Any, **kwargs: Any) -> bool:
-        if time.monotonic() > self._deadline:
+        if self._clock.expired():
             raise _TimeUp
         return bool(super().__call__(*args, **kwargs))
 
     def preProcess(self, *args: Any) -> None:
-        if time.monotonic() > self._deadline:
+        if self._clock.expired():
             raise _TimeUp
         super().preProcess(*args)
 
@@ -209,7 +205,7 @@ def build_problem(
     columns: str = "global",
     values: str = "centre",
     around: tuple[constraint.Constraint, constraint.Constraint] | None = None,
-    deadline: float | None = None,
+    clock: Clock | None = None,
 ) -> constraint.Problem:
     """The python-constraint model: variables are rows, values are columns.
 
@@ -218,8 +214,8 @@ def build_problem(
     its open columns, so the given queens, their diagonals and blocked squares
     never enter the search. ``values`` orders the columns each row tries (see
     ``column_order``). ``around`` is a pair of constraints put before and
-    after the model on every variable (the tallies). With a ``deadline``
-    (``time.monotonic()``), building stops with ``_TimeUp`` once it is past: n = 5000
+    after the model on every variable (the tallies). With a ``clock``
+    (the call's), building stops with ``_TimeUp`` once it runs out: n = 5000
     has 12.5 million pairs, a minute and gigabytes to build.
     """
     residue = problem.residue()
@@ -242,12 +238,12 @@ def build_problem(
     else:
         pair_constraint = _columns_and_diagonals_ok
     for i, row_i in enumerate(rows):
-        if deadline is not None and time.monotonic() > deadline:
+        if clock is not None and clock.expired():
             raise _TimeUp
         for row_j in rows[i + 1 :]:
             distance = row_j - row_i
-            if deadline is not None and distance % CLOCK_STRIDE == 0:
-                pair = _Clocked(pair_constraint(distance), deadline)
+            if clock is not None and clock.limited and distance % CLOCK_STRIDE == 0:
+                pair = _Clocked(pair_constraint(distance), clock)
             else:
                 pair = constraint.FunctionConstraint(pair_constraint(distance))
             csp.addConstraint(pair, (row_i, row_j))
@@ -395,7 +391,7 @@ infeasibility
     ) -> tuple[constraint.Problem, _Tally, _Tally] | None:
         """The model between two tallies (see the module docstring), or ``None`` when the
         time limit ran out while building it (the call is then marked as cut short)."""
-        tried, passed = _Tally(call.deadline, problem.n), _Tally()
+        tried, passed = _Tally(call.clock, problem.n), _Tally()
         try:
             csp = build_problem(
                 problem,
@@ -403,7 +399,7 @@ infeasibility
                 columns=self.columns,
                 values=self.values,
                 around=(tried, passed),
-                deadline=call.deadline,
+                clock=call.clock,
             )
         except _TimeUp:
             call.stop_for_time()

@@ -16,7 +16,8 @@ and a module-level *work* function that turns a list of items into
 * **resuming**: with a checkpoint (``cp_queens.parallel.checkpoint``),
   every finished task is on disk before it counts; a rerun skips what the
   file lists. Ctrl-C raises ``Interrupted``, which says what was saved;
-* **time limits**: past ``deadline`` the run stops and reports ``complete=False``.
+* **time limits**: once its ``clock`` (the call's ``Clock``) runs out, the run stops and
+  reports ``complete=False``.
 
 Examples:
     >>> result = run(["a", "b", "c"], _demo_work, key=str, workers=1)
@@ -33,7 +34,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from cp_queens.budget import available_cores, check_workers
+from cp_queens.budget import Clock
+from cp_queens.budget import resolve_workers as resolve_workers
 from cp_queens.errors import ClusterLostError, CpQueensError
 
 # Also importable as ``parallel.<name>``: the engines, ``dask`` and ``compare`` use them so.
@@ -71,22 +73,6 @@ AHEAD = 32
 POOL_RESTARTS = 3
 
 
-def resolve_workers(workers: int | None) -> int:
-    """``workers`` as a number of processes: ``None`` or 0 mean every available core.
-
-    The check and the cap are ``cp_queens.budget.check_workers``'s, which a
-    ``Budget`` has already applied: a budget's workers pass
-    through unchanged (and unwarned).
-
-    Examples:
-        >>> resolve_workers(1)
-        1
-        >>> resolve_workers(None) == available_cores()
-        True
-    """
-    return check_workers(workers) or available_cores()
-
-
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during a run; says how far it got and where the finished work is saved."""
 
@@ -103,7 +89,7 @@ class RunResult(Generic[Record]):
     """What a run finished: a record per item key, and how it went."""
 
     records: dict[str, Record]
-    #: False when the deadline stopped the run: ``records`` then lack some items.
+    #: False when the time limit stopped the run: ``records`` then lack some items.
     complete: bool
     #: Items taken from the checkpoint file instead of computed.
     resumed: int
@@ -129,7 +115,7 @@ def run(
     workers: int | None = None,
     checkpoint: Any = None,
     report: Report | None = None,
-    deadline: float | None = None,
+    clock: Clock | None = None,
     prepare: Callable[[], None] | None = None,
     context: multiprocessing.context.BaseContext | None = None,
     batch: int | None = None,
@@ -154,7 +140,7 @@ def run(
             whose ``done`` records are skipped and to which new ones are added
             (``items`` must then be a sequence: the file names the whole job).
         report: called after every finished task (progress displays).
-        deadline: a ``time.monotonic()`` instant after which the run stops.
+        clock: the call's ``Clock``; once it runs out the run stops.
         prepare: called once in this process before a local pool starts (e.g. to
             compile kernels, so that forked workers start warm).
         context: the ``multiprocessing`` context of a local pool (default:
@@ -166,7 +152,7 @@ def run(
         lost_timeout: seconds without a worker before the run gives up.
 
     Returns:
-        A ``RunResult``; ``complete`` is False if the deadline came first.
+        A ``RunResult``; ``complete`` is False if the clock ran out first.
 
     Raises:
         Interrupted: on Ctrl-C, after stopping every worker this run started.
@@ -182,12 +168,12 @@ def run(
         tasks = _told_when_done(tasks, ledger)
     try:
         if local and processes == 1:
-            complete = _run_here(tasks, work, deadline, ledger)
+            complete = _run_here(tasks, work, clock, ledger)
         else:
             pool = _Pool(processes, context, prepare, _module_of(work))
             ahead = 4 * processes if local else AHEAD
             watch = None if workers_alive is None else _Watch(workers_alive, lost_timeout)
-            complete = _run_on_executor(tasks, work, executor, pool, deadline, ledger, ahead, watch)
+            complete = _run_on_executor(tasks, work, executor, pool, clock, ledger, ahead, watch)
     except KeyboardInterrupt:
         path = None if checkpoint is None else checkpoint.path
         raise Interrupted(len(records), total, path) from None
@@ -329,23 +315,23 @@ def _stop_if_interrupted() -> None:
 def _run_here(
     tasks: Iterator[list[Any]],
     work: Callable[[list[Any]], list[Any]],
-    deadline: float | None,
+    clock: Clock | None,
     ledger: _Ledger,
 ) -> bool:
     """One worker: no pool at all, the same tasks in this process.
 
-    With a deadline the items of a task run one at a time, the clock read between
+    With a time limit the items of a task run one at a time, the clock read between
     them: nothing can stop a compiled search once it runs, and a task of a large
     board (8 subproblems of n = 20) can take many seconds. Without one, a task is
     one call, as in a worker process.
     """
     for chunk in tasks:
         _stop_if_interrupted()
-        if deadline is None:
+        if clock is None or not clock.limited:
             ledger.record(work(chunk))
             continue
         for item in chunk:
-            if time.monotonic() > deadline:
+            if clock.expired():
                 return False
             ledger.record(work([item]))
             _stop_if_interrupted()
@@ -403,12 +389,12 @@ def _run_on_executor(
     work: Callable[[list[Any]], list[Any]],
     executor: Executor | None,
     pool: _Pool,
-    deadline: float | None,
+    clock: Clock | None,
     ledger: _Ledger,
     ahead: int,
     watch: _Watch | None = None,
 ) -> bool:
-    """Submit the tasks, ``ahead`` at a time, and collect them; False if the deadline came
+    """Submit the tasks, ``ahead`` at a time, and collect them; False if the clock ran out
     first. Only ``ahead`` tasks are in flight, so a streamed split stays small; ``watch``
     ends a run whose executor has lost every worker."""
     from concurrent.futures import FIRST_COMPLETED, wait
@@ -426,7 +412,7 @@ def _run_on_executor(
             if not flight.pending and not broken:
                 return True
             _stop_if_interrupted()
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            left = None if clock is None else clock.remaining()
             poll = POLL if left is None else min(left, POLL)
             finished: set[Future] = set()
             if not broken:
@@ -499,7 +485,7 @@ class _InFlight:
             except CancelledError:
                 if self.own:
                     raise
-                raise _Cancelled from None  # we cancel only after the deadline
+                raise _Cancelled from None  # we cancel only once the clock ran out
             except BrokenProcessPool:
                 if not self.can_restart():
                     raise
@@ -518,7 +504,7 @@ class _InFlight:
         self.executor = pool.start()
 
     def abandon(self) -> None:
-        """The deadline came: cancel what waits, and end the work of a pool we own."""
+        """The clock ran out: cancel what waits, and end the work of a pool we own."""
         for future in self.pending:
             future.cancel()
         if self.own:

@@ -31,17 +31,24 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
-import re
 import socket
 import ssl
 import struct
-import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from cp_queens.budget import Clock
 from cp_queens.errors import ClusterLostError, CpQueensError
+
+# The spellings of a place are checked in ``cp_queens.places`` (``Budget`` checks them
+# without importing this module); they are re-exported here, where they were first.
+from cp_queens.places import SCHEDULER_PORT as SCHEDULER_PORT
+from cp_queens.places import SCHEMES as SCHEMES
+from cp_queens.places import Address as Address
+from cp_queens.places import parse_address as parse_address
+from cp_queens.places import parse_cluster as parse_cluster
 
 INSTALL_HINT = "install the 'distributed' extra (in a clone: pip install '.[distributed]')"
 
@@ -55,80 +62,6 @@ WORKERS_TIMEOUT = 30.0
 #: The largest greeting believed (a scheduler's is about 60 bytes). Dask reads
 #: the first 8 bytes of a message as its length and allocates that much.
 MAX_GREETING = 1 << 16
-#: Address schemes a client can reach a scheduler by here.
-SCHEMES = ("tcp", "tls")
-#: The port ``dask scheduler`` listens on unless told otherwise.
-SCHEDULER_PORT = 8786
-
-_HOST = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?")
-
-
-@dataclass(frozen=True)
-class Address:
-    """A scheduler's address, checked: ``tcp://10.0.0.5:8786``."""
-
-    scheme: str
-    host: str
-    port: int
-
-    def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{self.scheme}://{host}:{self.port}"
-
-
-def parse_address(text: str) -> Address:
-    """Check a scheduler address before any connection: one clear error for a bad one.
-
-    ``HOST:PORT`` means ``tcp://HOST:PORT``; IPv6 hosts go in brackets.
-
-    Examples:
-        >>> str(parse_address("10.0.0.5:8786"))
-        'tcp://10.0.0.5:8786'
-        >>> str(parse_address("tls://[::1]:8786"))
-        'tls://[::1]:8786'
-        >>> parse_address("http://localhost:8787")  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-        cp_queens.errors.CpQueensError: 'http://localhost:8787' is a web address (the ...
-    """
-    form = f"tcp://HOST:{SCHEDULER_PORT}, or tls://HOST:{SCHEDULER_PORT}"
-    scheme, separator, rest = text.partition("://")
-    if not separator:
-        scheme, rest = "tcp", text
-    scheme = scheme.lower()
-    if scheme in ("http", "https"):
-        raise CpQueensError(
-            f"{text!r} is a web address (the dashboard speaks HTTP); "
-            f"a Dask scheduler's address is {form}"
-        )
-    if scheme not in SCHEMES:
-        raise CpQueensError(
-            f"a Dask scheduler address starts with tcp:// or tls://, got {text!r} "
-            f"(the form is {form})"
-        )
-    if rest.startswith("["):
-        host, bracket, port_text = rest[1:].partition("]")
-        ok = bool(bracket) and port_text.startswith(":") and _is_ipv6(host)
-        port_text = port_text[1:]
-    else:
-        host, colon, port_text = rest.rpartition(":")
-        ok = bool(colon) and bool(_HOST.fullmatch(host)) and len(host) <= 253
-    if not ok:
-        raise CpQueensError(f"not a Dask scheduler address: {text!r} (the form is {form})")
-    # isdigit() alone passes '²' (int() then fails) and other scripts' digits.
-    if not (port_text.isascii() and port_text.isdigit()) or not 1 <= int(port_text) <= 65535:
-        raise CpQueensError(
-            f"the port of a Dask scheduler address is a number from 1 to 65535, got "
-            f"{port_text!r} in {text!r}"
-        )
-    return Address(scheme, host, int(port_text))
-
-
-def _is_ipv6(host: str) -> bool:
-    try:
-        socket.inet_pton(socket.AF_INET6, host)
-    except (OSError, ValueError):
-        return False
-    return True
 
 
 def probe(
@@ -154,7 +87,7 @@ def probe(
     except OSError as error:
         raise CpQueensError(f"cannot reach {where}: {error.strerror or error}") from None
     with contextlib.closing(raw) as sock:
-        deadline = time.monotonic() + handshake_timeout
+        greeting = Clock.start(handshake_timeout)
         if tls is not None:
             sock.settimeout(handshake_timeout)
             try:
@@ -171,19 +104,19 @@ def probe(
             f"the server at {address} does not speak Dask's protocol: is it a Dask scheduler "
             f"(port {SCHEDULER_PORT} by default; the dashboard's HTTP port is not)?"
         )
-        header = _receive(sock, 8, deadline, where, handshake_timeout)
+        header = _receive(sock, 8, greeting, where, handshake_timeout)
         (size,) = struct.unpack("<Q", header)
         if not 16 <= size <= MAX_GREETING:
             raise CpQueensError(not_dask)
-        body = _receive(sock, size, deadline, where, handshake_timeout)
+        body = _receive(sock, size, greeting, where, handshake_timeout)
         if not _is_greeting(body):
             raise CpQueensError(not_dask)
 
 
-def _receive(sock: socket.socket, size: int, deadline: float, where: str, wait: float) -> bytes:
+def _receive(sock: socket.socket, size: int, clock: Clock, where: str, wait: float) -> bytes:
     data = bytearray()
     while len(data) < size:
-        left = deadline - time.monotonic()
+        left = clock.remaining() or 0.0
         try:
             if left <= 0:
                 raise TimeoutError
@@ -246,20 +179,6 @@ class Cluster:
             return 0
 
 
-def parse_cluster(spec: str) -> int | None:
-    """``local`` -> ``None`` (Dask picks the number of workers), ``local:W`` -> ``W``."""
-    name, _, workers = spec.partition(":")
-    if name != "local":
-        raise CpQueensError(f"a local cluster is written 'local' or 'local:W', got {spec!r}")
-    if not workers:
-        return None
-    if not (workers.isascii() and workers.isdigit()) or int(workers) < 1:
-        raise CpQueensError(
-            f"a local cluster 'local:W' needs a number of workers >= 1, got {workers!r}"
-        )
-    return int(workers)
-
-
 def _distributed() -> Any:
     try:
         import distributed
@@ -307,12 +226,12 @@ def _warm_workers(processes: bool = True) -> Iterator[None]:
     if processes and "forkserver" in multiprocessing.get_all_start_methods():
         from distributed.utils import get_mp_context
 
-        from cp_queens import parallel
+        from cp_queens.parallel.local import fork_server
 
         settings["distributed.worker.multiprocessing-method"] = "forkserver"
         with dask.config.set(settings):
             get_mp_context()  # Dask names its own preload first; ours adds to it
-        parallel.fork_server(["distributed", "cp_queens.engines.fast"])
+        fork_server(["distributed", "cp_queens.engines.fast"])
     with dask.config.set(settings):
         yield
 
@@ -368,7 +287,7 @@ def _tls_context(distributed: Any, address: Address) -> ssl.SSLContext | None:
 
 
 def _connect(
-    distributed: Any, text: str, timeout: float, workers_timeout: float, deadline: float | None
+    distributed: Any, text: str, timeout: float, workers_timeout: float, clock: Clock | None
 ) -> tuple[Any, Address]:
     """A client of the scheduler at ``text``, which has at least one worker."""
     address = parse_address(text)
@@ -388,8 +307,8 @@ def _connect(
     try:
         if not client.scheduler_info().get("workers"):
             wait = workers_timeout
-            if deadline is not None:
-                wait = max(0.1, min(wait, deadline - time.monotonic()))
+            if clock is not None:
+                wait = max(0.1, clock.within(workers_timeout).remaining() or 0.0)
             try:
                 client.wait_for_workers(1, timeout=wait)
             except TimeoutError:
@@ -410,14 +329,14 @@ def dask_cluster(
     cluster: str | None = None,
     timeout: float = CONNECT_TIMEOUT,
     workers_timeout: float = WORKERS_TIMEOUT,
-    deadline: float | None = None,
+    clock: Clock | None = None,
     processes: bool = False,
 ) -> Iterator[Cluster]:
     """Connect to ``scheduler``, or start a local cluster described by ``cluster``.
 
     ``timeout`` bounds the connection and the scheduler's greeting (each);
-    ``workers_timeout`` the wait for a first worker, also cut at ``deadline``
-    (a ``time.monotonic()`` instant: the caller's time limit).
+    ``workers_timeout`` the wait for a first worker, also cut when ``clock`` (the
+    call's ``Clock``: its time limit) runs out.
 
     A local cluster's workers are threads of this process unless ``processes``:
     the counting kernels release the GIL (the native library through ``ctypes``,
@@ -436,12 +355,12 @@ def dask_cluster(
     with contextlib.ExitStack() as stack:
         stack.enter_context(_quiet_dask())
         if scheduler is not None:
-            client, address = _connect(distributed, scheduler, timeout, workers_timeout, deadline)
+            client, address = _connect(distributed, scheduler, timeout, workers_timeout, clock)
             where = f"Dask cluster at {address}"
         else:
             workers = parse_cluster(cluster or "")
             if workers is None and not processes:
-                from cp_queens.parallel import available_cores
+                from cp_queens.budget import available_cores
 
                 workers = available_cores()
             with _warm_workers(processes):

@@ -69,7 +69,7 @@ def local_pool(
     """
     from concurrent.futures import ProcessPoolExecutor
 
-    from cp_queens.parallel import resolve_workers  # the package's rule for workers
+    from cp_queens.budget import resolve_workers  # the one rule for workers
 
     return ProcessPoolExecutor(
         max_workers=resolve_workers(workers),

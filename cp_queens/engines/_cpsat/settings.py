@@ -54,7 +54,7 @@ class SolverSettings:
             params.enumerate_all_solutions = True
             params.num_workers = 1
         else:
-            from cp_queens.parallel import available_cores  # multiprocessing: only when solving
+            from cp_queens.budget import available_cores
 
             params.num_workers = self.solver_workers or available_cores()
         return solver

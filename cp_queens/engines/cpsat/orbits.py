@@ -48,6 +48,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cp_queens import parallel
+from cp_queens.budget import Clock
 from cp_queens.engines._cpsat import runner
 from cp_queens.engines.base import Call, UniqueCount
 from cp_queens.engines.cpsat.model import build_model
@@ -157,14 +158,14 @@ class _Outcome:
 
 
 def _subproblem_settings(
-    settings: runner.SolverSettings, deadline: float | None
+    settings: runner.SolverSettings, clock: Clock
 ) -> runner.SolverSettings | None:
     """Settings for one subproblem: the time left, fixed search; ``None`` if time is up.
 
-    ``deadline`` is the call's own (``Call.deadline``, on ``time.monotonic()``, a clock
-    the worker processes of this machine share)."""
-    if deadline is not None:
-        remaining = deadline - time.monotonic()
+    ``clock`` is the call's own (``Call.clock``, on ``time.monotonic()``, which the
+    worker processes of this machine share: it travels to them pickled)."""
+    remaining = clock.remaining()
+    if remaining is not None:
         if remaining <= 0:
             return None
         settings = replace(settings, time_limit=remaining)
@@ -192,13 +193,13 @@ def _solve(
     n: int,
     prefix: tuple[int, ...],
     settings: runner.SolverSettings,
-    deadline: float | None,
+    clock: Clock,
     take: Callable[[tuple[int, ...]], bool],
 ) -> _Outcome:
     """Run one subproblem inside the solver's callback; ``take`` gets each representative
     and returns False to stop. Used in the worker processes, where nobody else waits."""
     outcome = _Outcome()
-    chosen = _subproblem_settings(settings, deadline)
+    chosen = _subproblem_settings(settings, clock)
     if chosen is None:
         outcome.status = TIME_LIMIT
         return outcome
@@ -222,11 +223,11 @@ def _representatives(
     n: int,
     prefix: tuple[int, ...],
     settings: runner.SolverSettings,
-    deadline: float | None,
+    clock: Clock,
     outcome: _Outcome,
 ) -> Iterator[tuple[int, ...]]:
     """The canonical solutions of one subproblem as a generator (the in-process stream)."""
-    chosen = _subproblem_settings(settings, deadline)
+    chosen = _subproblem_settings(settings, clock)
     if chosen is None:
         outcome.status = TIME_LIMIT
         return
@@ -269,10 +270,10 @@ def count_task(
     prefixes: list[tuple[int, ...]],
     n: int,
     settings: runner.SolverSettings,
-    deadline: float | None,
+    clock: Clock,
 ) -> list[tuple[str, _Outcome]]:
     """The task a worker runs: count a few subproblems (module-level, so it pickles)."""
-    return [(_key(prefix), _solve(n, prefix, settings, deadline, _take_all)) for prefix in prefixes]
+    return [(_key(prefix), _solve(n, prefix, settings, clock, _take_all)) for prefix in prefixes]
 
 
 def _take_all(cols: tuple[int, ...]) -> bool:
@@ -311,7 +312,7 @@ def _stream_one(
     n: int,
     prefix: tuple[int, ...],
     settings: runner.SolverSettings,
-    deadline: float | None,
+    clock: Clock,
     slot_index: int,
 ) -> None:
     slot = _slots[slot_index]
@@ -327,7 +328,7 @@ def _stream_one(
         return _put(slot, full)
 
     try:
-        outcome = _solve(n, prefix, settings, deadline, send)
+        outcome = _solve(n, prefix, settings, clock, send)
     except BaseException as error:  # handed to the consumer, which re-raises it
         _put(slot, (_ERROR, f"{type(error).__name__}: {error}"))
         return
@@ -370,11 +371,11 @@ def count_unique(
 
     result = parallel.run(
         prefixes,
-        functools.partial(count_task, n=n, settings=settings, deadline=call.deadline),
+        functools.partial(count_task, n=n, settings=settings, clock=call.clock),
         key=_key,
         workers=used,
         report=report,
-        deadline=call.deadline,
+        clock=call.clock,
         context=parallel.start_method([__name__]) if used > 1 else None,
     )
     total = unique = 0
@@ -393,17 +394,17 @@ def stream(
     """Every solution, orbit by orbit, subproblem by subproblem (see the module docstring)."""
     n = problem.n
     prefixes = subproblems(n)
-    deadline, stats = call.deadline, call.stats
+    clock, stats = call.clock, call.stats
     if processes <= 1 or len(prefixes) <= 1:
         for prefix in prefixes:
             outcome = _Outcome()
             try:
-                for cols in _representatives(n, prefix, settings, deadline, outcome):
+                for cols in _representatives(n, prefix, settings, clock, outcome):
                     yield from _orbit(cols)
             finally:
                 _merge(stats, outcome, len(prefixes), 1)
         return
-    yield from _stream_in_processes(n, prefixes, settings, deadline, stats, processes)
+    yield from _stream_in_processes(n, prefixes, settings, clock, stats, processes)
 
 
 def _orbit(cols: tuple[int, ...]) -> Iterator[Placement]:
@@ -415,7 +416,7 @@ def _stream_in_processes(
     n: int,
     prefixes: list[tuple[int, ...]],
     settings: runner.SolverSettings,
-    deadline: float | None,
+    clock: Clock,
     stats: Stats,
     processes: int,
 ) -> Iterator[Placement]:
@@ -431,7 +432,7 @@ def _stream_in_processes(
     def submit(index: int) -> None:
         if index < len(prefixes):
             futures[index] = pool.submit(
-                _stream_one, n, prefixes[index], settings, deadline, index % used
+                _stream_one, n, prefixes[index], settings, clock, index % used
             )
 
     try:

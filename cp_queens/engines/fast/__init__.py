@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from cp_queens import parallel
 from cp_queens.engines import register
-from cp_queens.engines.base import Call, Engine, Solutions, UniqueCount, check_limit
+from cp_queens.engines.base import Budget, Call, Engine, Solutions, UniqueCount, check_limit
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
@@ -143,7 +143,7 @@ class FastEngine(Engine):
                     depth=self.depth,
                     fixed=problem.fixed,
                     blocked=problem.blocked,
-                    deadline=call.deadline,
+                    clock=call.clock,
                 )
             except split_module.SplitExpired:
                 stats.extra["subproblems"] = "time ran out while splitting"
@@ -192,7 +192,7 @@ class FastEngine(Engine):
                 workers=self._workers(problem, call),
                 checkpoint=checkpoint,
                 report=report,
-                deadline=call.deadline,
+                clock=call.clock,
                 prepare=functools.partial(split_module.warm_up, self.force_python, problem.n),
             )
         parts = result.records.values()
@@ -219,9 +219,9 @@ class FastEngine(Engine):
         """
         plain = not problem.fixed and not problem.blocked
         here = not call.budget.elsewhere and self._workers(problem, call) == 1
-        if self.depth is None and plain and here and call.deadline is None:
+        if self.depth is None and plain and here and not call.clock.limited:
             return HERE_DEPTH
-        if self.depth is None and here and call.deadline is not None:
+        if self.depth is None and here and call.clock.limited:
             return split_module.deadline_depth(problem.n)
         return self.depth
 
@@ -252,28 +252,31 @@ class FastEngine(Engine):
             dask_cluster(
                 scheduler=None if local else where,
                 cluster=where if local else None,
-                deadline=call.deadline,
+                clock=call.clock,
             )
         )
         return cluster.executor, cluster.description, cluster.workers
 
     # -- enumeration ------------------------------------------------------
 
-    def solution_arrays(self, problem: Problem, *, limit: int | None = None) -> Solutions:
+    def solution_arrays(
+        self, problem: Problem, *, limit: int | None = None, budget: Budget | None = None
+    ) -> Solutions:
         """Stream the solutions of ``solutions`` in blocks, for writers of big files.
 
         Each item is a NumPy array of shape ``(k, n)``, one row of columns per
         solution, in the same order as ``solutions`` (lexicographic). A
         writer that formats a whole block at once (``cp-queens enumerate``) then
         spends no Python work per solution. ``limit`` and the time limit work as
-        for ``solutions``; the stream's ``stats`` count solutions.
+        for ``solutions`` (``budget``: the run settings of the call); the stream's
+        ``stats`` count solutions.
 
         Examples:
             >>> [block.shape for block in FastEngine().solution_arrays(Problem(8))]
             [(92, 8)]
         """
-        self._check(problem, "enumerate", self.able_to("enumerate"))
-        call = self._call("solutions", problem, limit=check_limit(limit))
+        self._check(problem, "enumerate", self.able_to("enumerate"), budget)
+        call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         blocks = self._blocks(problem, call, ARRAY_BATCH_SIZES)
         return Solutions(self._stream(problem, call, blocks), call.stats)
 
@@ -365,6 +368,34 @@ class SplitSize:
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
+
+
+# -- what other modules may use of this engine (its inner modules are its own) ------
+
+
+def compiled() -> bool:
+    """Whether the compiled kernels are at hand (the C extension built at install).
+    Without them this engine runs its kernels interpreted; a caller with a plain-Python
+    way of its own (the course's reference solutions) is then as quick."""
+    from cp_queens.engines.fast import loader
+
+    return loader.COMPILED is not None
+
+
+def row_parser() -> Callable[..., int] | None:
+    """The compiled reader of placement lines, ``parse(data, jsonl, out, shape)``
+    (see ``cp_queens.engines.fast.parse.parse_rows``: the rows read, or < 0 for a line
+    not in the plain shape), or ``None`` without the compiled kernels.
+
+    ``cp_queens.formats`` reads big placement files with it: the one door to this
+    engine's kernels from outside the engine.
+    """
+    from cp_queens.engines.fast import loader
+
+    if loader.COMPILED is None:
+        return None
+    parse: Callable[..., int] = loader.COMPILED.parse_rows
+    return parse
 
 
 def _trusted(cols: tuple[int, ...]) -> Placement:

@@ -39,12 +39,12 @@ Examples:
 from __future__ import annotations
 
 import array
-import time
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from cp_queens.budget import Clock
 from cp_queens.engines.fast import kernels, loader
 from cp_queens.errors import CpQueensError, CpQueensWarning, UnsupportedTaskError
 
@@ -174,7 +174,7 @@ def allow_masks(sub: Subproblem) -> tuple[list[int], int]:
 
 
 class SplitExpired(Exception):
-    """The deadline passed while the subproblems were still being listed."""
+    """The call's clock ran out while the subproblems were still being listed."""
 
 
 def split(
@@ -183,12 +183,12 @@ def split(
     depth: int | None = None,
     fixed: Mapping[int, int] | None = None,
     blocked: Iterable[tuple[int, int]] = (),
-    deadline: float | None = None,
+    clock: Clock | None = None,
 ) -> list[Subproblem]:
     """The subproblems of a count of ``n``, as a list (see ``iter_split``).
 
-    A huge split (millions of subproblems) takes a while: past ``deadline``
-    (a ``time.monotonic()`` instant) it raises ``SplitExpired``, so a
+    A huge split (millions of subproblems) takes a while: once ``clock``
+    (the call's ``Clock``) runs out it raises ``SplitExpired``, so a
     time limit covers the split too. A count runs ``iter_split`` instead and
     never holds the whole list; a checkpoint needs it (its header names the split).
 
@@ -200,7 +200,7 @@ def split(
     found: list[Subproblem] = []
     for index, sub in enumerate(iter_split(n, depth=depth, fixed=fixed, blocked=blocked)):
         found.append(sub)
-        if deadline is not None and index % 4096 == 0 and time.monotonic() > deadline:
+        if clock is not None and index % 4096 == 0 and clock.expired():
             raise SplitExpired
     return found
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, check_seed
-from cp_queens.errors import CpQueensWarning
+from cp_queens.errors import CpQueensWarning, EngineOptionError
 from cp_queens.problem import Placement, Problem
 
 #: Random draws per row when building the greedy start.
@@ -69,8 +69,15 @@ class MinConflictsEngine(Engine):
         """``restart_after``: moves without success before a fresh random start
         (default ``n + 100``: a large board needs few moves, a small one restarts often)."""
         super().__init__()
-        if restart_after is not None and restart_after < 1:
-            raise ValueError(f"restart_after must be >= 1, got {restart_after}")
+        if restart_after is not None and (
+            isinstance(restart_after, bool)
+            or not isinstance(restart_after, int)
+            or restart_after < 1
+        ):
+            # A user's value (``-e minconflicts:restart_after=0``): our one-line error.
+            raise EngineOptionError(
+                f"minconflicts: restart_after must be a whole number >= 1, got {restart_after!r}"
+            )
         self.seed = check_seed(seed)
         self.restart_after = restart_after
 

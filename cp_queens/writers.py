@@ -1,0 +1,441 @@
+"""Every output format, one entry each: what any command writes is an ``Answer`` in one
+of these.
+
+A ``Format`` says what it can do (draw one placement, stream many, write a whole
+answer as one document, read placements back) and how; commands choose among the
+formats that can do what they need (``choices``), open a ``Sink`` on their output,
+and hand it their placements and their ``Answer``. Adding a format is one new entry
+in ``FORMATS`` (or one ``register`` call): the commands' ``--format`` choices, their
+``--help`` and the writing all follow from it.
+
+What goes where (``docs/exit-codes.md``): the answer on stdout (or ``-o``); a partial
+figure never goes where an answer goes: ``stopped_line`` says it on stderr, and the
+``json`` document keeps it under ``partial``, never ``value``.
+
+Examples:
+    >>> from cp_queens.problem import Placement
+    >>> print(FORMATS["jsonl"].draw(Placement([1, 3, 0, 2]), None), end="")
+    [1, 3, 0, 2]
+    >>> choices("draw")
+    ('boards', 'jsonl', 'csv', 'unicode', 'svg')
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from cp_queens.answer import NEGATIVE, Answer
+from cp_queens.problem import Placement, Problem
+from cp_queens.render import TEXT_UP_TO
+
+__all__ = [
+    "FORMATS",
+    "Format",
+    "Sink",
+    "answer_text",
+    "choices",
+    "format_help",
+    "register",
+    "stopped_line",
+    "write_answer",
+]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One output format: its name, its line of ``--help``, and what it can do.
+
+    Attributes:
+        name: what ``--format`` takes.
+        help: a few words for ``--help``.
+        draw: one placement as text ending with a newline (given queens of the problem
+            may be marked); ``None`` for a format that draws no placement.
+        header: the text before the first placement of a stream, given n (csv).
+        between: the text between two placements (boards: a blank line).
+        block: a NumPy ``(k, n)`` block of placements as text, for millions of lines.
+        lines: every line is a whole record (a failed write is cut back to a line).
+        many: a stream of many placements can be written (a picture holds one).
+        up_to: the largest board it draws (``None``: any).
+        document: writes the whole ``Answer`` as one document (json).
+        summary: a format for answers that are no placement (a count, a verdict): their
+            line for people. (Every format that draws also writes such answers so.)
+        reads: ``verify``, ``check`` and ``complete`` read it back (detected, not named).
+    """
+
+    name: str
+    help: str
+    draw: Callable[[Placement, Problem | None], str] | None = None
+    header: Callable[[int], str] | None = None
+    between: str = ""
+    block: Callable[[Any], str] | None = None
+    lines: bool = False
+    many: bool = True
+    up_to: int | None = None
+    document: bool = False
+    summary: bool = False
+    reads: bool = False
+
+    def can(self, ability: str) -> bool:
+        """Whether this format can ``draw`` (one placement), ``stream`` (many),
+        ``document`` (an answer as one document) or ``summary`` (an answer as a line)."""
+        if ability == "stream":
+            return (self.draw is not None and self.many) or self.document
+        return bool(getattr(self, ability))
+
+
+@functools.cache
+def _jsonl_template(n: int) -> str:
+    """``[%d, %d, ...]\\n``: the text ``json.dumps`` gives a list of ints, at a third of the
+    cost, which matters when streaming hundreds of thousands of placements."""
+    return "[" + ", ".join(["%d"] * n) + "]\n"
+
+
+def _jsonl(placement: Placement, problem: Problem | None) -> str:
+    return _jsonl_template(len(placement.cols)) % placement.cols
+
+
+def _boards(placement: Placement, problem: Problem | None) -> str:
+    return placement.to_text() + "\n"
+
+
+def _csv(placement: Placement, problem: Problem | None) -> str:
+    return ",".join(map(str, placement.cols)) + "\n"
+
+
+def _csv_header(n: int) -> str:
+    return ",".join(f"q{r}" for r in range(n)) + "\n"
+
+
+def _unicode(placement: Placement, problem: Problem | None) -> str:
+    from cp_queens.render import unicode
+
+    return unicode(placement, given=None if problem is None else problem.fixed) + "\n"
+
+
+def _svg(placement: Placement, problem: Problem | None) -> str:
+    from cp_queens.render import svg
+
+    return svg(placement, given=None if problem is None else problem.fixed) + "\n"
+
+
+def _block(opening: str, separator: str, ending: str) -> Callable[[Any], str]:
+    """A block writer: each line is ``opening``, the columns apart by ``separator``, then
+    ``ending``."""
+
+    def block(rows: Any) -> str:
+        return _block_text(rows, (opening, separator, ending))
+
+    return block
+
+
+def _document_block(rows: Any) -> str:
+    """A block of placements inside a JSON document: arrays apart by ``,`` and a line end
+    (no comma after the last: the ``Sink`` puts one between blocks)."""
+    return _block_text(rows, ("[", ", ", "]\n")).rstrip("\n").replace("\n", ",\n")
+
+
+def block_text(block: Any, fmt: str) -> str:
+    """The lines of format ``fmt`` (``jsonl``, ``csv``: without header) of a ``(k, n)``
+    block of columns.
+
+    Every column number becomes a fixed-width slot of bytes taken from a table
+    (its digits and the separator after it, padded); a mask of the bytes that
+    are really text squeezes the padding out in one pass.
+
+    Examples:
+        >>> import numpy as np
+        >>> block_text(np.array([[1, 3, 0, 2], [2, 0, 3, 1]]), "jsonl")
+        '[1, 3, 0, 2]\\n[2, 0, 3, 1]\\n'
+    """
+    writer = FORMATS[fmt].block if fmt in FORMATS else None
+    if writer is None:
+        raise ValueError(f"no block writer for format {fmt!r}")
+    return writer(block)
+
+
+def _block_text(block: Any, punctuation: tuple[str, str, str]) -> str:
+    import numpy as np
+
+    k, n = block.shape
+    first, middle, end = _slot_tables(n, punctuation)
+    cols = np.asarray(block, dtype=np.intp)
+    if cols.size and (cols.min() < 0 or cols.max() >= n):
+        raise ValueError(f"a block of n={n} holds columns outside 0..{n - 1}")
+    pieces = [np.broadcast_to(first[0], (k, first[0].size))]
+    keeps = [np.broadcast_to(first[1], (k, first[1].size))]
+    if n > 1:
+        pieces.append(middle[0][cols[:, :-1]].reshape(k, -1))
+        keeps.append(middle[1][cols[:, :-1]].reshape(k, -1))
+    pieces.append(end[0][cols[:, -1]])
+    keeps.append(end[1][cols[:, -1]])
+    text = np.concatenate(pieces, axis=1)[np.concatenate(keeps, axis=1)]
+    return text.tobytes().decode("ascii")
+
+
+@functools.cache
+def _slot_tables(n: int, punctuation: tuple[str, str, str]) -> tuple[tuple[Any, Any], ...]:
+    """(bytes, mask) tables: the line's opening, each value with its separator, each
+    value with the line's end."""
+    import numpy as np
+
+    opening, separator, ending = punctuation
+
+    def table(texts: list[str]) -> tuple[Any, Any]:
+        width = max(len(t) for t in texts)
+        chars = np.zeros((len(texts), width), dtype=np.uint8)
+        keep = np.zeros((len(texts), width), dtype=bool)
+        for row, t in enumerate(texts):
+            chars[row, : len(t)] = np.frombuffer(t.encode("ascii"), dtype=np.uint8)
+            keep[row, : len(t)] = True
+        return chars, keep
+
+    chars, keep = table([opening or " "])
+    if not opening:
+        keep[:] = False
+    return (
+        (chars[0], keep[0]),
+        table([f"{v}{separator}" for v in range(n)]),
+        table([f"{v}{ending}" for v in range(n)]),
+    )
+
+
+#: The registry, in the order ``--help`` lists them. One entry per format.
+FORMATS: dict[str, Format] = {}
+
+
+def register(fmt: Format) -> Format:
+    """Add ``fmt`` to the registry (a new format is this one call, or one entry below)."""
+    if fmt.name in FORMATS:
+        raise ValueError(f"format {fmt.name!r} is registered already")
+    FORMATS[fmt.name] = fmt
+    return fmt
+
+
+for _entry in (
+    Format("text", "a line for people", summary=True),
+    Format(
+        "boards",
+        "rows of '.' and 'Q', a blank line between boards",
+        draw=_boards,
+        between="\n",
+        up_to=TEXT_UP_TO,
+        reads=True,
+    ),
+    Format(
+        "jsonl",
+        "one JSON array of columns per line",
+        draw=_jsonl,
+        block=_block("[", ", ", "]\n"),
+        lines=True,
+        reads=True,
+    ),
+    Format(
+        "csv",
+        "a header q0,q1,... then one row of columns each",
+        draw=_csv,
+        header=_csv_header,
+        block=_block("", ",", "\n"),
+        lines=True,
+        reads=True,
+    ),
+    Format(
+        "unicode",
+        "a chess diagram (a8 top left; given queens as ♕)",
+        draw=_unicode,
+        between="\n",
+        up_to=TEXT_UP_TO,
+    ),
+    Format("svg", "a picture (large boards are shrunk; one board)", draw=_svg, many=False),
+    Format(
+        "json",
+        "one JSON document: the answer, whether it is complete, the statistics "
+        "(cp_queens/answer.schema.json)",
+        block=_document_block,
+        document=True,
+        reads=True,
+    ),
+):
+    register(_entry)
+
+
+def choices(*abilities: str) -> tuple[str, ...]:
+    """The names of the formats that can do any of ``abilities`` (see ``Format.can``)."""
+    return tuple(name for name, fmt in FORMATS.items() if any(fmt.can(a) for a in abilities))
+
+
+def format_help(names: Iterable[str], default: str) -> str:
+    """One ``--help`` text for ``--format`` over ``names``, from the registry's own words."""
+    return "; ".join(
+        f"{name}: {FORMATS[name].help}{' (default)' if name == default else ''}" for name in names
+    )
+
+
+class Sink:
+    """Where one command writes: placements as they come, then its ``Answer``.
+
+    Every placement goes out in one ``write`` (with its separator, or the csv header
+    before the first), so an interrupted stream ends on a whole record. A document
+    format (json) writes its placements inside the document, then closes it with the
+    answer's fields.
+    """
+
+    def __init__(self, fmt: str | Format, out: TextIO, problem: Problem | None = None) -> None:
+        self.format = FORMATS[fmt] if isinstance(fmt, str) else fmt
+        self.out = out
+        self.problem = problem
+        self.written = 0
+        self._opened = False  # a document's placements list is open
+
+    def placement(self, placement: Placement) -> int:
+        """Write one placement; return 1 (how many were written)."""
+        fmt = self.format
+        if fmt.document:
+            text = _jsonl(placement, self.problem).rstrip("\n")
+            text = (",\n" if self._opened else self._open_document() + "\n") + text
+        else:
+            assert fmt.draw is not None, f"format {fmt.name!r} draws no placement"
+            text = fmt.draw(placement, self.problem)
+            if self.written == 0 and fmt.header is not None:
+                text = fmt.header(placement.n) + text
+            elif self.written:
+                text = fmt.between + text
+        self.out.write(text)
+        self.written += 1
+        return 1
+
+    def block(self, rows: Any) -> int:
+        """Write a NumPy block of placements (one row of columns each) at once; return how
+        many were written."""
+        k, n = rows.shape
+        if not k:
+            return 0
+        fmt = self.format
+        if fmt.block is None:
+            for cols in rows.tolist():
+                self.placement(Placement(tuple(cols)))
+            return k
+        text = fmt.block(rows)
+        if fmt.document:
+            text = (",\n" if self._opened else self._open_document() + "\n") + text
+        elif self.written == 0 and fmt.header is not None:
+            text = fmt.header(n) + text
+        self.out.write(text)
+        self.written += k
+        return k
+
+    def finish(self, answer: Answer) -> None:
+        """Write the answer: the whole document (json); its placement, if it is one and
+        was not written yet; or its line for people (a count, a verdict, a proven none).
+        A stream's answer is its placements: its line goes to stderr (``stopped_line``)."""
+        fmt = self.format
+        if fmt.document:
+            self.out.write(self._close_document(answer))
+        elif isinstance(answer.value, Placement):
+            if not self.written:
+                self.placement(answer.value)
+        elif answer.complete and answer.task != "solutions":
+            self.out.write(answer_text(answer) + "\n")
+
+    #: The fields a document states before its placements (what was asked).
+    _HEAD = ("schema", "version", "task", "n", "fixed", "blocked")
+
+    def _open_document(self) -> str:
+        import json
+
+        self._opened = True
+        asked = Answer("solutions", self.problem).to_json()
+        head = {key: asked[key] for key in self._HEAD if key in asked}
+        return json.dumps(head)[:-1] + ', "placements": ['
+
+    def _close_document(self, answer: Answer) -> str:
+        import json
+
+        document = answer.to_json()
+        if not self._opened and answer.task != "solutions":
+            return json.dumps(document) + "\n"
+        opening = "\n" if self._opened else self._open_document()
+        rest = {key: value for key, value in document.items() if key not in self._HEAD}
+        return opening + "], " + json.dumps(rest)[1:] + "\n"
+
+
+def write_answer(answer: Answer, fmt: str | Format, out: TextIO) -> None:
+    """Write a whole answer (its placement, if it is one) in ``fmt``."""
+    Sink(fmt, out, answer.problem).finish(answer)
+
+
+# -- words for people ---------------------------------------------------------------------
+
+
+def _completing(answer: Answer) -> bool:
+    """Whether the answer is about completions (given queens or blocked squares, or
+    asked as a completion: ``cp-queens complete``)."""
+    problem = answer.problem
+    return "given" in answer.details or (problem is not None and not problem.is_empty_board)
+
+
+def _solutions(count: int, given: bool) -> str:
+    """``92 solutions`` or, for completions, ``1 completion``."""
+    noun = "completion" if given else "solution"
+    return f"{count} {noun}{'s' * (count != 1)}" if given else f"{count} {noun}s"
+
+
+def _no_solution(answer: Answer) -> str:
+    if _completing(answer):
+        return "no completion exists"
+    return f"no solution exists for N={answer.n}"
+
+
+def answer_text(answer: Answer) -> str:
+    """The answer as a line (or a few) for people: what the ``text`` format prints."""
+    value, details, given = answer.value, answer.details, _completing(answer)
+    if answer.task in ("first", "complete", "solutions") and answer.outcome == NEGATIVE:
+        return _no_solution(answer)
+    if answer.task == "count":
+        if given:
+            return _no_solution(answer) if value == 0 else _solutions(value, given)
+        return f"n={answer.n}: {_solutions(value, given)}"
+    if answer.task == "count_unique":
+        return f"n={answer.n}: {value.total} solutions, {value.unique} unique"
+    if "summary" in details:  # verify, check: the command's own words
+        return str(details["summary"])
+    if answer.task == "solutions":
+        return f"{_solutions(value, given)} written"
+    return str(value)
+
+
+def stopped_line(answer: Answer, time_limit: float | None, where: str = "") -> str:
+    """The one stderr line of an answer a limit cut short, saying what was found so far.
+
+    ``where``: the file the placements went to, said of a stream (`` in out.jsonl``).
+
+    Examples:
+        >>> stopped_line(Answer("count", Problem(15), complete=False, partial=7), 0.5)
+        'cp-queens: stopped by the time limit of 0.5 s: n=15 has at least 7 solutions (the count is incomplete)'
+    """  # noqa: E501
+    partial, given = answer.partial, _completing(answer)
+    limit = "" if time_limit is None else f" of {time_limit:g} s"
+    if answer.task in ("first", "complete"):
+        if given:
+            return f"cp-queens: stopped by the time limit{limit}: no completion found"
+        return f"cp-queens: no solution found within the time limit{limit} (none is not proven)"
+    stopped = f"cp-queens: stopped by the time limit{limit}"
+    if answer.task == "count" and given:
+        return f"{stopped}: at least {partial} completions, the count is incomplete"
+    if answer.task == "count":
+        return f"{stopped}: n={answer.n} has at least {partial} solutions (the count is incomplete)"
+    if answer.task == "count_unique":
+        total, unique = partial
+        return (
+            f"{stopped}: n={answer.n} has at least {total} solutions, {unique} unique "
+            "(the count is incomplete)"
+        )
+    if answer.task == "solutions":
+        noun = "completions" if given else "solutions"
+        return (
+            f"{stopped} after {partial} {noun}; those written{where} are complete, the list is not"
+        )
+    found = "" if partial is None else f": best found so far {partial}"
+    return f"{stopped}{found} (the answer is incomplete)"

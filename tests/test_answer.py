@@ -1,0 +1,137 @@
+"""The one answer type: made in one place from what an engine returns or raises."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from cp_queens.answer import (
+    ANSWER,
+    INCOMPLETE,
+    NEGATIVE,
+    SCHEMA,
+    VERSION,
+    Answer,
+    answer,
+    cut_short,
+    plain,
+)
+from cp_queens.budget import Budget
+from cp_queens.engines.base import Engine, UniqueCount
+from cp_queens.errors import TimeLimitError
+from cp_queens.problem import Placement, Problem
+from cp_queens.stats import STOPPED, TIME_LIMIT, Stats
+from cp_queens.verify import verify
+
+
+def test_each_engine_task_becomes_an_answer(make_engine: Callable[..., Engine]) -> None:
+    engine = make_engine()
+    if engine.able_to("count"):
+        counted = answer("count", Problem(6), engine)
+        assert (counted.value, counted.complete, counted.outcome) == (4, True, ANSWER)
+        assert counted.stats is not None and counted.stats.solutions == 4
+    found = answer("first", Problem(6), engine)
+    assert found.complete and found.outcome == ANSWER and verify(found.value).ok
+    if engine.able_to("enumerate"):
+        seen: list[Placement] = []
+        streamed = answer("solutions", Problem(6), engine, each=seen.append)
+        assert streamed.value == len(seen) == 4 and len({p.cols for p in seen}) == 4
+
+
+def test_a_proven_none_is_a_negative_answer_not_an_incomplete_one() -> None:
+    from cp_queens import engines
+
+    reference = engines.get("reference")
+    none = answer("first", Problem(3), reference)
+    assert none.complete and none.value is None and none.outcome == NEGATIVE
+    assert answer("solutions", Problem(2), reference).outcome == NEGATIVE
+    # a limit of 0 asks for nothing: finding nothing is no "no"
+    assert answer("solutions", Problem(8), reference, limit=0).outcome == ANSWER
+
+
+def test_a_time_limit_becomes_an_incomplete_answer_with_its_partial_figure() -> None:
+    from cp_queens import engines
+
+    reference = engines.get("reference")
+    cut = answer("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
+    assert not cut.complete and cut.value is None and cut.outcome == INCOMPLETE
+    assert isinstance(cut.partial, int) and 0 <= cut.partial < 365_596
+    assert cut.reason == TIME_LIMIT and cut.stats is not None
+    document = cut.to_json()
+    assert "value" not in document and document["partial"] == cut.partial
+    assert document["complete"] is False and document["outcome"] == INCOMPLETE
+
+
+def test_a_cut_stream_counts_what_reached_the_consumer() -> None:
+    from cp_queens import engines
+
+    seen: list[Placement] = []
+    cut = answer(
+        "solutions",
+        Problem(14),
+        engines.get("reference"),
+        budget=Budget.of(time_limit=0.05),
+        each=seen.append,
+    )
+    assert not cut.complete and cut.partial == len(seen)
+
+
+def test_cut_short_reads_the_reason_from_the_statistics() -> None:
+    stats = Stats(engine="x", task="count", n=9, status=STOPPED)
+    cut = cut_short("count", Problem(9), TimeLimitError("stop", partial=7, stats=stats))
+    assert (cut.partial, cut.reason, cut.stats) == (7, STOPPED, stats)
+    bare = cut_short("count", Problem(9), TimeLimitError("stop", partial=7))
+    assert bare.reason == TIME_LIMIT and bare.stats is None
+
+
+def test_the_document_is_versioned_and_plain_json() -> None:
+    problem = Problem(6, {0: 1}, blocked=[(5, 5)])
+    stats = Stats(engine="reference", task="count", n=6, solutions=1)
+    document = Answer(
+        "count_unique", problem, UniqueCount(1, 1), stats=stats, details={"note": (1, 2)}
+    ).to_json()
+    assert json.loads(json.dumps(document)) == document
+    assert (document["schema"], document["version"]) == (SCHEMA, VERSION)
+    assert document["fixed"] == [[0, 1]] and document["blocked"] == [[5, 5]]
+    assert document["value"] == {"total": 1, "unique": 1} and "partial" not in document
+    assert document["note"] == [1, 2] and document["stats"]["solutions"] == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"task": "guess"}, "unknown task"),
+        ({"outcome": "maybe"}, "unknown outcome"),
+        ({"details": {"value": 1}}, "reserved key 'value'"),
+        ({"complete": False, "value": 5}, "keeps what it found in partial"),
+        ({"partial": 5}, "no partial figure"),
+        ({"outcome": INCOMPLETE}, "not incomplete"),
+    ],
+)
+def test_an_answer_that_would_mislead_cannot_be_made(fields: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Answer(**{"task": "count", "problem": Problem(4), "value": 2, **fields})
+
+
+def test_an_incomplete_answer_says_so_whatever_outcome_it_was_given() -> None:
+    cut = Answer("count", Problem(8), complete=False, partial=3, outcome=ANSWER)
+    assert cut.outcome == INCOMPLETE and cut.reason == TIME_LIMIT and cut.found == 3
+
+
+def test_plain_refuses_what_json_cannot_hold() -> None:
+    assert plain(frozenset({(1, 2), (0, 1)})) == [[0, 1], [1, 2]]
+    with pytest.raises(TypeError, match="cannot write object"):
+        plain(object())
+
+
+def test_result_gives_the_value_or_raises_what_cut_the_answer_short() -> None:
+    from cp_queens import engines
+
+    reference = engines.get("reference")
+    assert answer("count", Problem(6), reference).result() == 4
+    cut = answer("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
+    with pytest.raises(TimeLimitError, match="stopped by the time limit") as raised:
+        cut.result()
+    assert raised.value.partial == cut.partial and raised.value.stats is cut.stats
