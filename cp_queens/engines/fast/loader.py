@@ -28,8 +28,7 @@ PYTHON = SimpleNamespace(
 #: How to get the compiled kernels where they are missing.
 HOW = (
     "install a C compiler and the Python headers (Debian/Ubuntu: apt-get install gcc "
-    "python3-dev) and reinstall cp-queens (pip install --force-reinstall --no-deps "
-    "--no-cache-dir <its source or sdist>)"
+    "python3-dev), then install cp-queens again from its source or sdist"
 )
 
 
