@@ -11,6 +11,7 @@ line, for the engine's warning) and how to get it.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
@@ -35,7 +36,7 @@ HOW = (
 def _load() -> tuple[ModuleType | None, str | None]:
     """The extension, or ``None`` and why it is missing."""
     try:
-        from cp_queens.engines.fast import _kernels  # type: ignore[attr-defined]
+        kernels = importlib.import_module("cp_queens.engines.fast._kernels")
     except ImportError as error:
         note = Path(__file__).with_name("_kernels_missing.txt")
         try:
@@ -44,7 +45,7 @@ def _load() -> tuple[ModuleType | None, str | None]:
         except (OSError, IndexError):
             why = f"its C extension cannot be imported ({error})"
         return None, why
-    return _kernels, None
+    return kernels, None
 
 
 COMPILED, MISSING = _load()
