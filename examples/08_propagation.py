@@ -59,6 +59,7 @@ from pathlib import Path
 from cp_queens.compare import OK, compare, run_one
 from cp_queens.compare.report import plot
 from cp_queens.course.display import show
+from cp_queens.course.needs import have
 from cp_queens.course.trace import record
 
 FULL = "--full" in sys.argv
@@ -124,10 +125,12 @@ nodes_table(first_runs, "first solution, rows in order")
 
 # %%
 both = [short(run, "all") for run in count_runs] + [short(run, "first") for run in first_runs]
-with tempfile.TemporaryDirectory() as folder:
-    picture = Path(folder) / "propagation_nodes.png"
-    plot(both, picture, time_limit=TIME_LIMIT, metric="branches", title="search nodes per level")
-    show(Picture(picture, "plot of the nodes per level"))
+if have("lesson 08", "plot", "matplotlib", doing="the plot"):
+    with tempfile.TemporaryDirectory() as folder:
+        picture = Path(folder) / "propagation_nodes.png"
+        title = "search nodes per level"
+        plot(both, picture, time_limit=TIME_LIMIT, metric="branches", title=title)
+        show(Picture(picture, "plot of the nodes per level"))
 
 # %% [markdown]
 # 3. Nodes saved against time spent, relative to generate and test, at each n.

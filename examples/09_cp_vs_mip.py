@@ -53,6 +53,7 @@ from ortools.sat.python import cp_model
 
 from cp_queens import Placement, Problem, verify
 from cp_queens.course.display import show
+from cp_queens.course.needs import have
 from cp_queens.engines.cpsat.model import build_model as build_cp_model
 from cp_queens.engines.mip import build_model as build_mip_model
 
@@ -165,11 +166,9 @@ show(boards[8][1])
 # 4. The same table as a picture (drawn inline in the notebook version).
 
 # %%
-try:
+if have("lesson 09", "plot", "matplotlib", doing="the plot"):
     import matplotlib.pyplot as plt
-except ImportError:
-    plt = None
-if plt is not None:
+
     figure, (trees, times) = plt.subplots(1, 2, figsize=(9, 3.5))
     sizes = [row[0] for row in rows]
     trees.semilogy(sizes, [max(row[1], 1) for row in rows], "o-", label="MIP nodes")

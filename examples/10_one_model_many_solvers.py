@@ -20,7 +20,8 @@
 #
 # Run it:  python examples/10_one_model_many_solvers.py          a quick tour (seconds)
 #          python examples/10_one_model_many_solvers.py --full   n = 8 and 9, larger boards
-# Needs:   pip install '.[solvers]' in a clone, and apt-get install minizinc
+# Needs:   pip install '.[solvers]' in a clone (or '.[course]', for every lesson), and
+#          apt-get install minizinc (without it, the lesson leaves Gecode out)
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is
@@ -47,18 +48,29 @@ if importlib.util.find_spec("cp_queens") is None:
     sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
 
 # %%
+import shutil
 import sys
 import time
 
-import cpmpy as cp
+from cp_queens.course.needs import require
 
-from cp_queens import Problem, engines
-from cp_queens.engines.minizinc import model_path
+# The solvers are not in `pip install .`: without them, stop here with one line.
+SOLVER_MODULES = ("cpmpy", "pychoco", "exact", "pumpkin_solver", "pysat", "pypblib", "pindakaas")
+require("lesson 10", "solvers", *SOLVER_MODULES)
+
+import cpmpy as cp  # noqa: E402 (after the check above, which says what to install)
+
+from cp_queens import Problem, engines  # noqa: E402
+from cp_queens.engines.minizinc import model_path  # noqa: E402
 
 SOLVERS = ("ortools", "choco", "exact", "pumpkin", "pysat")
 FULL = "--full" in sys.argv
 COUNT_SIZES = (8, 9) if FULL else (6, 7)
 FIRST_SIZES = (20, 40, 60) if FULL else (20, 40)
+# MiniZinc is a program, not a Python package: without it the lesson leaves out Gecode.
+MINIZINC = shutil.which("minizinc") is not None
+if not MINIZINC:
+    print("(Gecode skipped) lesson 10 runs Gecode through MiniZinc: apt-get install minizinc")
 
 # %% [markdown]
 # 1. The card's model in CPMpy: six lines, no solver named yet.
@@ -98,7 +110,8 @@ reference = engines.get("reference")
 sizes = " and ".join(map(str, COUNT_SIZES))
 print(f"\nCounting n = {sizes} (seconds; each count checked against the reference):")
 print(f"{'solver':10}{'family':24}" + "".join(f"{f'n={n}':>8}" for n in COUNT_SIZES) + "  how")
-for spec in [*(f"cpmpy:solver={s}" for s in SOLVERS), "minizinc:solver=gecode"]:
+gecode = ["minizinc:solver=gecode"] if MINIZINC else []
+for spec in [*(f"cpmpy:solver={s}" for s in SOLVERS), *gecode]:
     name, options = engines.parse_spec(spec)
     engine = engines.get(name, **options)
     cells = []
@@ -137,8 +150,11 @@ with open(model_path("plain"), encoding="utf-8") as source:
 
 # %%
 print("\nGecode, first solution: nodes without and with int_search(first_fail, median)")
-print(f"{'n':>4}{'plain':>12}{'first-fail':>12}")
-for n in FIRST_SIZES:
+if MINIZINC:
+    print(f"{'n':>4}{'plain':>12}{'first-fail':>12}")
+else:
+    print("  (skipped: MiniZinc is not installed)")
+for n in FIRST_SIZES if MINIZINC else ():
     nodes = []
     for variant in ("plain", "first-fail"):
         engine = engines.get("minizinc", model=variant, time_limit=20)

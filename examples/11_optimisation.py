@@ -58,10 +58,9 @@ import time
 
 from ortools.sat.python import cp_model
 
-from cp_queens.course.display import show
+from cp_queens.course.display import Squares, show
 from cp_queens.dominate import classic_lower_bound, dominate, dominates, lp_bound
 from cp_queens.dominate.models import build_cp
-from cp_queens.render import squares
 
 FULL = "--full" in sys.argv
 LARGEST = 8 if FULL else 7
@@ -117,7 +116,7 @@ def watch(step) -> None:
 result = dominate(n, classic_bound=False, on_step=watch)
 print(f"  {result.size} queens, optimal: {result.optimal}")
 print("  the independent checker says it dominates:", dominates(n, result.queens).ok)
-show(squares(n, result.queens, style="unicode"))
+show(Squares(n, result.queens))  # text in a terminal, a picture in Jupyter
 # A run stopped by a time limit still has an answer: its best set and its bound.
 # "6 queens, and no fewer than 5" is worth something; "no answer" is not.
 

@@ -69,6 +69,32 @@ def test_the_role_patterns_catch_a_role() -> None:
     assert not RAW_ROLE_IN_HTML.search("<code>Problem</code>")
 
 
+#: An output that shows a board as a Python string: Jupyter's repr of a str, one quoted
+#: line with a literal ``\n`` between the rows (``'7 ■ □ …\n6 …'``), as lesson 11 once did.
+STRING_BOARD = re.compile(r"(?:[■□♛♕]|[.Q] [.Q])[^<\n]*\\n")
+OUTPUT_TEXT = re.compile(r'class="[^"]*jp-OutputArea-output[^"]*"[^>]*>(.*?)</div>', re.S)
+
+
+def string_boards(html: str) -> list[str]:
+    """The outputs of a built lesson page that show a board as a Python string."""
+    found = []
+    for output in OUTPUT_TEXT.findall(html):
+        found += [match.group(0)[:60] for match in STRING_BOARD.finditer(output)]
+    return found
+
+
+def test_a_board_shown_as_a_python_string_is_caught() -> None:
+    def page(text: str) -> str:
+        return (
+            f'<div class="jp-OutputArea-output" data-mime-type="text/plain"><pre>{text}</pre></div>'
+        )
+
+    assert string_boards(page("&#39;7 ■ □ ♛ □\\n6 □ ■ □ ■\\n  a b&#39;"))
+    assert string_boards(page("&#x27;. Q . .\\n. . . Q&#x27;"))
+    assert not string_boards(page("7 ■ □ ♛ □\n6 □ ■ □ ■\n  a b"))  # printed: rows on lines
+    assert not string_boards('<code>print("\\n  n | queens")</code>')  # source, not output
+
+
 def built_site(tmp_path: Path) -> Path:
     """The site, built in strict mode with the lessons run. ``.ci/run`` builds it once and
     names it in ``CP_QUEENS_BUILT_SITE``, so CI runs the lessons for the site only once."""
@@ -116,5 +142,11 @@ def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
         assert re.search(r'class="[^"]*jp-OutputArea-output', html), f"{page}: no output"
         if notebook.stem in ("08_propagation", "09_cp_vs_mip"):
             assert 'src="data:image/png' in html, f"{page}: the plot is missing"
-        if notebook.stem == "03_board_model":
-            assert "data:image/svg+xml" in html, f"{page}: the board is missing"
+        if notebook.stem in ("03_board_model", "11_optimisation"):  # a board drawn as SVG
+            assert 'data-mime-type="image/svg+xml"' in html, f"{page}: the board is missing"
+        shown = string_boards(html)
+        assert not shown, f"{page}: a board shown as a Python string: {shown}"
+    # the exercises keep their numbers (lesson 06 starts at 15), and the unit has its plan
+    exercises = (site / "exercises" / "index.html").read_text(encoding="utf-8")
+    assert '<ol start="15">' in exercises and "Lesson 11" in exercises
+    assert (site / "week-plan" / "index.html").is_file()

@@ -103,8 +103,18 @@ def test_notebook_runs_in_a_kernel(script: Path) -> None:
         for kind in (output.get("data") or {"text/plain": None})
     }
     assert kinds, "a lesson should show its result"
-    if script.stem == "03_board_model":
+    if script.stem in ("03_board_model", "11_optimisation"):
         assert "image/svg+xml" in kinds  # the board, drawn inline
+    plain = [
+        output["data"]["text/plain"]
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if "text/plain" in (output.get("data") or {})
+    ]
+    assert not [text for text in plain if "\\n" in text and text[:1] in "'\""], (
+        "a string shown as its repr (a board as one quoted line): print it, or show a board"
+    )
     if script.stem == "08_propagation":
         assert {"image/svg+xml", "image/png"} <= kinds  # the search tree and the plot
     if script.stem == "09_cp_vs_mip":

@@ -36,13 +36,13 @@ def superqueen(q: tuple[int, ...]) -> bool:
 # -- lesson 01 ---------------------------------------------------------------
 
 
-def test_key_01_model_and_counts() -> None:
+def test_key_1_model_and_counts() -> None:
     key = load("lesson01")
     assert check_model(key.card_model, n_max=8).ok
     assert key.exercise_1() == {n: cp_queens.count(n) for n in (4, 6, 8, 10)}
 
 
-def test_key_02_missing_constraint_lets_only_backslash_diagonals_attack() -> None:
+def test_key_2_missing_constraint_lets_only_backslash_diagonals_attack() -> None:
     key = load("lesson01")
     report = check_model(key.without_q_minus_r, n_max=6)
     assert not report.ok and "share a diagonal" in report.first_invalid.reason
@@ -53,7 +53,7 @@ def test_key_02_missing_constraint_lets_only_backslash_diagonals_attack() -> Non
     assert len(wrong) + 92 == len(key.without_q_minus_r(8))
 
 
-def test_key_03_superqueens() -> None:
+def test_key_3_superqueens() -> None:
     key = load("lesson01")
     for n in range(2, 11):
         assert sorted(map(tuple, key.superqueens(n))) == [q for q in reference(n) if superqueen(q)]
@@ -64,13 +64,13 @@ def test_key_03_superqueens() -> None:
 # -- lesson 02 ---------------------------------------------------------------
 
 
-def test_key_04_off_the_long_diagonals() -> None:
+def test_key_4_off_the_long_diagonals() -> None:
     key = load("lesson02")
     expected = sum(all(q[r] not in (r, 7 - r) for r in range(8)) for q in reference(8))
     assert key.exercise_4() == expected
 
 
-def test_key_05_stop_at_column_2() -> None:
+def test_key_5_stop_at_column_2() -> None:
     key = load("lesson02")
     board, branches_until, branches_all = key.exercise_5()
     assert board is not None
@@ -78,7 +78,7 @@ def test_key_05_stop_at_column_2() -> None:
     assert 0 < branches_until < branches_all
 
 
-def test_key_06_row_tallies_come_in_mirror_pairs() -> None:
+def test_key_6_row_tallies_come_in_mirror_pairs() -> None:
     key = load("lesson02")
     tally = key.exercise_6(8, row=1)
     assert tally == [cp_queens.count(8, fixed={1: c}, engine="reference") for c in range(8)]
@@ -88,7 +88,7 @@ def test_key_06_row_tallies_come_in_mirror_pairs() -> None:
 # -- lesson 03 ---------------------------------------------------------------
 
 
-def test_key_07_size_of_the_board_model() -> None:
+def test_key_7_size_of_the_board_model() -> None:
     from cp_queens.engines.cpsat_board import build_model as board_model
     from cp_queens.engines.mip import build_model as mip_model
 
@@ -100,18 +100,18 @@ def test_key_07_size_of_the_board_model() -> None:
         assert key.exercise_7(n) == (solver.NumVariables(), solver.NumConstraints())
 
 
-def test_key_08_pyconstraint_with_alldifferent_is_still_correct() -> None:
+def test_key_8_pyconstraint_with_alldifferent_is_still_correct() -> None:
     key = load("lesson03")
     assert check_model(key.pyconstraint_with_alldifferent, n_max=6).ok
 
 
-def test_key_09_counting_with_a_mip_and_no_goods() -> None:
+def test_key_9_counting_with_a_mip_and_no_goods() -> None:
     key = load("lesson03")
     assert check_model(key.mip_solutions, n_max=6).ok
 
 
 @pytest.mark.slow
-def test_key_09_counting_with_a_mip_up_to_8() -> None:
+def test_key_9_counting_with_a_mip_up_to_8() -> None:
     key = load("lesson03")
     assert check_model(key.mip_solutions, n_min=7, n_max=8).ok
 
@@ -201,9 +201,9 @@ def test_key_18_local_search_refuses_to_judge_completions() -> None:
     assert "does not support pre-placed queens" in key.exercise_18()
 
 
-def test_key_37_blocked_squares_leave_one_solution() -> None:
+def test_key_19_blocked_squares_leave_one_solution() -> None:
     key = load("lesson06")
-    k, problem = key.exercise_37()
+    k, problem = key.exercise_19()
     assert not problem.fixed and len(problem.blocked) == k == 8
     for name in ("reference", "cpsat", "fast"):
         assert cp_queens.count(problem, engine=name) == 1, name
@@ -215,14 +215,14 @@ def test_key_37_blocked_squares_leave_one_solution() -> None:
 
 
 @pytest.mark.slow
-def test_key_37_no_seven_blocked_squares_leave_one_solution() -> None:
+def test_key_19_no_seven_blocked_squares_leave_one_solution() -> None:
     # CP-SAT, not the key's branch and bound: for every solution kept alone, a cover of
     # the other 91 by at most k - 1 blocked squares is infeasible.
     from ortools.sat.python import cp_model
 
     from cp_queens.symmetry import is_canonical
 
-    k, _ = load("lesson06").exercise_37()
+    k, _ = load("lesson06").exercise_19()
     solutions = reference(8)
     # a symmetry of the board maps a blocked board to one: the canonical solutions suffice
     for keep in filter(lambda s: is_canonical(cp_queens.Placement(s)), solutions):
@@ -239,10 +239,10 @@ def test_key_37_no_seven_blocked_squares_leave_one_solution() -> None:
         assert solver.solve(model) == cp_model.INFEASIBLE, keep
 
 
-def test_key_38_the_residue_not_n_decides() -> None:
+def test_key_20_the_residue_not_n_decides() -> None:
     (few, few_squares, few_found, _), (many, many_squares, many_found, _) = load(
         "lesson06"
-    ).exercise_38(n=300, blanks=(3, 20))
+    ).exercise_20(n=300, blanks=(3, 20))
     assert few_squares < many_squares
     for missing, found in ((few, few_found), (many, many_found)):
         assert cp_queens.count(generate(300, missing, seed=0), engine="cpsat") == found >= 1
@@ -251,38 +251,38 @@ def test_key_38_the_residue_not_n_decides() -> None:
 # -- lesson 07 ---------------------------------------------------------------
 
 
-def test_key_19_evens_then_odds_fails_for_n_mod_6_in_2_3() -> None:
+def test_key_21_evens_then_odds_fails_for_n_mod_6_in_2_3() -> None:
     key = load("lesson07")
-    failures = key.exercise_19(100)
+    failures = key.exercise_21(100)
     assert set(failures) == {n for n in range(4, 101) if n % 6 in (2, 3)}
     assert all("share a diagonal" in reason for reason in failures.values())
     for n in range(4, 101):
         assert sorted(key.evens_odds(n)) == list(range(n))
 
 
-def test_key_20_minconflicts_moves_are_reported() -> None:
+def test_key_22_minconflicts_moves_are_reported() -> None:
     key = load("lesson07")
-    moves = key.exercise_20(sizes=(1_000,), seeds=range(1, 3))
+    moves = key.exercise_22(sizes=(1_000,), seeds=range(1, 3))
     assert len(moves[1_000]) == 2 and all(m >= 0 for m in moves[1_000])
 
 
-def test_key_21_where_the_time_goes() -> None:
+def test_key_23_where_the_time_goes() -> None:
     key = load("lesson07")
-    seconds = key.exercise_21(20_000)
+    seconds = key.exercise_23(20_000)
     assert set(seconds) == {"formula", "write jsonl", "read jsonl", "verify"}
 
 
 # -- lesson 09 ---------------------------------------------------------------
 
 
-def test_key_22_the_lp_bound_ignores_the_diagonals() -> None:
+def test_key_30_the_lp_bound_ignores_the_diagonals() -> None:
     key = load("lesson09")
     for n in (3, 5, 8):
         assert key.lp_bound(n) == pytest.approx(n)
         assert key.lp_bound(n, diagonals=False) == pytest.approx(n)
 
 
-def test_key_23_mip_and_cp_reach_the_best_weighted_board() -> None:
+def test_key_31_mip_and_cp_reach_the_best_weighted_board() -> None:
     key = load("lesson09")
     for n in (6, 8):
         best = max(sum(r * q[r] for r in range(n)) for q in reference(n))

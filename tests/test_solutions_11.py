@@ -11,7 +11,7 @@ from cp_queens.dominate import attacks, dominates, lp_bound, smallest_dominating
 from tests.helpers import load_key
 
 
-def test_key_33_questions_start_at_the_classic_bound_and_end_at_the_optimum() -> None:
+def test_key_35_questions_start_at_the_classic_bound_and_end_at_the_optimum() -> None:
     key = load_key("lesson11")
     for n in range(2, 7):
         k, answers = key.smallest_by_questions(n)
@@ -20,7 +20,7 @@ def test_key_33_questions_start_at_the_classic_bound_and_end_at_the_optimum() ->
         assert [yes for _, yes in answers] == [False] * (len(answers) - 1) + [True]
 
 
-def test_key_34_the_uniform_point_is_lp_feasible_and_above_the_lp_bound() -> None:
+def test_key_36_the_uniform_point_is_lp_feasible_and_above_the_lp_bound() -> None:
     key = load_key("lesson11")
     for n in range(2, 11):
         assert key.fewest_dominators(n) == 3 * n - 2
@@ -32,7 +32,7 @@ def test_key_34_the_uniform_point_is_lp_feasible_and_above_the_lp_bound() -> Non
         assert lp_bound(n) <= key.uniform_lp_value(n) + 1e-6
 
 
-def test_key_35_independence_costs_a_queen_where_brute_force_says() -> None:
+def test_key_37_independence_costs_a_queen_where_brute_force_says() -> None:
     key = load_key("lesson11")
     expected = [
         n
@@ -57,7 +57,7 @@ def _images(n: int, squares: frozenset[tuple[int, int]]) -> list[tuple[tuple[int
     return [tuple(sorted(f(r, c) for r, c in squares)) for f in maps]
 
 
-def test_key_36_counts_every_smallest_set_and_every_orbit() -> None:
+def test_key_38_counts_every_smallest_set_and_every_orbit() -> None:
     key = load_key("lesson11")
     n = 5
     board = [(r, c) for r in range(n) for c in range(n)]

@@ -162,8 +162,8 @@ def test_compare_is_one_slide_with_every_tree_on_one_scale(tmp_path: Path) -> No
     )
     for level, nodes in expected:
         assert f">{level}: {nodes} nodes</text>" in svg
-    assert svg.count('<circle class="node ') == 152 + 130 + 76 + 64
-    # projected text: nothing below 18 px (the slide's default is 20)
+    assert svg.count('<g class="node ') == 152 + 130 + 76 + 64
+    # projected text: nothing below 18 px (the slide's default is 24, its legend 28)
     sizes = [int(size) for size in re.findall(r'font-size="(\d+)"', svg)]
     assert min(sizes) >= 18
     assert "pruned by propagation" in svg and "red line" in svg  # the legend
@@ -177,7 +177,7 @@ def test_compare_draws_a_smaller_tree_smaller() -> None:
     svg = compare_svg([big, small], ["reference", "alldiff"])
 
     def spread(panel: str) -> float:
-        xs = [float(x) for x in re.findall(r'<circle class="node [^"]+" cx="([\d.]+)"', panel)]
+        xs = [float(x) for x in re.findall(r'<g class="node [^"]+" data-x="([\d.]+)"', panel)]
         return max(xs) - min(xs)
 
     first, second = svg.split('<g class="panel"')[1:3]

@@ -15,11 +15,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "grade",
         description="Grade every submission in FOLDER (Python files or notebooks defining "
-        "model(n), which returns every solution of the n-queens problem): each runs in its own "
-        "process with CPU, memory, file-size and time limits, from a scratch folder; what it "
-        "returns is judged here against the reference engine. Writes DIR/marks.csv and one "
-        "feedback file per student in DIR/feedback/, and prints the class summary. This is "
-        "not a container: see docs/course-grading.md before grading code you do not trust.",
+        "model(n), which returns every solution of the n-queens problem): each runs in a "
+        "bubblewrap sandbox of its own (no network, nothing visible but Python, the allowed "
+        "modules and a scratch folder; nothing of it outlives its run) with CPU, memory, "
+        "file-size and time limits on its whole process tree; what it returns is judged here "
+        "against the reference engine. Writes DIR/marks.csv and one feedback file per "
+        "student in DIR/feedback/, and prints the class summary. Where bubblewrap cannot "
+        "run, grading is refused unless --isolation none (see docs/course-grading.md).",
         epilog="examples:\n"
         "  cp-queens grade examples/assignment/submissions --n 1..9\n"
         "  cp-queens grade submissions/ --n 4..10 --rubric my_rubric.toml --out marks/",
@@ -40,6 +42,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--jobs", type=_jobs, default=2, metavar="J", help="submissions run at once (default 2)"
     )
+    parser.add_argument(
+        "--isolation",
+        choices=("bwrap", "none"),
+        help="bwrap: each submission in a bubblewrap sandbox (the rubric's default); none: "
+        "a plain process with the limits only, where bubblewrap cannot run",
+    )
     parser.set_defaults(run=run)
 
 
@@ -58,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.course.grade import StudentResult, check_sizes, grade
     from cp_queens.course.marks import summary_table, write_feedback, write_marks
     from cp_queens.course.rubric import load
+    from cp_queens.course.sandbox import IsolationError
 
     try:
         sizes = check_sizes(parse_range(args.n))
@@ -75,13 +84,31 @@ def run(args: argparse.Namespace) -> int:
         if progress.is_terminal and not args.quiet:
             progress.print(f"[dim]graded {done.student}: {done.points:g}[/dim]", highlight=False)
 
-    results = grade(args.folder, sizes, rubric=rubric, jobs=args.jobs, on_done=show)
+    try:
+        results = grade(
+            args.folder,
+            sizes,
+            rubric=rubric,
+            jobs=args.jobs,
+            on_done=show,
+            isolation=args.isolation,
+        )
+    except IsolationError as error:
+        if error.why == str(error):
+            raise CpQueensError(str(error)) from None
+        raise CpQueensError(
+            f"cannot isolate submissions: {error.why}. Install bubblewrap (Debian/Ubuntu: "
+            "apt-get install bubblewrap), or pass --isolation none to grade without a "
+            "sandbox (see docs/course-grading.md)"
+        ) from None
     write_marks(results, out / "marks.csv")
     write_feedback(results, out / "feedback")
     screen = Console()
     if not screen.is_terminal:
         screen = Console(width=120)
     title = f"{len(results)} submissions, n = {args.n}, {rubric.source}"
+    if any(result.isolation == "none" for result in results):
+        title += ", NO SANDBOX (isolation none)"
     screen.print(summary_table(results, title=title))
     if not args.quiet:
         print(f"# wrote {out / 'marks.csv'} and {len(results)} files in {out / 'feedback'}")

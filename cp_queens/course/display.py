@@ -8,6 +8,7 @@ a picture) and prints it as text in a terminal, so one lesson file serves both.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -26,8 +27,13 @@ def show(thing: Any) -> None:
 
     A Matplotlib figure cannot be printed: a terminal gets one line naming it
     (the notebook version of the lesson draws it), and the figure is closed so
-    scripts do not pile up open figures.
+    scripts do not pile up open figures. A string is printed in Jupyter too: it is
+    text already, and Jupyter would show its ``repr``, a board as one quoted line
+    with ``\\n`` between the rows.
     """
+    if isinstance(thing, str):
+        print(thing)
+        return
     if in_notebook():
         from IPython.display import display
 
@@ -47,6 +53,81 @@ def show(thing: Any) -> None:
         print(thing.to_text())
     else:
         print(thing)
+
+
+class Squares:
+    """Queens on any squares of an n x n board, not one per row (a dominating set):
+    an SVG chess board in Jupyter, the Unicode diagram of ``render.squares`` as text.
+
+    Why not the string itself: Jupyter shows a string as its ``repr``, one quoted line
+    with ``\\n`` between the rows, and so does the site built from the notebooks.
+
+    Examples:
+        >>> board = Squares(3, [(0, 0), (2, 1)])
+        >>> print(board.to_text())
+        3 ♛ □ ■
+        2 □ ■ □
+        1 ■ ♛ ■
+          a b c
+        >>> board._repr_svg_().count("♛"), board._repr_svg_().startswith("<svg")
+        (2, True)
+    """
+
+    def __init__(self, n: int, queens: Iterable[tuple[int, int]], *, size: int = 320) -> None:
+        self.n = n
+        self.queens = sorted(set(queens))
+        self.size = size
+
+    def to_text(self) -> str:
+        from cp_queens.render import squares
+
+        return squares(self.n, self.queens, style="unicode")
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"Squares({self.n}, {self.queens})"
+
+    def _repr_svg_(self) -> str:
+        from cp_queens.render import DARK, LABELLED_UP_TO, LIGHT, QUEEN, escape
+
+        n, cell = self.n, self.size / self.n
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.size}" '
+            f'height="{self.size}" viewBox="0 0 {self.size} {self.size}">'
+            f"<title>{escape(f'{len(self.queens)} queens on the {n} x {n} board')}</title>"
+        ]
+        for r in range(n):
+            for c in range(n):
+                colour = DARK if (c + n - r) % 2 else LIGHT  # a1 dark, as render draws it
+                parts.append(
+                    f'<rect x="{c * cell:.2f}" y="{r * cell:.2f}" width="{cell:.2f}" '
+                    f'height="{cell:.2f}" fill="{colour}"/>'
+                )
+        if n <= LABELLED_UP_TO:  # as on a printed diagram: ranks down the a-file, files on rank 1
+            font = max(0.22 * cell, 6)
+            for r in range(n):
+                colour = LIGHT if (n - r) % 2 else DARK  # the other colour of the a-file square
+                parts.append(
+                    f'<text x="{0.06 * cell:.2f}" y="{r * cell + 0.06 * cell:.2f}" '
+                    f'font-size="{font:.2f}" fill="{colour}" font-family="sans-serif" '
+                    f'dominant-baseline="hanging">{n - r}</text>'
+                )
+            for c in range(n):
+                colour = LIGHT if (c + 1) % 2 else DARK  # the other colour of the rank-1 square
+                parts.append(
+                    f'<text x="{(c + 0.94) * cell:.2f}" y="{(n - 0.06) * cell:.2f}" '
+                    f'font-size="{font:.2f}" fill="{colour}" font-family="sans-serif" '
+                    f'text-anchor="end">{chr(ord("a") + c)}</text>'
+                )
+        for r, c in self.queens:
+            parts.append(
+                f'<text x="{(c + 0.5) * cell:.2f}" y="{(r + 0.5) * cell:.2f}" '
+                f'font-size="{0.8 * cell:.2f}" fill="{QUEEN}" text-anchor="middle" '
+                'dominant-baseline="central">♛</text>'
+            )
+        return "".join(parts) + "</svg>"
 
 
 #: How wide a lesson prints: a terminal's default, and what a slide or a printed page holds.

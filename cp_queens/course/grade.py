@@ -2,13 +2,14 @@
 
 A submission is a Python file (or a notebook, whose code cells are read as
 one file) defining ``model(n)``, which returns or yields every solution of
-the ``n``-queens problem. Each one runs in its own limited process
-(``cp_queens.course.sandbox``); what it returned comes back as data and is
-judged here, in the grader's process, by the same code as
-``check_model`` (counts, first missing /
+the ``n``-queens problem. Each one runs in a sandbox of its own
+(``cp_queens.course.sandbox``: namespaces, limits on its whole process tree);
+what it returned comes back as data and is judged here, in the grader's
+process, by the same code as ``check_model`` (counts, first missing /
 invalid / duplicate board, and the pattern behind them). The rubric
 (``cp_queens.course.rubric``) turns that into points; a hostile or broken
-submission costs only its own.
+submission costs only its own: a file too large, a notebook that is not one,
+a link instead of a file, are that student's row with the reason.
 
 Examples:
     >>> import tempfile, pathlib
@@ -20,6 +21,7 @@ Examples:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 from collections.abc import Callable, Iterable, Sequence
@@ -32,7 +34,8 @@ from cp_queens.course import sandbox
 from cp_queens.course.check import CheckRow, judge, reference_solutions
 from cp_queens.course.rubric import Rubric
 from cp_queens.course.rubric import load as load_rubric
-from cp_queens.errors import CpQueensError
+from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.json_depth import check_json_depth
 
 #: The largest board graded: the reference lists every solution of each size once per class
 #: (n = 12: 14,200 solutions, about a second); a submission's output is judged in full.
@@ -42,17 +45,23 @@ LARGEST = 12
 DEFAULT_JOBS = 2
 
 
+#: A notebook nested deeper than this is not a notebook (nbformat's own is about 6 deep).
+NOTEBOOK_DEPTH = 64
+
+
 class GradeError(CpQueensError):
     """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
 
 
 @dataclass(slots=True)
 class Submission:
-    """One student's work: a name (the file's or folder's), where it is, its Python code."""
+    """One student's work: a name (the file's or folder's), where it is, its Python code,
+    or why it was not read (``refused``: too large, not a notebook, a link...)."""
 
     student: str
     path: Path
     source: str
+    refused: str | None = None
 
 
 @dataclass(slots=True)
@@ -75,6 +84,7 @@ class StudentResult:
     path: Path
     sizes: list[SizeResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # about the run as a whole
+    isolation: str = "bwrap"  # how it ran: "bwrap" (a sandbox) or "none"
     output: str = ""
     output_bytes: int = 0
     seconds: float = 0.0
@@ -92,9 +102,10 @@ class StudentResult:
         return [size.status for size in self.sizes]
 
 
-def find_submissions(folder: str | Path) -> list[Submission]:
+def find_submissions(folder: str | Path, max_bytes: int | None = None) -> list[Submission]:
     """Every ``*.py`` and ``*.ipynb`` in ``folder`` (the student is the file's name), and every
-    subfolder holding exactly one of them (the student is the folder's name); sorted."""
+    subfolder holding exactly one of them (the student is the folder's name); sorted.
+    A file over ``max_bytes`` is refused before a byte of it is read."""
     root = Path(folder)
     if not root.is_dir():
         raise GradeError(f"{root}: not a folder of submissions")
@@ -102,34 +113,59 @@ def find_submissions(folder: str | Path) -> list[Submission]:
     for entry in sorted(root.iterdir()):
         if entry.name.startswith((".", "_")):
             continue
-        if entry.is_file() and entry.suffix in (".py", ".ipynb"):
-            found.append(_submission(entry.stem, entry))
-        elif entry.is_dir():
-            files = [f for f in entry.iterdir() if f.is_file() and f.suffix in (".py", ".ipynb")]
+        if entry.suffix in (".py", ".ipynb") and (entry.is_file() or entry.is_symlink()):
+            found.append(_submission(entry.stem, entry, max_bytes))
+        elif entry.is_dir() and not entry.is_symlink():
+            files = [
+                f
+                for f in entry.iterdir()
+                if f.suffix in (".py", ".ipynb") and (f.is_file() or f.is_symlink())
+            ]
             if len(files) == 1:
-                found.append(_submission(entry.name, files[0]))
+                found.append(_submission(entry.name, files[0], max_bytes))
     if not found:
         raise GradeError(f"{root}: no submissions (*.py or *.ipynb files) to grade")
     return found
 
 
-def _submission(student: str, path: Path) -> Submission:
+def _submission(student: str, path: Path, max_bytes: int | None = None) -> Submission:
+    """The student's code, or the reason it is not read: one student's file never stops
+    the class (a 20 GB file is refused by its size, before it is opened)."""
     try:
+        if path.is_symlink():
+            return Submission(student, path, "", "a symbolic link, not a file: not read")
+        size = path.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            return Submission(
+                student,
+                path,
+                "",
+                f"the file is {_size(size)}, over the {_size(max_bytes)} a submission may be "
+                "(the rubric's limits.submission_kb): not read",
+            )
         if path.suffix == ".ipynb":
             return Submission(student, path, notebook_code(path))
         return Submission(student, path, path.read_text(encoding="utf-8", errors="replace"))
+    except GradeError as error:
+        return Submission(student, path, "", str(error))
     except OSError as error:
-        raise GradeError(f"{path}: cannot read: {error.strerror}") from None
+        return Submission(student, path, "", f"cannot read the file: {error.strerror}")
 
 
 def notebook_code(path: str | Path) -> str:
     """The code cells of a notebook as one Python file, IPython magics (``%``, ``!``) commented
     out: read with ``json``, no kernel, nothing run."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            notebook = json.load(handle)
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+        check_json_depth(text, NOTEBOOK_DEPTH, str(path))
+        notebook = json.loads(text)
         cells = notebook["cells"]
-    except (ValueError, KeyError, TypeError):
+    except ParseError:
+        raise GradeError(
+            f"{path}: not a Jupyter notebook (nested more than {NOTEBOOK_DEPTH} deep)"
+        ) from None
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise GradeError(f"{path}: not a Jupyter notebook (no list of cells)") from None
     parts = []
     for cell in cells:
@@ -163,28 +199,45 @@ def grade(
     rubric: Rubric | str | Path | None = None,
     jobs: int = DEFAULT_JOBS,
     on_done: Callable[[StudentResult], None] | None = None,
+    isolation: str | None = None,
 ) -> list[StudentResult]:
     """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
 
     ``rubric`` is a ``Rubric``, a TOML file, or None for the
     default. ``jobs`` submissions run at a time; ``on_done`` hears of each as it finishes.
+    ``isolation`` ("bwrap" or "none") overrides the rubric's; where bubblewrap cannot run,
+    grading with it is refused (``sandbox.IsolationError``, one line: why, what to do).
     """
     chosen = check_sizes(sizes)
     if not isinstance(rubric, Rubric):
         rubric = load_rubric(rubric)
-    submissions = find_submissions(folder)
+    if isolation is not None and isolation != rubric.limits.isolation:
+        limits = dataclasses.replace(rubric.limits, isolation=isolation)
+        rubric = dataclasses.replace(rubric, limits=limits)
+    sandbox.check_isolation(rubric.limits.isolation)  # IsolationError: why, what to do
+    submissions = find_submissions(folder, rubric.limits.submission_kb << 10)
     expected = {n: reference_solutions(n) for n in chosen}
     results: list[StudentResult] = []
 
     def one(submission: Submission) -> StudentResult:
-        outcome = sandbox.run(submission.source, chosen, rubric.limits)
+        if submission.refused is not None:
+            outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
+        else:
+            try:
+                outcome = sandbox.run(submission.source, chosen, rubric.limits)
+            except OSError as error:  # the machine, not the student: say so in their row
+                submission.refused = f"the grader could not run it: {error}"
+                outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
         result = judge_outcome(submission, outcome, chosen, expected, rubric)
         if on_done is not None:
             on_done(result)
         return result
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(one, submissions))
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = list(pool.map(one, submissions))
+    finally:
+        sandbox.finish()
     return results
 
 
@@ -203,11 +256,24 @@ def judge_outcome(
         output_bytes=outcome.output_bytes,
         seconds=outcome.seconds,
         cpu_seconds=outcome.cpu_seconds,
+        isolation=outcome.isolation,
     )
     limits = rubric.limits
+    if submission.refused is not None:
+        result.notes.append(f"the file was not graded: {submission.refused}")
+        for n in sizes:
+            worth = rubric.points_for(n)
+            result.sizes.append(SizeResult(n, "not run", 0.0, worth, None, "not run: not read"))
+        return result
+    if outcome.isolation == "none":
+        result.notes.append(
+            "graded without a sandbox (isolation none): the limits held, the namespaces "
+            "did not exist"
+        )
     events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
     load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
     ended = _ending(outcome, rubric)
+    result.notes += outcome.notes
     if outcome.garbled:
         result.notes.append(
             f"{outcome.garbled} line(s) on the grader's result channel were not the grader's: "
@@ -221,7 +287,9 @@ def judge_outcome(
     if load_error is not None and load_error.get("event") == "setup_error":
         result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
     elif load_error is not None:
-        result.notes.append(f"the file could not be loaded: {load_error.get('error')}")
+        result.notes.append(
+            f"the file could not be loaded: {_toolkit(str(load_error.get('error')))}"
+        )
     elif ("loaded", None) not in events:
         result.notes.append(f"the file could not be loaded: {ended[1]}")
     stopped_at: int | None = None
@@ -230,7 +298,13 @@ def judge_outcome(
         count = len(expected[n])
         message = events.get(("result", n))
         error = events.get(("error", n))
-        if message is not None:
+        forged = outcome.violations.get(n)
+        if forged is not None:
+            problem = f"model({n}): {forged}: no points for n={n}"
+            size = SizeResult(
+                n, "violation", 0.0, worth, CheckRow(n, count, error=problem), problem
+            )
+        elif message is not None:
             row = judge(n, _decode_result(message), expected[n], "model")
             if message.get("cut"):
                 row.error = (
@@ -239,7 +313,7 @@ def judge_outcome(
                 )
             size = SizeResult(n, _status(row), _points(row, worth, rubric), worth, row)
         elif error is not None:
-            text = str(error.get("error"))
+            text = _toolkit(str(error.get("error")))
             status = "exit" if "sys.exit" in text else "error"
             problem = f"model({n}) {text}" if status == "exit" else f"model({n}) raised {text}"
             if text.startswith("BlockingIOError") and not limits.allow_processes:
@@ -270,9 +344,30 @@ def judge_outcome(
     return result
 
 
+def _toolkit(text: str) -> str:
+    """An import of the toolkit, explained: the student will look for the reason."""
+    if "No module named 'cp_queens" in text:
+        return text + " - the cp_queens toolkit is not available to submissions"
+    return text
+
+
 def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     """How the child ended, as (status, words) for the size it was working on."""
     limits = rubric.limits
+    if outcome.stopped == "memory":
+        return (
+            "memory",
+            f"used more than {limits.memory_mb} MB of memory (the limit, resident memory "
+            "of all its threads and processes): it was stopped",
+        )
+    if outcome.stopped == "processes":
+        return (
+            "crashed",
+            f"ran more than {sandbox.SPARE_PROCESSES} processes or {sandbox.TASKS} threads at "
+            "once: it was stopped",
+        )
+    if outcome.stopped == "cpu":
+        return "cpu limit", f"stopped after {limits.cpu_seconds} s of CPU: an endless loop?"
     if outcome.stopped == "wall":
         return (
             "timeout",

@@ -23,11 +23,15 @@ QUOTED_OUTPUT = 2_000
 
 
 def write_marks(results: Sequence[StudentResult], path: str | Path) -> None:
-    """``student, points, max, n=1, n=2, ...`` (each size's status), one row per student."""
+    """``student, points, max, n=1, n=2, ...`` (each size's status), one row per student;
+    a last column ``isolation`` when any submission ran without a sandbox (``none``), so
+    that marks graded so are never taken for marks graded in one."""
     sizes = [size.n for size in results[0].sizes] if results else []
+    unisolated = any(result.isolation == "none" for result in results)
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "points", "max", *(f"n={n}" for n in sizes)])
+        extra = ["isolation"] if unisolated else []
+        writer.writerow(["student", "points", "max", *(f"n={n}" for n in sizes), *extra])
         for result in results:
             writer.writerow(
                 [
@@ -35,6 +39,7 @@ def write_marks(results: Sequence[StudentResult], path: str | Path) -> None:
                     _number(result.points),
                     _number(result.max_points),
                     *result.statuses(),
+                    *([result.isolation] if unisolated else []),
                 ]
             )
 
@@ -140,6 +145,7 @@ _MARKS = {
     "timeout": "[red]time[/red]",
     "crashed": "[red]crash[/red]",
     "too much": "[red]big[/red]",
+    "violation": "[red]forged[/red]",
     "not run": "[dim]-[/dim]",
 }
 

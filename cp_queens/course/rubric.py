@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course.sandbox import Limits
+from cp_queens.course.sandbox import ISOLATIONS, Limits
 from cp_queens.errors import CpQueensError
 
 DEFAULT = Path(__file__).with_name("rubric.toml")
@@ -46,6 +46,10 @@ _LIMIT_KEYS = {
     "file_mb": int,
     "output_kb": int,
     "allow_processes": bool,
+    "isolation": str,
+    "modules": list,
+    "submission_kb": int,
+    "scratch_mb": int,
 }
 
 
@@ -104,6 +108,17 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
             raise RubricError(
                 f"{source}: limits.{key}: unknown (expected {', '.join(_LIMIT_KEYS)})"
             )
+        if kind is str:
+            if value not in ISOLATIONS:
+                raise RubricError(
+                    f"{source}: limits.{key}: one of {', '.join(map(repr, ISOLATIONS))}, "
+                    f"got {value!r}"
+                )
+            limits[key] = value
+            continue
+        if kind is list:
+            limits[key] = _modules(source, key, value)
+            continue
         if kind is bool:
             if not isinstance(value, bool):
                 raise RubricError(f"{source}: limits.{key}: true or false, got {value!r}")
@@ -121,6 +136,24 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
         limits=Limits(**limits),
         source=source,
     )
+
+
+def _modules(source: str, key: str, value: Any) -> tuple[str, ...]:
+    """The modules a submission may import besides the standard library: top-level names
+    (``constraint``, not ``python-constraint2``), never the toolkit itself."""
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise RubricError(f"{source}: limits.{key}: a list of module names, got {value!r}")
+    for name in value:
+        if not name.isidentifier():
+            raise RubricError(
+                f'{source}: limits.{key}: {name!r} is not a module name (e.g. "ortools")'
+            )
+        if name == "cp_queens":
+            raise RubricError(
+                f"{source}: limits.{key}: cp_queens is never available to submissions "
+                "(it answers the assignment)"
+            )
+    return tuple(value)
 
 
 def _number(source: str, key: str, value: Any, low: float, high: float | None = None) -> float:

@@ -1,23 +1,32 @@
-"""Run one submission's ``model(n)`` in a limited process of its own; take back what it returned.
+"""Run one submission's ``model(n)`` in a sandbox of its own; take back what it returned.
 
-What it protects the grader (and the other submissions) from: runaway CPU
-(``RLIMIT_CPU``), memory (``RLIMIT_AS``), big files (``RLIMIT_FSIZE``), new
-processes (a seccomp filter on Linux x86_64 lets the submission start threads
-but not processes; elsewhere ``RLIMIT_NPROC``, which Linux does not apply to
-root), an
-endless wait (a wall-clock timeout), output in megabytes (a capped pipe:
-the rest is counted, not kept), stray processes (the child leads its own
-session; at the end its process group, and any process that carries this
-run's token in its environment, is killed), and reading the expected
-answers (the child is a fresh interpreter that never sees them: it sends
-back what ``model(n)`` returned and the grader judges it). It is *not* a
-container: the submission runs as the grader's user, can read what that user
-can read, and can use the network. ``docs/course-grading.md`` says so too.
+By default (``isolation = "bwrap"``) the submission runs in a bubblewrap room
+(``cp_queens.course.sandbox_room``): its own user, PID, network, mount, IPC and
+UTS namespaces, a read-only view of only the interpreter and the allowed
+modules, a private size-capped scratch folder, no capabilities, a new session.
+Nothing of it outlives its run: when the run ends the first process of its PID
+namespace is killed, and the kernel ends every other one with it.
+
+Limits are measured from outside, on the whole process tree
+(``cp_queens.course.sandbox_watch``): CPU seconds of every thread and process,
+resident memory (not address space: a CP-SAT model with 8 workers reserves
+gigabytes and uses a few hundred MB), wall time, processes; output and result
+sizes are capped by the pipes that carry them, file sizes by ``RLIMIT_FSIZE``
+and the scratch folder's size. A tree over a limit is killed whole.
+
+Results cannot be forged: the grader asks for one size at a time and takes one
+reply for it (``cp_queens.course.sandbox_protocol``).
+
+``isolation = "none"`` runs the harness as a plain child process, as the grader
+did before bubblewrap: the limits above still hold, but the submission can read
+what the grader's user can read and use the network. ``docs/course-grading.md``
+says what each mode contains.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import select
@@ -32,41 +41,80 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-#: The environment variable that marks every process of one run, for the final sweep.
+from cp_queens.course import sandbox_cgroup, sandbox_room, sandbox_watch
+from cp_queens.course.sandbox_protocol import Conversation
+from cp_queens.errors import CpQueensError
+
+#: The environment variable that marks every process of an unisolated run, for its sweep.
 TOKEN_VARIABLE = "CP_QUEENS_GRADE_RUN"
 
-#: Processes (threads count too) a submission may add to what its user already runs,
-#: where ``RLIMIT_NPROC`` applies (not for root): room for a thread pool, none for a bomb.
+#: Processes a submission may run at once when the rubric allows processes (threads are
+#: not counted: a solver's thread pool is not a fork bomb). Where ``RLIMIT_NPROC``
+#: applies (not for root), it is what the user runs now plus this many.
 SPARE_PROCESSES = 64
 
+#: Threads and processes a submission may run at once (a CP-SAT model with 8 workers
+#: runs about 20): ``pids.max`` of its control group where one can be made, else the
+#: watcher's count. Room for solvers, none for a thread bomb, which would otherwise take
+#: every PID of the machine.
+TASKS = 512
+
+#: How often the process tree is measured (seconds), and looked for anew.
+SAMPLE_EVERY = 0.05
+DISCOVER_EVERY = 0.1
+
+#: The isolation modes (the rubric's ``limits.isolation``, ``grade --isolation``).
+ISOLATIONS = ("bwrap", "none")
+
+#: The modules a submission may import by default, besides the standard library.
+DEFAULT_MODULES = ("ortools", "constraint", "numpy")
+
 CHILD = Path(__file__).with_name("sandbox_child.py")
+
+#: Written into the harness's command line (tests set it to find their own submissions'
+#: processes among those of other test runs on the machine).
+LABEL = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What one submission may use; ``memory_mb`` and ``file_mb`` may be None (no limit)."""
+    """What one submission may use, all its sizes together; ``memory_mb`` and ``file_mb``
+    may be None (no limit). ``isolation``, ``modules`` and ``submission_kb`` say where it
+    runs, what it may import and how large a file is read at all."""
 
     cpu_seconds: int = 5
     wall_seconds: float = 15.0
-    memory_mb: int | None = 512
+    memory_mb: int | None = 512  # resident memory of the whole process tree
     file_mb: int | None = 16
     output_kb: int = 64  # printed output kept for the feedback; the rest is counted
     result_mb: int = 64  # what model(n) returned, all sizes together
     allow_processes: bool = False  # False: fork and subprocess fail (Linux x86_64, seccomp)
+    isolation: str = "bwrap"
+    modules: tuple[str, ...] = DEFAULT_MODULES
+    submission_kb: int = 4096  # a .py or .ipynb larger than this is refused unread
+    scratch_mb: int = 64  # the private writable folder (and /tmp) inside the sandbox
 
 
 @dataclass(slots=True)
 class Outcome:
-    """What happened to one run: the messages the child sent and how it ended."""
+    """What happened to one run: the messages accepted and how it ended."""
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     returncode: int | None = None
-    stopped: str | None = None  # "wall" when the grader killed it for time, "result" for size
+    # Why the grader ended it: "wall", "cpu", "memory", "processes" (a limit),
+    # "result" (too much returned); None if it ended by itself.
+    stopped: str | None = None
     output: str = ""  # the first output_kb of stdout and stderr, merged
     output_bytes: int = 0
     garbled: int = 0  # lines on the result channel that were not JSON objects
+    violations: dict[int, str] = field(default_factory=dict)  # size -> forged reply
+    notes: list[str] = field(default_factory=list)  # other messages out of turn
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    peak_memory: int = 0  # the largest resident memory of the tree seen, in bytes
+    isolation: str = "bwrap"
+    namespaces: set[str] = field(default_factory=set)  # the PID namespaces of the run
+    survivors: list[int] = field(default_factory=list)  # processes left (never, we hope)
 
     @property
     def signal(self) -> int | None:
@@ -75,31 +123,119 @@ class Outcome:
         return -code if code is not None and code < 0 else None
 
 
+class IsolationError(CpQueensError):
+    """The sandbox asked for cannot be made here; the message says why and what to do."""
+
+    def __init__(self, message: str, why: str = "") -> None:
+        super().__init__(message)
+        self.why = why or message
+
+
+def check_isolation(isolation: str) -> None:
+    """Refuse, with one line saying why and how to go on, an isolation this machine lacks."""
+    if isolation not in ISOLATIONS:
+        raise IsolationError(f"isolation {isolation!r}: unknown (expected {', '.join(ISOLATIONS)})")
+    if isolation == "bwrap":
+        why = sandbox_room.unavailable()
+        if why is not None:
+            raise IsolationError(
+                f"cannot isolate submissions: {why}. Install bubblewrap (Debian/Ubuntu: "
+                "apt-get install bubblewrap) on Linux, or grade with isolation 'none' "
+                "(no namespaces: see docs/course-grading.md)",
+                why,
+            )
+
+
+def finish() -> None:
+    """After a class: remove what the runs left to remove (their control groups)."""
+    sandbox_cgroup.finish()
+
+
 def run(source: str, sizes: list[int], limits: Limits) -> Outcome:
-    """Run ``model(n)`` of the Python ``source`` for each size, in a fresh limited process."""
+    """Run ``model(n)`` of the Python ``source`` for each size, in a fresh sandbox."""
     scratch = Path(tempfile.mkdtemp(prefix="cp-queens-grade-"))
     token = uuid.uuid4().hex
     try:
-        (scratch / "submission.py").write_text(source, encoding="utf-8")
+        submission = scratch / "submission.py"
+        submission.write_text(source, encoding="utf-8")
+        submission.chmod(0o644)
         return _run_in(scratch, token, sizes, limits)
     finally:
-        sweep(token)
+        if limits.isolation == "none":
+            sweep(token)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outcome:
-    read_end, write_end = os.pipe()
+    result_read, result_write = os.pipe()
+    control_read, control_write = os.pipe()
+    isolated = limits.isolation != "none"
     settings = {
-        "fd": write_end,
-        "source": str(scratch / "submission.py"),
-        "sizes": sizes,
+        "fd": result_write,
+        "control": control_read,
+        "source": sandbox_room.SUBMISSION if isolated else str(scratch / "submission.py"),
+        "site": sandbox_room.SITE if isolated else None,
+        "block_toolkit": not isolated,
         "cpu_seconds": limits.cpu_seconds,
-        "memory_bytes": None if limits.memory_mb is None else limits.memory_mb << 20,
         "file_bytes": None if limits.file_mb is None else limits.file_mb << 20,
-        "processes": _process_limit(),
+        "processes": None if isolated else _process_limit(),
         "result_bytes": limits.result_mb << 20,
         "allow_processes": limits.allow_processes,
+        "label": LABEL,
     }
+    if isolated:
+        argv = sandbox_room.command(
+            [json.dumps(settings)],
+            scratch / "submission.py",
+            limits.modules,
+            scratch_bytes=limits.scratch_mb << 20,
+        )
+        # bwrap's own processes (the namespace's first among them) are readable from inside,
+        # their environment too: none of the grader's variables (tokens, keys) goes there.
+        environment = {"PATH": os.defpath, "LANG": "C.UTF-8"}
+        cwd = None
+    else:
+        argv = [sys.executable, "-I", "-u", str(CHILD), json.dumps(settings)]
+        environment = _plain_environment(token, scratch)
+        cwd = scratch
+    group = sandbox_cgroup.Group()
+    if isolated:
+        memory = None if limits.memory_mb is None else limits.memory_mb << 20
+        group = sandbox_cgroup.make(memory, TASKS)
+        argv = group.wrap(argv)
+    outcome = Outcome(isolation=limits.isolation)
+    started = time.monotonic()
+    try:
+        child = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(result_write, control_read),
+            start_new_session=True,
+        )
+    finally:
+        os.close(result_write)
+        os.close(control_read)
+    fcntl.fcntl(control_write, fcntl.F_SETFL, os.O_NONBLOCK)
+    control = _Control(control_write)
+    watch = _Watch(child.pid, limits)
+    try:
+        _collect(child, result_read, control, outcome, limits, started, sizes, watch)
+    finally:
+        os.close(result_read)
+        control.close()
+        _end(child, watch, outcome)
+        if outcome.stopped is None and group.out_of_memory():
+            outcome.stopped = "memory"
+        group.remove()
+    outcome.seconds = time.monotonic() - started
+    return outcome
+
+
+def _plain_environment(token: str, scratch: Path) -> dict[str, str]:
     environment = {
         key: value for key, value in os.environ.items() if not key.startswith("CP_QUEENS")
     }
@@ -113,46 +249,87 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
             "MPLBACKEND": "Agg",
         }
     )
-    outcome = Outcome()
-    started = time.monotonic()
-    try:
-        child = subprocess.Popen(
-            [sys.executable, "-I", str(CHILD), json.dumps(settings)],
-            cwd=scratch,
-            env=environment,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            pass_fds=(write_end,),
-            start_new_session=True,
-        )
-    finally:
-        os.close(write_end)
-    try:
-        _collect(child, read_end, outcome, limits, started)
-    finally:
-        os.close(read_end)
-        _kill_group(child.pid)
-        if child.stdout is not None:
-            child.stdout.close()
-        outcome.returncode, outcome.cpu_seconds = _reap(child)
-    outcome.seconds = time.monotonic() - started
-    return outcome
+    return environment
 
 
-def _reap(child: subprocess.Popen[bytes]) -> tuple[int, float]:
-    """Wait for the child: its exit code (minus the signal that ended it) and CPU seconds."""
-    if child.returncode is not None:  # already reaped by poll(): its CPU time is lost
-        return child.returncode, 0.0
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, usage.ru_utime + usage.ru_stime
+class _Control:
+    """The grader's end of the control pipe, closed once: a descriptor closed twice may
+    close another thread's (a run of another submission that just opened one)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd: int | None = fd
+
+    def ask(self, n: int | None) -> None:
+        """Ask for size ``n``, or say there is none (close the pipe: the harness ends)."""
+        if self.fd is None:
+            return
+        if n is None:
+            self.close()
+            return
+        # The child may be gone or have closed its end: what it sent is what we have.
+        with contextlib.suppress(OSError):
+            os.write(self.fd, f"{n}\n".encode())
+
+    def close(self) -> None:
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+
+class _Watch:
+    """The run's process tree, measured every ``SAMPLE_EVERY`` seconds against the limits."""
+
+    def __init__(self, root: int, limits: Limits) -> None:
+        self.root = root
+        self.limits = limits
+        self.pids: list[int] = [root]
+        self.namespaces: set[str] = set()
+        self.cpu = 0.0
+        self.peak = 0
+        self.mine = sandbox_watch.namespace(os.getpid())
+        self.next_sample = 0.0
+        self.next_discovery = 0.0
+
+    def check(self, now: float) -> str | None:
+        """A limit the tree is over ("cpu", "memory", "processes"), or None."""
+        if now < self.next_sample:
+            return None
+        self.next_sample = now + SAMPLE_EVERY
+        if now >= self.next_discovery:
+            self.discover()
+            self.next_discovery = now + DISCOVER_EVERY
+        usage = sandbox_watch.sample(self.pids)
+        self.cpu = max(self.cpu, usage.cpu_seconds)
+        self.peak = max(self.peak, usage.resident_bytes)
+        limits = self.limits
+        if self.cpu >= limits.cpu_seconds:
+            return "cpu"
+        if usage.processes > SPARE_PROCESSES + 3 or usage.threads > TASKS + 3:
+            return "processes"  # (+3: bwrap's two processes and the harness)
+        if limits.memory_mb is not None and usage.resident_bytes > limits.memory_mb << 20:
+            return "memory"
+        return None
+
+    def discover(self) -> None:
+        self.pids = sandbox_watch.tree(self.root)
+        for pid in self.pids[1:]:
+            space = sandbox_watch.namespace(pid)
+            if space is not None and space != self.mine:
+                self.namespaces.add(space)
 
 
 def _collect(
-    child: subprocess.Popen[bytes], results: int, outcome: Outcome, limits: Limits, started: float
+    child: subprocess.Popen[bytes],
+    results: int,
+    control: _Control,
+    outcome: Outcome,
+    limits: Limits,
+    started: float,
+    sizes: list[int],
+    watch: _Watch,
 ) -> None:
-    """Read both pipes until the child closes them, is done, or runs out of time or room."""
+    """Read both pipes, ask for each size in turn, watch the limits, until the child is
+    done, or runs out of time or room."""
     assert child.stdout is not None
     output = child.stdout.fileno()
     open_fds = {results, output}
@@ -163,19 +340,25 @@ def _collect(
     received = 0
     deadline = started + limits.wall_seconds
     exited = False
+    talk = Conversation(sizes)
     try:
         while open_fds:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            if now >= deadline:
                 if not exited:
                     outcome.stopped = "wall"
+                return
+            over = watch.check(now)
+            if over is not None and not exited:
+                outcome.stopped = over
                 return
             if not exited and _exited(child):
                 # Exited, the child has written all it will: read what is there, then stop,
                 # even if a process it left behind still holds the pipes open.
                 exited = True
-                deadline = min(deadline, time.monotonic() + 0.5)
-            ready, _, _ = select.select(list(open_fds), [], [], 0 if exited else min(left, 0.5))
+                deadline = min(deadline, now + 0.5)
+            wait = 0 if exited else min(deadline - now, SAMPLE_EVERY)
+            ready, _, _ = select.select(list(open_fds), [], [], wait)
             if exited and not ready:
                 return
             for fd in ready:
@@ -199,9 +382,43 @@ def _collect(
                 *lines, rest = pending.split(b"\n")
                 pending = bytearray(rest)
                 for line in lines:
-                    _take(line, outcome)
+                    if talk.take(line):
+                        control.ask(talk.next_size())
     finally:
         outcome.output = kept.decode("utf-8", errors="replace")
+        outcome.messages = talk.accepted
+        outcome.violations = talk.violations
+        outcome.notes = talk.notes
+        outcome.garbled = talk.garbled
+
+
+def _end(child: subprocess.Popen[bytes], watch: _Watch, outcome: Outcome) -> None:
+    """Kill whatever is left of the run and wait until it is gone; reap the child."""
+    watch.discover()
+    usage = sandbox_watch.sample(watch.pids)
+    watch.cpu = max(watch.cpu, usage.cpu_seconds)
+    sandbox_watch.kill(watch.pids)
+    if outcome.isolation == "none":
+        _kill_group(child.pid)
+    if child.stdout is not None:
+        child.stdout.close()
+    returncode, cpu = _reap(child)
+    if outcome.isolation != "none" and 128 < returncode < 128 + 65:
+        returncode = 128 - returncode  # bwrap passes on a signal as 128 + its number
+    outcome.returncode = returncode
+    outcome.cpu_seconds = max(cpu, watch.cpu)
+    outcome.peak_memory = watch.peak
+    outcome.namespaces = set(watch.namespaces)
+    outcome.survivors = sandbox_watch.gone(watch.namespaces)
+
+
+def _reap(child: subprocess.Popen[bytes]) -> tuple[int, float]:
+    """Wait for the child: its exit code (minus the signal that ended it) and CPU seconds."""
+    if child.returncode is not None:  # already reaped by poll(): its CPU time is lost
+        return child.returncode, 0.0
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return child.returncode, usage.ru_utime + usage.ru_stime
 
 
 def _exited(child: subprocess.Popen[bytes]) -> bool:
@@ -210,18 +427,6 @@ def _exited(child: subprocess.Popen[bytes]) -> bool:
         return os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
     except ChildProcessError:
         return True
-
-
-def _take(line: bytes | bytearray, outcome: Outcome) -> None:
-    try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
-        outcome.garbled += 1
-        return
-    if isinstance(message, dict) and isinstance(message.get("event"), str):
-        outcome.messages.append(message)
-    else:
-        outcome.garbled += 1
 
 
 def _kill_group(pid: int) -> None:

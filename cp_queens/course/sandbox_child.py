@@ -1,18 +1,21 @@
 """The student's side of a graded run: limit this process, load the submission, call ``model(n)``.
 
-Run by ``cp_queens.course.sandbox`` as a script (``python -I sandbox_child.py``)
-in a fresh interpreter, in its own session, from a scratch directory: it
-imports nothing of cp_queens, so nothing the grader knows (the expected
-solutions above all) is in this process to be read. It lowers its own
-resource limits (soft and hard, so the student's code cannot raise them
-again) before the submission's first line runs, then for each board size
-sends what ``model(n)`` returned, as plain JSON, one line per message, on the
-file descriptor it was given. Everything is judged in the grader's process.
+Run by ``cp_queens.course.sandbox`` as a script (``python -I -u sandbox_child.py``)
+in a fresh interpreter, normally inside a bubblewrap room
+(``cp_queens.course.sandbox_room``): it imports nothing of cp_queens, so nothing
+the grader knows (the expected solutions above all) is in this process to be
+read. It lowers its own resource limits (soft and hard, so the student's code
+cannot raise them again) before the submission's first line runs, sends
+``{"event": "loaded"}`` (or ``load_error``), then reads the board sizes the
+grader asks for, one line at a time on its control descriptor, and for each
+sends one line: ``{"event": "result", "n": n, ...}`` (what ``model(n)``
+returned, as plain JSON) or ``{"event": "error", "n": n, ...}``. It stops when
+the grader closes the control descriptor.
 
-Messages: ``{"event": "loaded"}`` or ``{"event": "load_error", ...}``; then
-per size ``{"event": "start", "n": n}`` followed by ``{"event": "result", ...}``
-or ``{"event": "error", ...}``; finally ``{"event": "done"}``. A size that
-started but never finished tells the grader where a crash or a limit struck.
+Nothing here is trusted by the grader: the submission runs in this same process
+and can write on the same descriptors. The grader therefore decides which size
+runs, and accepts one reply for it while it runs; anything else is a violation
+(``cp_queens.course.sandbox``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import os
 import resource
 import sys
 import traceback
-from collections.abc import Iterable, Mapping, Sized
+from collections.abc import Iterable, Iterator, Mapping, Sized
 from typing import Any
 
 #: An item longer than this is cut (a board of n <= 30 is far shorter).
@@ -32,8 +35,11 @@ TEXT_LENGTH = 200
 
 
 def main(argv: list[str]) -> None:
+    if argv[1:] == ["--probe"]:  # the grader asks whether a room can be made here
+        print("probe ok")
+        os._exit(0)
     settings = json.loads(argv[1])
-    out = int(settings["fd"])
+    out, control = _renumber(int(settings["fd"]), int(settings["control"]))
     try:
         _limit(settings)
     except OSError as error:  # the grader must know: running without its limits is no run
@@ -47,11 +53,16 @@ def main(argv: list[str]) -> None:
         while view:
             view = view[os.write(out, view) :]
 
+    site = settings.get("site")
+    if site:
+        sys.path.append(site)
+    if settings.get("block_toolkit"):
+        sys.meta_path.insert(0, _NoToolkit())
     path = settings["source"]
     namespace: dict[str, Any] = {"__name__": "submission", "__file__": path}
     sys.argv = [path]
     try:
-        with open(path, encoding="utf-8") as source:
+        with open(path, encoding="utf-8", errors="replace") as source:
             code = compile(source.read(), path, "exec")
         exec(code, namespace)
         model = namespace.get("model")
@@ -65,8 +76,7 @@ def main(argv: list[str]) -> None:
         send({"event": "load_error", "error": _last_line(error)})
         os._exit(0)
     send({"event": "loaded"})
-    for n in settings["sizes"]:
-        send({"event": "start", "n": n})
+    for n in _asked(control):
         try:
             text = _result(n, model(n), budget)
         except SystemExit as stop:
@@ -76,20 +86,62 @@ def main(argv: list[str]) -> None:
             send({"event": "error", "n": n, "error": _last_line(error)})
             continue
         send({}, text)
-    send({"event": "done"})
     os._exit(0)  # no atexit handler or finaliser of the submission runs after this
 
 
+def _renumber(out: int, control: int) -> tuple[int, int]:
+    """The two descriptors as 3 (results) and 4 (sizes asked), whatever numbers the grader
+    had: the same run looks the same to a submission wherever it is graded."""
+    import fcntl
+
+    high_out = fcntl.fcntl(out, fcntl.F_DUPFD, 10)
+    high_control = fcntl.fcntl(control, fcntl.F_DUPFD, 10)
+    os.close(out)
+    os.close(control)
+    os.dup2(high_out, 3)
+    os.dup2(high_control, 4)
+    os.close(high_out)
+    os.close(high_control)
+    return 3, 4
+
+
+def _asked(control: int) -> Iterator[int]:
+    """The board sizes the grader asks for, one line each, until it closes the descriptor."""
+    pending = b""
+    while True:
+        while b"\n" not in pending:
+            try:
+                data = os.read(control, 64)
+            except OSError:
+                return
+            if not data:
+                return
+            pending += data
+        line, pending = pending.split(b"\n", 1)
+        yield int(line)
+
+
+class _NoToolkit:
+    """Without a room (``--isolation none``), ``import cp_queens`` is at least refused here
+    (a submission can undo this; in a room the toolkit is simply not there)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name.partition(".")[0] == "cp_queens":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
 def _limit(settings: dict[str, Any]) -> None:
-    """Soft and hard limits at once: lowered, a hard limit cannot be raised again."""
+    """Soft and hard limits at once: lowered, a hard limit cannot be raised again. Memory
+    is not limited here (the address space a thread reserves is not memory used): the
+    grader measures the resident memory of the whole process tree from outside."""
     cpu = int(settings["cpu_seconds"])
-    # One second between the soft limit (SIGXCPU, which the grader reports) and the hard one
-    # (SIGKILL), in case the submission catches SIGXCPU.
+    # A backstop for this process (the grader counts the whole tree): one second between
+    # the soft limit (SIGXCPU) and the hard one (SIGKILL), in case SIGXCPU is caught.
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    for name, key in (("RLIMIT_AS", "memory_bytes"), ("RLIMIT_FSIZE", "file_bytes")):
-        value = settings.get(key)
-        if value is not None:
-            resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+    value = settings.get("file_bytes")
+    if value is not None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (int(value), int(value)))
     processes = settings.get("processes")
     if processes is not None:
         resource.setrlimit(resource.RLIMIT_NPROC, (int(processes), int(processes)))
@@ -100,25 +152,27 @@ def _limit(settings: dict[str, Any]) -> None:
 
 #: A seccomp filter (classic BPF) that lets this process start threads but no processes:
 #: fork, vfork and clone without CLONE_THREAD fail with EAGAIN (Python raises
-#: BlockingIOError), clone3 with ENOSYS (glibc then starts threads with clone). Syscalls of
-#: the x32 ABI are refused. On another architecture the filter lets everything through.
+#: BlockingIOError), clone3 with ENOSYS (glibc then starts threads with clone). Every
+#: system call made through another entry than x86_64's (the 32-bit ``int 0x80``, x32)
+#: fails with EPERM: a filter that checks one table must refuse the others.
 _AUDIT_ARCH_X86_64 = 0xC000003E
 _LD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 _NO_PROCESSES = (
     (_LD, 0, 0, 4),  # 0: the architecture
-    (_JEQ, 0, 10, _AUDIT_ARCH_X86_64),  # 1: another one: allow
-    (_LD, 0, 0, 0),  # 2: the syscall number
-    (_JGE, 6, 0, 0x40000000),  # 3: x32 ABI: deny
-    (_JEQ, 5, 0, 57),  # 4: fork: deny
-    (_JEQ, 4, 0, 58),  # 5: vfork: deny
-    (_JEQ, 4, 0, 435),  # 6: clone3: ENOSYS
-    (_JEQ, 0, 4, 56),  # 7: clone: look at its flags; anything else: allow
-    (_LD, 0, 0, 16),  # 8: clone's flags (the low word of its first argument)
-    (_JSET, 2, 0, 0x10000),  # 9: CLONE_THREAD: allow, else deny
-    (_RET, 0, 0, _ERRNO | 11),  # 10: deny with EAGAIN
-    (_RET, 0, 0, _ERRNO | 38),  # 11: ENOSYS
-    (_RET, 0, 0, _ALLOW),  # 12
+    (_JEQ, 1, 0, _AUDIT_ARCH_X86_64),  # 1: x86_64: go on; another one: deny
+    (_RET, 0, 0, _ERRNO | 1),  # 2: EPERM
+    (_LD, 0, 0, 0),  # 3: the syscall number
+    (_JGE, 6, 0, 0x40000000),  # 4: x32 ABI: deny
+    (_JEQ, 5, 0, 57),  # 5: fork: deny
+    (_JEQ, 4, 0, 58),  # 6: vfork: deny
+    (_JEQ, 4, 0, 435),  # 7: clone3: ENOSYS
+    (_JEQ, 0, 4, 56),  # 8: clone: look at its flags; anything else: allow
+    (_LD, 0, 0, 16),  # 9: clone's flags (the low word of its first argument)
+    (_JSET, 2, 0, 0x10000),  # 10: CLONE_THREAD: allow, else deny
+    (_RET, 0, 0, _ERRNO | 11),  # 11: deny with EAGAIN
+    (_RET, 0, 0, _ERRNO | 38),  # 12: ENOSYS
+    (_RET, 0, 0, _ALLOW),  # 13
 )
 
 

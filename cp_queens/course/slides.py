@@ -7,8 +7,12 @@ one 1920 x 1080 SVG meant to be projected: every text at least 18 px, node
 counts in each panel's title, a legend, and all panels on one scale (a leaf is
 as wide and a level as tall in every panel, so a smaller tree *looks* smaller).
 
-A node is a dot coloured by what became of it (as in
-``cp_queens.course.trace.Trace.tree_svg``). One level of the tree is one row
+A node is a mark coloured by what became of it (as in
+``cp_queens.course.trace.Trace.tree_svg``), and shaped by it too: a dot where the search
+goes on, a star for a solution, a cross for a dead end, a triangle for a node pruned by
+propagation. A projector, a grey-scale print or a colour-blind reader may lose the
+colours; the shapes still tell the four apart (the colours are the Okabe-Ito palette,
+``COLOURS``, which most colour-blind readers tell apart as well). One level of the tree is one row
 of the board when the rows are taken in order, so a red line from a dead end or
 a pruned node down to a row's level shows *which* row was left without a square:
 the longer the line, the further ahead propagation looked.
@@ -32,7 +36,9 @@ from cp_queens.course.trace_tree import Layout, layout, level_label
 #: The slide, in px: 16:9 at the size a projector shows.
 WIDTH, HEIGHT = 1920, 1080
 #: The smallest text on the slide (px); a projected 1080p slide stays readable at this.
-SMALL_TEXT = 20
+SMALL_TEXT = 24
+#: The legend's text (px): what a viewer at the back must read to read the picture.
+LEGEND_TEXT = 28
 
 
 def compare_svg(traces: list[Trace], names: list[str], *, title: str | None = None) -> str:
@@ -42,7 +48,7 @@ def compare_svg(traces: list[Trace], names: list[str], *, title: str | None = No
     count = len(traces)
     columns = count if count <= 3 else math.ceil(count / 2)
     rows = 1 if count <= 3 else 2
-    margin, header, footer, axis = 24, 70, 56, 84
+    margin, header, footer, axis = 24, 70, 96, 92  # footer: the legend's two lines
     panel_width = (WIDTH - 2 * margin - axis) / columns
     panel_height = (HEIGHT - header - footer) / rows
     panel_title = 64  # two lines: the name and its counts
@@ -90,7 +96,7 @@ def compare_svg(traces: list[Trace], names: list[str], *, title: str | None = No
             level_height,
             radius,
         )
-    parts += _legend(margin, HEIGHT - 22)
+    parts += _legend(margin, HEIGHT - 58)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -158,34 +164,68 @@ def _panel(
                 f'stroke-width="{max(2.0, radius * 0.45):.1f}" fill="none"/>'
             )
     x, y = at(None)
-    parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="{COLOURS["inner"]}"/>')
+    parts.append(mark("inner", x, y, radius))
     for node in nodes:
         x, y = at(node.index)
         why = f": {escape(node.why)}" if node.why else ""
         parts.append(
-            f'<circle class="node {node.outcome}" cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
-            f'fill="{COLOURS[node.outcome]}"><title>queen on row {node.row}, column '
-            f"{node.col}{why}</title></circle>"
+            f'<g class="node {node.outcome}" data-x="{x:.1f}" data-y="{y:.1f}">'
+            f"{mark(node.outcome, x, y, radius)}<title>queen on row {node.row}, column "
+            f"{node.col}{why}</title></g>"
         )
     parts.append("</g>")
     return parts
 
 
-def _legend(x: float, y: float) -> list[str]:
-    parts = []
-    for outcome in ("inner", "solution", "dead-end", "pruned"):
-        parts.append(
-            f'<circle cx="{x + 10:.0f}" cy="{y - 7:.0f}" r="10" fill="{COLOURS[outcome]}"/>'
+def mark(outcome: str, x: float, y: float, size: float) -> str:
+    """The mark of one node at (x, y), about ``2 * size`` across: its shape says what
+    became of the node as its colour does (dot, star, cross, triangle).
+
+    Examples:
+        >>> [mark(o, 0, 0, 10).split()[0] for o in ("inner", "solution", "dead-end", "pruned")]
+        ['<circle', '<polygon', '<path', '<polygon']
+    """
+    colour = COLOURS[outcome]
+    if outcome == "solution":  # a five-pointed star, a little larger: the goal
+        points = []
+        for k in range(10):
+            reach = size * (1.55 if k % 2 == 0 else 0.65)
+            angle = math.pi * k / 5 - math.pi / 2
+            points.append(f"{x + reach * math.cos(angle):.1f},{y + reach * math.sin(angle):.1f}")
+        return f'<polygon points="{" ".join(points)}" fill="{colour}"/>'
+    if outcome == "dead-end":  # a cross: the search hit a wall here
+        arm = size * 0.95
+        return (
+            f'<path d="M{x - arm:.1f},{y - arm:.1f}L{x + arm:.1f},{y + arm:.1f}'
+            f'M{x - arm:.1f},{y + arm:.1f}L{x + arm:.1f},{y - arm:.1f}" stroke="{colour}" '
+            f'stroke-width="{max(size * 0.6, 2.5):.1f}" stroke-linecap="round" fill="none"/>'
         )
+    if outcome == "pruned":  # a triangle pointing down: cut off before going down
+        half, top, tip = size * 1.2, y - size * 0.85, y + size * 1.2
+        return (
+            f'<polygon points="{x - half:.1f},{top:.1f} {x + half:.1f},{top:.1f} '
+            f'{x:.1f},{tip:.1f}" fill="{colour}"/>'
+        )
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{size:.1f}" fill="{colour}"/>'
+
+
+def _legend(x: float, y: float) -> list[str]:
+    """Two lines at ``LEGEND_TEXT`` px: the four marks, then what a red line means."""
+    parts = [f'<g class="legend" font-size="{LEGEND_TEXT}">']
+    left = x
+    for outcome in ("inner", "solution", "dead-end", "pruned"):
+        parts.append(mark(outcome, x + 14, y - 9, 11))
         words = SHORT_LEGEND[outcome]
-        parts.append(f'<text x="{x + 28:.0f}" y="{y:.0f}">{words}</text>')
-        x += 28 + 11 * len(words) + 36
+        parts.append(f'<text x="{x + 36:.0f}" y="{y:.0f}">{words}</text>')
+        x += 36 + 15 * len(words) + 48
+    x, y = left, y + 40
     parts.append(
-        f'<path d="M{x + 10:.0f},{y - 20:.0f}V{y + 2:.0f}M{x + 2:.0f},{y + 2:.0f}h16" '
-        f'stroke="{EMPTIED}" stroke-width="4"/>'
+        f'<path d="M{x + 14:.0f},{y - 26:.0f}V{y + 2:.0f}M{x + 4:.0f},{y + 2:.0f}h20" '
+        f'stroke="{EMPTIED}" stroke-width="5"/>'
     )
     parts.append(
-        f'<text x="{x + 28:.0f}" y="{y:.0f}">red line: down to the row left without a '
+        f'<text x="{x + 36:.0f}" y="{y:.0f}">red line: down to the row left without a '
         "square (or to the rows that cannot all take a queen)</text>"
     )
+    parts.append("</g>")
     return parts

@@ -11,12 +11,14 @@ from __future__ import annotations
 #: What marks the rows that ended a branch.
 EMPTIED = "#e00000"
 
-#: Node outcome -> colour (and the legend's words).
+#: Node outcome -> colour (and the legend's words). The Okabe-Ito palette, which readers
+#: with the common colour-vision deficiencies tell apart (a plain red and green merge for
+#: them): blue, bluish green, vermillion, orange. The words of the docs still hold.
 COLOURS = {
-    "inner": "#4c78a8",
-    "solution": "#2ca02c",
-    "dead-end": "#d62728",
-    "pruned": "#f58518",
+    "inner": "#0072b2",
+    "solution": "#009e73",
+    "dead-end": "#d55e00",
+    "pruned": "#e69f00",
 }
 LEGEND = {
     "inner": "search goes on below",
@@ -24,7 +26,7 @@ LEGEND = {
     "dead-end": "dead end (no square of the next row can be tried)",
     "pruned": "pruned by propagation (a row has no square left)",
 }
-#: The legend's words for slides: short enough for one line at 20 px.
+#: The legend's words for slides: short enough for one line at 28 px.
 SHORT_LEGEND = {
     "inner": "search goes on",
     "solution": "solution",

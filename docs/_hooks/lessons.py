@@ -84,6 +84,43 @@ def table(page_dir: str) -> str:
     return "\n".join(rows)
 
 
+EXERCISES = ROOT / "examples" / "EXERCISES.md"
+EXERCISES_MARK = "<!-- exercises -->"
+LINK = re.compile(r"\[([^\]]+)\]\((?!https?:|#)([^)]+)\)")
+SCRIPT = re.compile(r"`(\d\d_\w+)\.py`")
+
+
+def exercises() -> str:
+    """``examples/EXERCISES.md`` for the site: one source, in the repository and here.
+
+    Its links are relative to ``examples/`` and lead nowhere on the site, so each becomes
+    the path it names; a lesson's script in a heading links to that lesson's page."""
+
+    def unlink(match: re.Match[str]) -> str:
+        text, target = match.groups()
+        return f"`examples/{target}`" if text.strip("`") == target else text
+
+    def lesson_link(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if (NOTEBOOKS / f"{name}.ipynb").is_file():
+            return f"[`{name}.py`](notebooks/{name}.ipynb)"
+        return match.group(0)
+
+    lines = EXERCISES.read_text(encoding="utf-8").splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]  # the page has its own title
+    text = LINK.sub(unlink, "\n".join(lines))
+    return "\n".join(
+        SCRIPT.sub(lesson_link, line) if line.startswith("## Lesson") else line
+        for line in text.splitlines()
+    )
+
+
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
-    """Replace ``<!-- lessons-table -->`` with the table of every lesson."""
-    return markdown.replace(TABLE, table(page.file.src_uri)) if TABLE in markdown else markdown
+    """Replace ``<!-- lessons-table -->`` with the table of every lesson, and
+    ``<!-- exercises -->`` with the exercises."""
+    if TABLE in markdown:
+        markdown = markdown.replace(TABLE, table(page.file.src_uri))
+    if EXERCISES_MARK in markdown:
+        markdown = markdown.replace(EXERCISES_MARK, exercises())
+    return markdown

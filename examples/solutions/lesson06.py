@@ -59,7 +59,7 @@ def exercise_18() -> str:
     return "minconflicts accepted a completion problem"
 
 
-# Exercise 37: keep one solution and block squares off it until every other solution
+# Exercise 19: keep one solution and block squares off it until every other solution
 # has a blocked square: a *hitting set* of the other 91 solutions. One x is never
 # enough: a square lies on at most 18 of the 92 solutions, so one x leaves at least 74.
 # The least number is found exactly by branch and bound: take the smallest solution
@@ -104,7 +104,7 @@ def fewest_blocks(keep: tuple[int, ...], others: list[tuple[int, ...]]) -> list[
     return best
 
 
-def exercise_37(n: int = 8) -> tuple[int, Problem]:
+def exercise_19(n: int = 8) -> tuple[int, Problem]:
     """The fewest blocked squares that leave exactly one solution, and such a board."""
     solutions = [tuple(p) for p in cp_queens.solutions(n, engine="reference")]
     best: tuple[int, Problem] | None = None
@@ -118,11 +118,11 @@ def exercise_37(n: int = 8) -> tuple[int, Problem]:
     return best
 
 
-# Exercise 38: N does not decide the time; the residue does. With 3 queens blanked the
+# Exercise 20: N does not decide the time; the residue does. With 3 queens blanked the
 # residue has a handful of open squares, with 30 about a hundred, on the same N = 1000.
 # (CP-SAT and python-constraint stay far under a second; the reference backtracker,
 # which tries rows in order without looking ahead, takes seconds on the larger residue.)
-def exercise_38(
+def exercise_20(
     n: int = 1000, blanks: tuple[int, ...] = (3, 30)
 ) -> list[tuple[int, int, int, float]]:
     """(queens blanked, open squares, completions, seconds) per number of blanks."""
@@ -149,10 +149,10 @@ if __name__ == "__main__":
     say(f"16. {k} given queens can force a unique completion, e.g. {forced.fixed}")
     say("17. row 0:", exercise_17(), "sum", sum(exercise_17()))
     say("18.", exercise_18())
-    say(f"37. one square is on at most {most_solutions_through_one_square()} of 92 solutions")
-    k, alone = exercise_37()
+    say(f"19. one square is on at most {most_solutions_through_one_square()} of 92 solutions")
+    k, alone = exercise_19()
     say(f"    {k} blocked squares leave one solution:")
     say(text(first_completion(alone, "reference")))
     say("    blocked:", sorted(alone.blocked))
-    for missing, squares, found, seconds in exercise_38():
-        say(f"38. {missing} blanks: {squares} open squares, {found} completions, {seconds:.2f} s")
+    for missing, squares, found, seconds in exercise_20():
+        say(f"20. {missing} blanks: {squares} open squares, {found} completions, {seconds:.2f} s")

@@ -1,4 +1,4 @@
-"""Teacher's key, lesson 07 (huge boards): exercises 19-21 of EXERCISES.md."""
+"""Teacher's key, lesson 07 (huge boards): exercises 21-23 of EXERCISES.md."""
 
 import json
 import time
@@ -8,7 +8,7 @@ from cp_queens.course.display import wrapped
 from cp_queens.formats import read_placements
 
 
-# Exercise 19: 1-based, evens first: columns 2, 4, 6, ..., then 1, 3, 5, ... It fails
+# Exercise 21: 1-based, evens first: columns 2, 4, 6, ..., then 1, 3, 5, ... It fails
 # exactly when N mod 6 is 2 or 3 (the two halves then meet on a diagonal); the construct
 # engine's rule repairs those two cases (see its docstring).
 def evens_odds(n: int) -> list[int]:
@@ -16,19 +16,19 @@ def evens_odds(n: int) -> list[int]:
     return list(range(1, n, 2)) + list(range(0, n, 2))
 
 
-def exercise_19(n_max: int = 100) -> dict[int, str]:
+def exercise_21(n_max: int = 100) -> dict[int, str]:
     """N -> the reason the rule fails, for every failing N from 4 to ``n_max``."""
     return {
         n: verify(evens_odds(n)).reason for n in range(4, n_max + 1) if not verify(evens_odds(n))
     }
 
 
-# Exercise 20: no, they hardly grow at all. Measured (seeds 1-5): N = 1,000 took 15-181
+# Exercise 22: no, they hardly grow at all. Measured (seeds 1-5): N = 1,000 took 15-181
 # moves, 10,000 took 47-121, 100,000 took 120-163. The engine starts from a greedy board
 # (each queen on a little-attacked square), which leaves only a few hundred conflicts
 # to repair whatever N is; Minton et al. report the same for their greedy start. The
 # time still grows with N: building the start alone touches every row.
-def exercise_20(sizes=(1_000, 10_000, 100_000), seeds=range(1, 6)) -> dict[int, list[int]]:
+def exercise_22(sizes=(1_000, 10_000, 100_000), seeds=range(1, 6)) -> dict[int, list[int]]:
     moves = {}
     for n in sizes:
         moves[n] = []
@@ -39,9 +39,9 @@ def exercise_20(sizes=(1_000, 10_000, 100_000), seeds=range(1, 6)) -> dict[int, 
     return moves
 
 
-# Exercise 21: the formula takes milliseconds; the time goes into text: formatting a
+# Exercise 23: the formula takes milliseconds; the time goes into text: formatting a
 # million numbers as JSON, piping them, parsing them back. Measured in one process here.
-def exercise_21(n: int = 1_000_000) -> dict[str, float]:
+def exercise_23(n: int = 1_000_000) -> dict[str, float]:
     import io
 
     seconds = {}
@@ -66,7 +66,7 @@ def say(*parts: object) -> None:
 
 
 if __name__ == "__main__":
-    failures = exercise_19()
-    say("19. fails for", sorted(failures), "= N mod 6 in", sorted({n % 6 for n in failures}))
-    say("20. moves:", exercise_20(sizes=(1_000, 10_000), seeds=range(1, 4)))
-    say("21.", {k: f"{v:.3f}s" for k, v in exercise_21().items()})
+    failures = exercise_21()
+    say("21. fails for", sorted(failures), "= N mod 6 in", sorted({n % 6 for n in failures}))
+    say("22. moves:", exercise_22(sizes=(1_000, 10_000), seeds=range(1, 4)))
+    say("23.", {k: f"{v:.3f}s" for k, v in exercise_23().items()})

@@ -1,4 +1,4 @@
-"""Teacher's key, lesson 09 (CP versus MIP): exercises 28-29 of EXERCISES.md."""
+"""Teacher's key, lesson 09 (CP versus MIP): exercises 30-31 of EXERCISES.md."""
 
 from ortools.linear_solver import pywraplp
 from ortools.sat.python import cp_model
@@ -8,7 +8,7 @@ from cp_queens.course.display import wrapped
 from cp_queens.engines.mip import build_model
 
 
-# Exercise 28: the bound stays n. The point x = 1/n on every square satisfies every row,
+# Exercise 30: the bound stays n. The point x = 1/n on every square satisfies every row,
 # column AND diagonal (no diagonal has more than n squares), so the diagonal rows cut
 # nothing off at that point: the LP cannot see diagonals at all. Branching has to.
 def lp_bound(n: int, *, diagonals: bool = True) -> float:
@@ -27,7 +27,7 @@ def lp_bound(n: int, *, diagonals: bool = True) -> float:
     return objective.Value()
 
 
-# Exercise 29: optimisation is what a MIP solver is built for. Maximise sum_r r * q[r]
+# Exercise 31: optimisation is what a MIP solver is built for. Maximise sum_r r * q[r]
 # (queens low on the board go far right). As a MIP the objective is linear in x; in
 # CP-SAT it is linear in q. Both must reach the best value over all solutions.
 def best_weighted_mip(n: int) -> tuple[list[int], float]:
@@ -61,5 +61,5 @@ def say(*parts: object) -> None:
 
 
 if __name__ == "__main__":
-    say("28. LP bound, n=8, with / without diagonals:", lp_bound(8), lp_bound(8, diagonals=False))
-    say("29. MIP:", best_weighted_mip(8), " CP-SAT:", best_weighted_cp(8))
+    say("30. LP bound, n=8, with / without diagonals:", lp_bound(8), lp_bound(8, diagonals=False))
+    say("31. MIP:", best_weighted_mip(8), " CP-SAT:", best_weighted_cp(8))

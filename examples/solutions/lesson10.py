@@ -1,4 +1,4 @@
-"""Teacher's key, lesson 10 (one model, many solvers): exercises 30-32 of EXERCISES.md."""
+"""Teacher's key, lesson 10 (one model, many solvers): exercises 32-34 of EXERCISES.md."""
 
 import time
 from itertools import combinations
@@ -7,7 +7,7 @@ from cp_queens import Problem, engines
 from cp_queens.course.display import wrapped
 
 
-# Exercise 30: Choco enumerates natively - after a solution it backtracks in the same
+# Exercise 32: Choco enumerates natively - after a solution it backtracks in the same
 # search tree and goes on, so the whole count is one tree walk. Pumpkin (through CPMpy)
 # has no such loop: each solution ends a search; CPMpy adds the clause "not this one"
 # and starts again from the root. The k-th search carries k blocking clauses and walks
@@ -15,7 +15,7 @@ from cp_queens.course.display import wrapped
 # grows with (solutions x search), faster than the solutions. Clause learning helps each
 # search, but learnt clauses explain failures, not "already seen" - they cannot replace
 # the lost search state. Forcing Choco onto blocking clauses shows the same growth.
-def exercise_30(n: int = 8) -> dict[str, tuple[int, float, int | None]]:
+def exercise_32(n: int = 8) -> dict[str, tuple[int, float, int | None]]:
     """(count, seconds, searches started) per route."""
     routes = {
         "choco": {"solver": "choco"},
@@ -32,7 +32,7 @@ def exercise_30(n: int = 8) -> dict[str, tuple[int, float, int | None]]:
     return found
 
 
-# Exercise 31: the SAT route. A SAT solver has no integers, no AllDifferent: CPMpy must
+# Exercise 33: the SAT route. A SAT solver has no integers, no AllDifferent: CPMpy must
 # encode q[r] as n Booleans (q[r] == c) with "exactly one" and each AllDifferent as
 # "at most one" over every value - here written by hand on the 0/1 board. Pairwise
 # "not both" clauses: O(n^3) of them (n = 8: 736), where the integer model has 3
@@ -55,7 +55,7 @@ def board_clauses(n: int) -> list[list[int]]:
     return clauses
 
 
-def exercise_31(n: int = 8) -> tuple[int, int, list[list[int]]]:
+def exercise_33(n: int = 8) -> tuple[int, int, list[list[int]]]:
     """(solutions, clauses, the boards as column lists), enumerated by blocking clauses."""
     from pysat.solvers import Solver
 
@@ -69,13 +69,13 @@ def exercise_31(n: int = 8) -> tuple[int, int, list[list[int]]]:
     return len(boards), len(clauses), boards
 
 
-# Exercise 32: an annotation changes the order of the search, never the set of solutions:
+# Exercise 34: an annotation changes the order of the search, never the set of solutions:
 # the counts are the same. For a count the whole tree is walked anyway, so the nodes move
 # only a little (first-fail picks a row with fewest columns left: rows then fail earlier).
 # For one solution it matters most: with the middle values first and the tightest row
 # next, Gecode finds n = 60 or 80 in a few dozen nodes where plain row order may need
 # hundreds or thousands - and the plain order's luck changes from one n to the next.
-def exercise_32(count_n: int = 9, first_sizes=(20, 40, 60)) -> dict[str, dict[int, int]]:
+def exercise_34(count_n: int = 9, first_sizes=(20, 40, 60)) -> dict[str, dict[int, int]]:
     """Counts and nodes of both models: {"count": .., "count nodes": .., "first nodes": ..}."""
     result: dict[str, dict] = {"count": {}, "count nodes": {}, "first nodes": {}}
     for model in ("plain", "first-fail"):
@@ -95,7 +95,14 @@ def say(*parts: object) -> None:
 
 
 if __name__ == "__main__":
-    say("30:", exercise_30())
-    count, clauses, _ = exercise_31()
-    say(f"31: {count} solutions from {clauses} clauses")
-    say("32:", exercise_32())
+    print("32. n = 8 by route:   count  seconds  searches started (-: not reported)")
+    for route, (total, seconds, calls) in exercise_32().items():
+        print(f"    {route:16} {total:>6} {seconds:>8.2f}  {'-' if calls is None else calls}")
+    count, clauses, _ = exercise_33()
+    say(f"33. {count} solutions from {clauses} clauses")
+    found = exercise_34()
+    print("34. Gecode      count  nodes (count)  nodes (first solution, by n)")
+    for model in ("plain", "first-fail"):
+        first = ", ".join(f"{n}: {nodes:,}" for n, nodes in found["first nodes"][model].items())
+        count, nodes = found["count"][model], found["count nodes"][model]
+        print(f"    {model:11} {count:>5}  {nodes:>13,}  {first}")

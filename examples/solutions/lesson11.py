@@ -1,4 +1,4 @@
-"""Teacher's key, lesson 11 (from satisfaction to optimisation): exercises 33-36 of EXERCISES.md."""
+"""Teacher's key, lesson 11 (from satisfaction to optimisation): exercises 35-38 of EXERCISES.md."""
 
 from ortools.sat.python import cp_model
 
@@ -7,7 +7,7 @@ from cp_queens.dominate import attacks, classic_lower_bound, dominate, lp_bound
 from cp_queens.dominate.models import build_cp
 
 
-# Exercise 33: satisfaction questions, asked from the classic bound up. Every k below
+# Exercise 35: satisfaction questions, asked from the classic bound up. Every k below
 # ceil((n - 1) / 2) is a "no" known in advance, so asking it wastes a whole search; the
 # first "yes" is the optimum, and the "no" before it is the proof.
 def k_queens_suffice(n: int, k: int) -> bool:
@@ -30,7 +30,7 @@ def smallest_by_questions(n: int) -> tuple[int, list[tuple[int, bool]]]:
         k += 1
 
 
-# Exercise 34: why the LP bound is weak. A corner square is covered from the fewest
+# Exercise 36: why the LP bound is weak. A corner square is covered from the fewest
 # squares: its row, its column and one diagonal, 3(n - 1) others plus itself, 3n - 2 in
 # all. So x = 1 / (3n - 2) on every square satisfies every covering row, and the LP
 # optimum is at most n^2 / (3n - 2), about n / 3: far below the n / 2 that is needed.
@@ -43,7 +43,7 @@ def uniform_lp_value(n: int) -> float:
     return n * n / fewest_dominators(n)
 
 
-# Exercise 35: where independence costs a queen. Up to n = 7 the two optima differ at
+# Exercise 37: where independence costs a queen. Up to n = 7 the two optima differ at
 # n = 4 and n = 6: the small boards where the best dominating sets need queens that
 # see each other.
 def where_independence_costs(largest: int = 7) -> list[int]:
@@ -55,7 +55,7 @@ def where_independence_costs(largest: int = 7) -> list[int]:
     ]
 
 
-# Exercise 36: symmetry in numbers. Every smallest dominating set of the 5 x 5 board,
+# Exercise 38: symmetry in numbers. Every smallest dominating set of the 5 x 5 board,
 # by CP-SAT enumerating the sets of exactly 3 queens; then with the 'lex' rows only the
 # smallest image of each survives, so the same enumeration counts the orbits. The
 # helper variables of 'lex' can take several values for one board, so the boards are
@@ -87,13 +87,13 @@ def say(*parts: object) -> None:
 
 
 if __name__ == "__main__":
-    say("33. n = 7, questions asked (k, yes?):", smallest_by_questions(7))
+    say("35. n = 7, questions asked (k, yes?):", smallest_by_questions(7))
     say(
         "34. n = 8: fewest dominators",
         fewest_dominators(8),
         f"uniform point {uniform_lp_value(8):.2f} >= LP bound {lp_bound(8):.2f}",
     )
-    say("35. independence costs a queen at n =", where_independence_costs())
+    say("37. independence costs a queen at n =", where_independence_costs())
     say(
         "36. 5 x 5, smallest sets:",
         len(smallest_sets(5)),

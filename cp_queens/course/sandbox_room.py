@@ -1,0 +1,331 @@
+"""What a submission sees: the bubblewrap command line of one graded run.
+
+The room is built from nothing: a fresh mount namespace holding, read-only,
+the system's ``/usr`` (the C library and what the interpreter links to), the
+interpreter's own prefix (its standard library), and, in ``/site``, only the
+installed distributions that hold the modules the rubric allows plus the
+distributions they need (read from their metadata, wherever they are
+installed: a venv, a venv chained to another through a ``.pth`` file, the
+system). Every site-packages folder of the interpreter is covered by an empty
+folder, so whatever else is installed there (``cp_queens`` above all, its
+keys, the teacher's own packages) is not in the room. Writable: a small
+private ``/scratch`` (``/tmp`` points there) that vanishes with the run. The
+submission's file is bound read-only, and so is the harness
+(``sandbox_child.py``, which imports nothing of ``cp_queens``).
+
+Namespaces: all of them (user, PID, network, mount, IPC, UTS, cgroup), no
+capabilities, no nested user namespaces, a new session (no terminal to push
+keystrokes into), and ``--die-with-parent``: when the grader's end of the run
+goes, the whole PID namespace goes with it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+#: Where the allowed distributions appear inside the room.
+SITE = "/site"
+#: The submission's private writable folder inside the room (a size-capped tmpfs).
+SCRATCH = "/scratch"
+#: Where the submission's file and the harness appear inside the room.
+SUBMISSION = "/submission/submission.py"
+HARNESS = "/harness/sandbox_child.py"
+
+#: Inside the room the submission's user is nobody.
+NOBODY = 65534
+
+#: The toolkit itself, never allowed in a room, whatever the rubric says.
+TOOLKIT = "cp_queens"
+
+_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+class Unavailable(Exception):
+    """Bubblewrap cannot run a room here; the message says why."""
+
+
+def interpreter() -> Path:
+    """The base interpreter (not a venv's launcher: a venv's ``pyvenv.cfg`` points outside)."""
+    return Path(getattr(sys, "_base_executable", None) or sys.executable).resolve()
+
+
+@functools.cache
+def interpreter_paths(python: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The interpreter's prefixes and its ``sys.path`` when it starts isolated (``-I``):
+    asked of the interpreter itself, so a Debian ``dist-packages`` is found like a
+    pyenv ``site-packages``."""
+    code = "import sys, json; print(json.dumps([[sys.prefix, sys.exec_prefix], sys.path]))"
+    done = subprocess.run(
+        [python, "-I", "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    prefixes, path = json.loads(done.stdout)
+    return tuple(prefixes), tuple(path)
+
+
+def site_folders(python: str) -> list[Path]:
+    """The folders of the interpreter's ``sys.path`` that are not its standard library:
+    the site-packages folders to cover."""
+    import sysconfig
+
+    stdlib = {
+        Path(sysconfig.get_path(name)).resolve()
+        for name in ("stdlib", "platstdlib")
+        if sysconfig.get_path(name)
+    }
+    _, path = interpreter_paths(python)
+    covered = []
+    for entry in path:
+        folder = Path(entry).resolve()
+        if not folder.is_dir() or folder in stdlib or folder.name == "lib-dynload":
+            continue
+        if any(part in ("site-packages", "dist-packages") for part in folder.parts):
+            covered.append(folder)
+    return covered
+
+
+def allowed_entries(modules: Iterable[str]) -> dict[str, Path]:
+    """Name in ``/site`` -> the file or folder to bind there (see ``_allowed_entries``)."""
+    return dict(_allowed_entries(tuple(modules)))
+
+
+@functools.cache
+def _allowed_entries(modules: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
+    """Name in ``/site`` -> the file or folder to bind there: every top-level entry of
+    every distribution that provides an allowed module, and of the distributions those
+    need, found through the grader's own ``importlib`` (whatever chain of ``.pth`` files
+    put them on its path). A module with no distribution is bound alone."""
+    entries: dict[str, Path] = {}
+    wanted: list[str] = []
+    for module in modules:
+        if module == TOOLKIT or module.startswith(TOOLKIT + "."):
+            continue
+        spec = importlib.util.find_spec(module)
+        if spec is None:
+            continue  # not installed: the submission's import fails, as it would anywhere
+        if spec.origin in (None, "built-in", "frozen") and not spec.submodule_search_locations:
+            continue  # compiled into the interpreter
+        if _in_stdlib(spec):
+            continue
+        distributions = _owners(module)
+        if not distributions:
+            location = _location(spec)
+            if location is not None:
+                entries.setdefault(location.name, location)
+        wanted += distributions
+    for distribution in _closure(wanted):
+        for name, where in _top_level(distribution).items():
+            entries.setdefault(name, where)
+    toolkit = _toolkit_folder()
+    return tuple(
+        (name, where)
+        for name, where in entries.items()
+        if toolkit is None or not (where == toolkit or toolkit.is_relative_to(where))
+    )
+
+
+def _owners(module: str) -> list[str]:
+    """The distributions that install top-level ``module``: the one of the same name, else
+    those whose file list names it (read as text: parsing every file list of every
+    installed distribution, as ``packages_distributions`` does, takes seconds)."""
+    try:
+        importlib.metadata.distribution(module)
+        return [module]
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    found = []
+    needles = (f"\n{module}/", f"\n{module}.py,", f"\n{module}.")
+    for distribution in importlib.metadata.distributions():
+        record = distribution.read_text("RECORD") or ""
+        if any(needle in "\n" + record for needle in needles):
+            found.append(distribution.metadata["Name"])
+    return found
+
+
+def _in_stdlib(spec: importlib.machinery.ModuleSpec) -> bool:
+    import sysconfig
+
+    location = _location(spec)
+    stdlib = Path(sysconfig.get_path("stdlib")).resolve()
+    return (
+        location is not None
+        and location.is_relative_to(stdlib)
+        and ("site-packages" not in location.parts and "dist-packages" not in location.parts)
+    )
+
+
+def _location(spec: importlib.machinery.ModuleSpec) -> Path | None:
+    if spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))).resolve()
+    if spec.origin:
+        return Path(spec.origin).resolve()
+    return None
+
+
+def _closure(names: Iterable[str]) -> list[importlib.metadata.Distribution]:
+    """The distributions named and every one they require (extras left out), installed."""
+    seen: dict[str, importlib.metadata.Distribution] = {}
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        if key in seen:
+            continue
+        try:
+            distribution = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        seen[key] = distribution
+        for requirement in distribution.requires or []:
+            if "extra" in requirement.partition(";")[2]:
+                continue  # an optional extra: not needed to import the module
+            match = _NAME.match(requirement)
+            if match:
+                todo.append(match.group(1))
+    return list(seen.values())
+
+
+def _top_level(distribution: importlib.metadata.Distribution) -> dict[str, Path]:
+    """The entries a distribution installed at the top of its site folder (its packages,
+    modules, bundled libraries, its ``.dist-info``); scripts installed elsewhere left out."""
+    base = Path(str(distribution.locate_file(""))).resolve()
+    found: dict[str, Path] = {}
+    for file in distribution.files or []:
+        parts = Path(str(file)).parts
+        if not parts or parts[0] in ("..", "/", "__pycache__") or parts[0].endswith(".pth"):
+            continue  # scripts elsewhere; compiled files of every top-level module; hooks
+        where = base / parts[0]
+        if parts[0] not in found and where.exists():
+            found[parts[0]] = where
+    return found
+
+
+def _toolkit_folder() -> Path | None:
+    spec = importlib.util.find_spec(TOOLKIT)
+    return _location(spec) if spec is not None else None
+
+
+def _system_binds() -> list[str]:
+    """``/usr`` read-only, and the top-level links into it (``/lib`` -> ``usr/lib``) as links,
+    or as read-only binds where a system keeps real folders there."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("lib", "lib64", "lib32", "libx32", "bin", "sbin"):
+        top = Path("/") / name
+        if top.is_symlink():
+            args += ["--symlink", str(top.readlink()), str(top)]
+        elif top.is_dir():
+            args += ["--ro-bind", str(top), str(top)]
+    for name in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime"):
+        path = Path("/etc") / name
+        if path.exists():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def command(
+    harness_argv: Sequence[str],
+    submission: Path,
+    modules: Iterable[str],
+    *,
+    scratch_bytes: int,
+    keep_fds: Iterable[int] = (),
+) -> list[str]:
+    """The ``bwrap`` command running ``python -I -u HARNESS *harness_argv`` in a room."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise Unavailable("bubblewrap (bwrap) is not installed")
+    python = interpreter()
+    prefixes, _ = interpreter_paths(str(python))
+    args = [
+        bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        str(NOBODY),
+        "--gid",
+        str(NOBODY),
+        "--disable-userns",
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "submission",
+        *_system_binds(),
+    ]
+    roots: list[Path] = []
+    for prefix in prefixes:
+        root = Path(prefix).resolve()
+        if root not in roots and not any(root.is_relative_to(r) for r in roots):
+            roots.append(root)
+    for root in roots:
+        if not root.is_relative_to("/usr"):
+            args += ["--ro-bind", str(root), str(root)]
+    if not any(python.is_relative_to(root) for root in [*roots, Path("/usr")]):
+        args += ["--ro-bind", str(python), str(python)]
+    for folder in site_folders(str(python)):
+        if any(folder.is_relative_to(root) for root in [*roots, Path("/usr")]):
+            args += ["--tmpfs", str(folder)]
+    toolkit = _toolkit_folder()
+    if toolkit is not None and any(toolkit.is_relative_to(r) for r in [*roots, Path("/usr")]):
+        args += ["--tmpfs", str(toolkit)]  # an install of the toolkit in a bound tree: covered
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--size", str(scratch_bytes), "--tmpfs", SCRATCH]
+    args += ["--size", str(1 << 20), "--tmpfs", "/dev/shm"]
+    args += ["--symlink", SCRATCH, "/tmp", "--dir", SITE]
+    for name, where in sorted(allowed_entries(modules).items()):
+        args += ["--ro-bind", str(where), f"{SITE}/{name}"]
+    harness = Path(__file__).with_name("sandbox_child.py")
+    args += ["--ro-bind", str(harness), HARNESS, "--ro-bind", str(submission), SUBMISSION]
+    # The room's own root is a tmpfs bubblewrap made to hold the mount points: read-only
+    # once they are made, or a submission could fill memory there, outside every cap.
+    args += ["--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
+    for key, value in _environment().items():
+        args += ["--setenv", key, value]
+    return [*args, "--", str(python), "-I", "-u", HARNESS, *harness_argv]
+
+
+def _environment() -> dict[str, str]:
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": SCRATCH,
+        "TMPDIR": SCRATCH,
+        "LANG": "C.UTF-8",
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+    }
+
+
+@functools.cache
+def unavailable() -> str | None:
+    """Why a room cannot be made here (None: it can): asked once, by making one."""
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap needs Linux namespaces; this is {sys.platform}"
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed"
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py") as probe:
+        probe.write("def model(n):\n    return []\n")
+        probe.flush()
+        try:
+            argv = command(["--probe"], Path(probe.name), (), scratch_bytes=1 << 20)
+            done = subprocess.run(argv, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError) as error:
+            return f"bwrap could not start: {error}"
+        except Unavailable as error:
+            return str(error)
+    if done.returncode != 0 or done.stdout.strip() != b"probe ok":
+        said = (done.stderr or done.stdout).decode(errors="replace").strip().splitlines()
+        return f"bwrap cannot make a sandbox here: {said[-1] if said else done.returncode}"
+    return None
