@@ -16,8 +16,8 @@ start-up (imports, loading the compiled kernels, starting the pool):
 * ``dask local:2`` (with ``--dask``): ``cp-queens count N --cluster local:2``.
 
 Both C programs are built here with the system C compiler (``cc -O3
--march=native``); cp-queens runs its kernels as installed (built ahead of time
-by the first compiled count, which the script runs untimed first; it says which).
+-march=native``); cp-queens runs its kernels as installed (the C extension
+built by ``pip install``, portable: no ``-march=native``; the script says which).
 Each cell gives wall seconds and, in brackets, CPU seconds (user + system of
 the process and all its descendants: the pool's workers too, and helpers that
 outlive it, which the script adopts as a subreaper and waits for).
@@ -164,7 +164,7 @@ def machine() -> str:
 
 
 def versions() -> str:
-    names = ("cp-queens", "numba", "llvmlite", "numpy")
+    names = ("cp-queens", "numpy")
     found = []
     for name in names:
         try:
@@ -175,21 +175,15 @@ def versions() -> str:
 
 
 def kernel_mode() -> str:
-    """Which compiled kernels cp-queens loads: the native library and the module built ahead
-    of time (on first use, or by ``python -m cp_queens.engines.fast.build``), or Numba's JIT."""
+    """Which kernels cp-queens counts with: the C extension built at install (and which
+    build of it), or the pure-Python ones (and why)."""
     probe = (
-        "import os; from cp_queens.engines.fast import build; m = build.load(); "
-        "c = build.load_native(); "
-        "print(os.path.basename(m.__file__) if m else 'none', "
-        "build.native_name() + '.so' if c else 'none')"
+        "from cp_queens.engines.fast import loader as l; "
+        "print(f'C extension {l.COMPILED.__file__.rsplit(chr(47), 1)[-1]}, {l.COMPILED.VARIANT}' "
+        "if l.COMPILED else f'pure Python: {l.MISSING}')"
     )
-    found = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True
-    ).stdout.split()
-    if found and found[0] != "none":
-        native = "" if found[1] == "none" else f", counting through {found[1]}"
-        return f"built ahead of time ({found[0]}{native})"
-    return "Numba JIT with cache=True (the build failed or CP_QUEENS_JIT is set)"
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    return found.stdout.strip() or found.stderr.strip()
 
 
 def load() -> str:

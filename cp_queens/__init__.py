@@ -295,7 +295,7 @@ def count(
         n: the board size, or a whole ``Problem``.
         fixed: pre-placed queens, ``{row: column}``.
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
-        engine: which engine counts; default ``fast`` (or ``reference`` without Numba).
+        engine: which engine counts; default ``fast``.
         budget: the run settings of the call (``Budget.of(time_limit=5, workers=1)``),
             or give them as keywords; not both.
         **options: engine options (``time_limit``, ``workers``, ``checkpoint``, ...).

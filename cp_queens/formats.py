@@ -321,10 +321,6 @@ def _read_boards(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[i
 #: Characters read per block by ``read_blocks`` (about 40,000 lines of n = 15).
 BLOCK_CHARS = 1 << 21
 
-#: Smaller blocks are read line by line unless the compiled kernels are already built:
-#: the exact reader takes a fraction of a second there, a first build half a minute.
-COMPILED_PARSE_FROM = 1 << 20
-
 
 def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
     """The placements of ``source`` as ``read_placements`` reads them, but in blocks.
@@ -398,11 +394,9 @@ def _parse_block(body: str, fmt: str) -> Any:
 
     from cp_queens.engines.fast import row_parser
 
-    # Without Numba the exact reader is as quick as anything here; a small input is read
-    # before a build would have finished.
-    parse_rows = row_parser(built_only=len(body) < COMPILED_PARSE_FROM)
+    parse_rows = row_parser()
     if parse_rows is None:
-        return None
+        return None  # without the C kernels the exact reader is as quick as anything here
     if fmt == "csv" and body.startswith("q"):
         body = body[body.find("\n") + 1 :] if "\n" in body else ""
     if not body:

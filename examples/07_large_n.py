@@ -73,7 +73,7 @@ print("\nthe formula: linear in n")
 for n in (1_000, 100_000, 1_000_000):
     timed("construct", n)
 
-print("\nlocal search (the first run also compiles the Numba kernels)")
+print("\nlocal search (compiled kernels, built with the package)")
 for n in (1_000, 100_000):
     timed("minconflicts", n, seed=1)
 

@@ -20,26 +20,22 @@ from tests.helpers import total
 
 
 class InterpretedParser:
-    """Stands in for ``loader.COMPILED`` in :func:`cp_queens.formats.read_blocks`: the same
-    ``parse_rows`` source, interpreted (over bytes, as Numba reads the array)."""
+    """Stands in for ``loader.COMPILED`` in :func:`cp_queens.formats.read_blocks`: the
+    ``parse_rows`` source, interpreted (over bytes, as the C reads the buffer)."""
 
-    def __init__(self, built: bool = True) -> None:
-        self.built = built
+    def __init__(self) -> None:
         self.calls = 0
-
-    def native_built(self) -> bool:
-        return self.built
 
     def parse_rows(self, data: np.ndarray, brackets: int, out: np.ndarray, shape: np.ndarray):
         self.calls += 1
         return loader.PYTHON.parse_rows(data.tobytes(), brackets, out, shape)
 
 
-@pytest.fixture(params=["interpreted", pytest.param("compiled", marks=pytest.mark.slow)])
+@pytest.fixture(params=["interpreted", "compiled"])
 def block_parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The block path of read_blocks, taken whatever the input's size: with the kernels'
-    source interpreted, and (slow run: the first use builds them) compiled."""
-    monkeypatch.setattr(formats, "COMPILED_PARSE_FROM", 0)
+    """The block path of read_blocks: with the kernels' source interpreted, and compiled."""
+    if request.param == "compiled" and loader.COMPILED is None:
+        pytest.skip(f"no compiled kernels here: {loader.MISSING}")
     if request.param == "interpreted":
         monkeypatch.setattr(loader, "COMPILED", InterpretedParser())
 
@@ -121,14 +117,13 @@ def test_read_blocks_names_the_bad_line_like_read_placements(
     assert str(fast.value) == str(slow.value)
 
 
-def test_a_small_input_is_read_line_by_line_until_the_kernels_are_built(monkeypatch) -> None:
-    """A first build takes half a minute: a small input does not wait for it."""
+def test_even_a_small_input_takes_the_block_parser(monkeypatch) -> None:
+    """The compiled parser is imported with the package (no build to wait for)."""
     text = "[1, 3, 0, 2]\n[2, 0, 3, 1]\n"
-    for built, calls in ((False, 0), (True, 1)):
-        parser = InterpretedParser(built=built)
-        monkeypatch.setattr(loader, "COMPILED", parser)
-        assert flatten(read_blocks(io.StringIO(text), "f")) == [[1, 3, 0, 2], [2, 0, 3, 1]]
-        assert parser.calls == calls
+    parser = InterpretedParser()
+    monkeypatch.setattr(loader, "COMPILED", parser)
+    assert flatten(read_blocks(io.StringIO(text), "f")) == [[1, 3, 0, 2], [2, 0, 3, 1]]
+    assert parser.calls == 1
 
 
 def test_read_blocks_without_compiled_kernels_reads_line_by_line(monkeypatch) -> None:

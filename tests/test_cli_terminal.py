@@ -25,10 +25,16 @@ def rendered_line(record: Progress, width: int) -> str:
     """The live line as Rich draws it on a terminal ``width`` columns wide."""
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=True, color_system=None)
-    bar_column, live = progress_line(console)
-    task = live.add_task(LABEL, total=None, detail="")
-    detail, bar_column.bar_width = fit_progress(LABEL, progress_details(record), width)
-    live.update(task, total=record.total, completed=record.done or 0, detail=detail)
+    fitted: list[str] = []
+
+    def detail() -> str:
+        return fitted[0]
+
+    bar_column, live = progress_line(console, detail)
+    task = live.add_task(LABEL, total=None)
+    text, bar_column.bar_width = fit_progress(LABEL, progress_details(record), width)
+    fitted.append(text)
+    live.update(task, total=record.total, completed=record.done or 0)
     console.print(live.make_tasks_table(live.tasks))
     return out.getvalue().rstrip("\n")
 
@@ -49,6 +55,24 @@ def test_progress_line_says_more_on_a_wide_terminal() -> None:
     record = RECORDS[1]
     assert "5,920/6,778 parts" in rendered_line(record, 132)
     assert "5,920/6,778 parts" not in rendered_line(record, 80)
+
+
+def test_the_rate_is_solutions_per_second_never_parts() -> None:
+    """A count without a checkpoint once showed "21/s" (subproblems a second) as if it were
+    solutions: the rate now always says solutions/s and is worked out from solutions."""
+    for record in (Progress(920, 2.0, done=21), Progress(920, 2.0, done=21, total=90)):
+        fullest = progress_details(record)[0]
+        assert "460 solutions/s" in fullest
+        assert "10/s" not in fullest and "10 solutions/s" not in fullest
+
+
+def test_the_clock_moves_and_the_eta_counts_down_between_reports() -> None:
+    """Nothing freezes: between two reports (a long subproblem) the line is redrawn with
+    the time since the last report."""
+    record = Progress(100, 10.0, done=50, total=100)  # ETA 10 s at the last report
+    assert progress_details(record, since=0.0)[0].endswith("0:00:10, ETA 0:00:10")
+    assert progress_details(record, since=4.0)[0].endswith("0:00:14, ETA 0:00:06")
+    assert progress_details(record, since=60.0)[0].endswith("ETA 0:00:00")  # never negative
 
 
 def subcommands() -> dict[str, str]:

@@ -306,7 +306,7 @@ def test_compare_file_finds_what_compare_solutions_finds(seed: int) -> None:
     assert [getattr(fast, f) for f in FINDINGS] == [getattr(slow, f) for f in FINDINGS]
 
 
-def test_compare_file_without_numba_takes_the_reference(monkeypatch) -> None:
+def test_compare_file_without_compiled_kernels_takes_the_reference(monkeypatch) -> None:
     from cp_queens.course.check import compare_file, compare_solutions
     from cp_queens.engines.fast import loader
 

@@ -7,7 +7,6 @@ before any work starts, with a line that names what and why.
 from __future__ import annotations
 
 import io
-import sys
 import time
 
 import numpy as np
@@ -225,17 +224,6 @@ def test_pyconstraint_honours_a_short_time_limit() -> None:
     # It once took 16 s for a 2 s limit (building the model ignored the clock). The
     # bound is loose on purpose: this machine is shared, only "stops" is asserted.
     assert time.perf_counter() - started < 15
-
-
-def test_minconflicts_without_numba_is_one_line(monkeypatch, capsys) -> None:
-    """The registry turns a missing compiled dependency into one clear error."""
-    for module in [m for m in sys.modules if m.startswith(("numba", "cp_queens.engines.min"))]:
-        monkeypatch.delitem(sys.modules, module)
-    monkeypatch.setitem(sys.modules, "numba", None)  # import numba -> ImportError
-    monkeypatch.setattr(engines, "_REGISTRY", dict(engines._REGISTRY))
-    engines._REGISTRY.pop("minconflicts", None)
-    line = one_error_line(capsys, ["solve", "8", "-e", "minconflicts"], 2, "minconflicts")
-    assert "not installed" in line or "numba" in line.lower()
 
 
 def test_deeply_nested_json_to_complete_is_one_line(capsys, tmp_path) -> None:

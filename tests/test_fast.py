@@ -9,7 +9,7 @@ from cp_queens.engines.base import UniqueCount
 from cp_queens.engines.construct import construct_columns
 from cp_queens.engines.fast import BATCH_SIZES, loader
 from cp_queens.engines.fast import subproblems as split_module
-from cp_queens.errors import TimeLimitError, UnsupportedTaskError
+from cp_queens.errors import CpQueensWarning, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT, Progress
 from cp_queens.verify import verify
@@ -42,6 +42,17 @@ def test_workers_count_in_a_process_pool_with_progress() -> None:
     assert solutions and solutions[-1] == total(11) and solutions == sorted(solutions)
     assert seen[-1].done == seen[-1].total == engine.stats.extra["subproblems"]
     assert engine.stats.extra["subproblems"] > 2
+
+
+def test_the_streamed_split_is_counted_beside_the_search_for_the_eta() -> None:
+    """Without a checkpoint the split is a generator: its size, counted through in a thread,
+    gives the progress line its parts total (hence an ETA) before the count ends."""
+    from cp_queens.engines.fast import SplitSize
+
+    for problem, depth in ((Problem(10), 3), (Problem(9, fixed={0: 1}), 2)):
+        with SplitSize(problem, depth=depth) as size:
+            size._thread.join(timeout=60)
+        assert size.total == len(split_module.split(problem.n, depth=depth, fixed=problem.fixed))
 
 
 def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subproblems() -> None:
@@ -149,14 +160,24 @@ def test_interpreted_kernels_give_the_same_answers() -> None:
     assert list(engine.solutions(Problem(6))) == list(engines.get("fast").solutions(Problem(6)))
 
 
-def test_missing_numba_means_a_warning_and_the_interpreted_path(monkeypatch) -> None:
+def test_missing_extension_means_one_warning_with_why_and_how(monkeypatch) -> None:
     monkeypatch.setattr(loader, "COMPILED", None)
+    monkeypatch.setattr(loader, "MISSING", "no C extension was built (gcc: not found)")
     monkeypatch.setattr(split_module, "_warned", False)
-    with pytest.warns(RuntimeWarning, match="numba is not installed"):
+    with pytest.warns(CpQueensWarning) as caught:
         assert engines.get("fast").count(Problem(8)) == 92
+        assert engines.get("fast").count(Problem(9)) == 352
+    assert len(caught) == 1  # once per process
+    message = str(caught[0].message)
+    assert "\n" not in message
+    assert "gcc: not found" in message  # why
+    assert "install a C compiler" in message and "again from its source" in message  # how
 
 
 def test_the_kernels_are_compiled_here() -> None:
-    """The fast path really is the compiled one in this environment."""
-    assert loader.COMPILED is not None
+    """The fast path really is the compiled one in this environment (the C extension,
+    imported from the package, not from any cache)."""
+    assert loader.COMPILED is not None, loader.MISSING
+    assert loader.COMPILED.__name__ == "cp_queens.engines.fast._kernels"
     assert split_module.backend()[1] is True
+    assert split_module.backend(n=4)[1] is True  # even the smallest board

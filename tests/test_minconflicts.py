@@ -77,3 +77,40 @@ def test_time_limit_gives_none_and_says_why() -> None:
     with pytest.raises(TimeLimitError):
         engine.first(Problem(200))
     assert engine.stats.status == TIME_LIMIT
+
+
+def without_extension(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if cp-queens had been installed without a C compiler: ``_kernel`` cannot be
+    imported (and the one-time warning has not been given yet)."""
+    import sys
+
+    from cp_queens.engines import minconflicts
+
+    monkeypatch.setitem(sys.modules, "cp_queens.engines.minconflicts._kernel", None)
+    monkeypatch.delattr(minconflicts, "_kernel", raising=False)  # else `from` finds it
+    monkeypatch.setattr(minconflicts, "_warned", False)
+
+
+@pytest.mark.parametrize("n", [8, 25, 64])
+def test_compiled_and_interpreted_kernels_give_the_same_board(monkeypatch, n: int) -> None:
+    """The C kernel is a port of kernel.py with the same random draws: one seed, one board."""
+    from cp_queens.engines import minconflicts
+
+    if not minconflicts.kernels()[1]:
+        pytest.skip("no compiled minconflicts kernel here")
+    compiled = engines.get("minconflicts", seed=n).first(Problem(n))
+    without_extension(monkeypatch)
+    with pytest.warns(UserWarning, match="pure-Python"):
+        interpreted = engines.get("minconflicts", seed=n).first(Problem(n))
+    assert compiled == interpreted
+
+
+def test_without_the_extension_the_cli_says_so_in_one_line(monkeypatch, capsys) -> None:
+    from tests.helpers import run_cli
+
+    without_extension(monkeypatch)
+    code, out, err = run_cli(capsys, "solve", "12", "-e", "minconflicts", "--seed", "1", "-q")
+    assert code == 0 and out.strip()
+    lines = [line for line in err.splitlines() if "pure-Python" in line]
+    assert len(lines) == 1 and lines[0].startswith("cp-queens: warning: ")
+    assert "C compiler" in lines[0]  # how to get the compiled one

@@ -193,7 +193,7 @@ def test_workers_are_not_forked_while_another_thread_runs() -> None:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_swallowed_interrupt_still_stops_the_run(monkeypatch, workers: int) -> None:
     """The CLI's signal handler sets the flag too: a KeyboardInterrupt raised inside a
-    callback from C (Numba's compiler) is printed and dropped by Python."""
+    callback from C (a library calling back into Python) is printed and dropped by Python."""
     flag = threading.Event()
     monkeypatch.setattr(parallel, "interrupted", flag)
     flag.set()

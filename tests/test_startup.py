@@ -22,7 +22,6 @@ from cp_queens.partial import format_partial
 #: Loaded only by the commands and engines that use them.
 HEAVY = (
     "numpy",
-    "numba",
     "ortools",
     "constraint",  # python-constraint2
     "rich",
@@ -129,6 +128,7 @@ SMALL_COUNT = {
     "cp_queens.engines.base",
     "cp_queens.engines.call",
     "cp_queens.engines.fast",
+    "cp_queens.engines.fast._kernels",  # the C extension: about a millisecond to import
     "cp_queens.engines.fast.bits",
     "cp_queens.engines.fast.dynamic",
     "cp_queens.engines.fast.kernels",

@@ -77,7 +77,7 @@ def workers_value(text: str) -> int:
 
 
 def seed_value(text: str) -> int:
-    """argparse type for --seed: a whole number CP-SAT and Numba both take (0 .. 2**31 - 1)."""
+    """argparse type for --seed: a whole number every seeded engine takes (0 .. 2**31 - 1)."""
     from cp_queens.engines.base import SEED_RANGE
 
     value = whole_number(text)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from cp_queens.cli._output import live_console
 from cp_queens.engines import ProgressCallback
@@ -26,29 +27,42 @@ def _clock(seconds: float | None) -> str:
 BAR_WIDTHS = (20, 12, 6)
 
 
-def progress_details(info: ProgressRecord) -> list[str]:
+def progress_details(info: ProgressRecord, since: float = 0.0) -> list[str]:
     """What the live line can say about ``info``, from the fullest text to the shortest.
+
+    ``since``: seconds since ``info`` was reported. The line is redrawn several times a
+    second between reports (a subproblem may take minutes), so its clock keeps moving
+    and its ETA counts down instead of freezing. The rate is always solutions per
+    second, said so; units of work (subproblems) are "parts", with their own count.
+    Without a known total of parts there is no fraction to show, nor an ETA.
 
     Examples:
         >>> record = ProgressRecord(12_873_980, 40.0, done=5_920, total=6_778)
         >>> for text in progress_details(record):
         ...     print(text)
+        5,920/6,778 parts, 12,873,980 solutions, 321,850 solutions/s, 0:00:40, ETA 0:00:06
         5,920/6,778 parts, 12,873,980 solutions, 0:00:40, ETA 0:00:06
         5,920/6,778 parts, 12,873,980 solutions, ETA 0:00:06
         87%, 12,873,980 solutions, ETA 0:00:06
         87%, ETA 0:00:06
         87%
+        >>> progress_details(ProgressRecord(920, 2.0, done=21), since=1.0)[0]
+        '21 parts, 920 solutions, 460 solutions/s, 0:00:03'
     """
-    elapsed = _clock(info.elapsed)
-    if info.total is None or info.done is None:
-        solutions = f"{info.solutions:,} solutions"
-        rate = f"{info.rate:,.0f}/s"
-        return [f"{solutions}, {rate}, {elapsed}", f"{solutions}, {rate}", solutions]
-    parts = f"{info.done:,}/{info.total:,} parts"
+    elapsed = _clock(info.elapsed + since)
     solutions = f"{info.solutions:,} solutions"
-    eta = f"ETA {_clock(info.eta)}"
+    rate = f"{info.solutions / info.elapsed:,.0f} solutions/s" if info.elapsed > 0 else None
+    if info.total is None or info.done is None:
+        head = f"{info.done:,} parts, {solutions}" if info.done is not None else solutions
+        fuller = [f"{head}, {rate}, {elapsed}"] if rate else []
+        return [*fuller, f"{head}, {elapsed}", solutions]
+    parts = f"{info.done:,}/{info.total:,} parts"
+    left = info.eta
+    eta = f"ETA {_clock(None if left is None else max(left - since, 0.0))}"
     percent = f"{100 * info.done // max(info.total, 1)}%"
+    fuller = [f"{parts}, {solutions}, {rate}, {elapsed}, {eta}"] if rate else []
     return [
+        *fuller,
         f"{parts}, {solutions}, {elapsed}, {eta}",
         f"{parts}, {solutions}, {eta}",
         f"{percent}, {solutions}, {eta}",
@@ -76,19 +90,26 @@ def fit_progress(label: str, details: list[str], width: int) -> tuple[str, int]:
     return details[-1][:room], BAR_WIDTHS[-1]
 
 
-def progress_line(console: Console) -> tuple[BarColumn, Progress]:
-    """The live line's Rich columns: spinner, label, bar, detail (fitted per update)."""
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn
+def progress_line(console: Console, detail: Callable[[], str]) -> tuple[BarColumn, Progress]:
+    """The live line's Rich columns: spinner, label, bar, and ``detail()`` rendered anew at
+    every refresh (Rich redraws from its own thread; the kernels release the GIL)."""
+    from rich.progress import BarColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn
+    from rich.text import Text
+
+    class Detail(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            return Text(detail())
 
     bar_column = BarColumn(bar_width=BAR_WIDTHS[0])
     live = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
         bar_column,
-        TextColumn("{task.fields[detail]}"),
+        Detail(),
         console=console,
         transient=True,
         expand=False,
+        refresh_per_second=4,
     )
     return bar_column, live
 
@@ -100,26 +121,35 @@ def progress_display(
     """One live Rich line for every engine's ``Progress``; ``None``
     when stderr is not a terminal (or with ``--quiet``).
 
-    With a known amount of work (subproblems) it draws a bar with the rate and an
-    ETA; otherwise a spinner with the solutions so far. The line is fitted to the
-    terminal's width at every update (see ``fit_progress``), so it stays whole
-    at 80 columns and follows a resized window. Cheap to call often.
+    With a known amount of work (subproblems) it draws a bar with the parts done,
+    the solutions, their rate and an ETA; otherwise a spinner with the solutions so
+    far and their rate. The text is recomputed at every redraw from the last report
+    and the time since (see ``progress_details``), and fitted to the terminal's width
+    (see ``fit_progress``), so it stays whole at 80 columns, follows a resized window,
+    and its clock never stands still. Cheap to call often.
     """
     console = console or live_console()
     if console is None:
         yield None
         return
-    bar_column, live = progress_line(console)
+    last: list[tuple[ProgressRecord, float]] = []
+
+    def detail() -> str:
+        if not last:
+            return "starting"
+        info, at = last[-1]
+        text, bar_column.bar_width = fit_progress(
+            label, progress_details(info, time.monotonic() - at), console.width
+        )
+        return text
+
+    bar_column, live = progress_line(console, detail)
     with live as bar:
-        task = bar.add_task(label, total=None, detail="starting")
+        task = bar.add_task(label, total=None)
 
         def update(info: ProgressRecord) -> None:
-            detail, bar_column.bar_width = fit_progress(
-                label, progress_details(info), console.width
-            )
-            if info.total is None:
-                bar.update(task, detail=detail)
-            else:
-                bar.update(task, total=info.total, completed=info.done, detail=detail)
+            last[:] = [(info, time.monotonic())]
+            if info.total is not None:
+                bar.update(task, total=info.total, completed=info.done)
 
         yield update

@@ -515,7 +515,7 @@ def machine() -> dict[str, Any]:
     from importlib import metadata
 
     versions = {}
-    for package in ("ortools", "python-constraint2", "numba", "numpy"):
+    for package in ("ortools", "python-constraint2", "numpy"):
         try:
             versions[package] = metadata.version(package)
         except metadata.PackageNotFoundError:

@@ -509,7 +509,7 @@ def _valid_keys(row: CheckRow, n: int, items: Iterable[Any]) -> tuple[np.ndarray
 def reference_blocks(n: int) -> Iterator[np.ndarray]:
     """Every solution of the empty ``n x n`` board in lexicographic order, as ``(k, n)``
     arrays: from the ``fast`` engine's compiled enumeration (tested against the reference
-    engine's), or from the reference engine itself where Numba is missing."""
+    engine's), or from the reference engine itself where the C kernels are missing."""
     import cp_queens
     from cp_queens import engines
 

@@ -63,7 +63,7 @@ def names() -> list[str]:
     """Every engine name, sorted, read off the module names.
 
     Engine modules are not imported here, so ``--help`` and argument checks stay quick and
-    light; an engine's module (OR-Tools, Numba, ...) loads only when it is used.
+    light; an engine's module (OR-Tools, NumPy, ...) loads only when it is used.
     """
     in_modules = {
         module.name.replace("_", "-")

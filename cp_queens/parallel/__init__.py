@@ -297,9 +297,9 @@ def chunks(items: Sequence[Item], tasks: int | None = None) -> list[list[Item]]:
 
 
 #: Set by a signal handler (the CLI's) on Ctrl-C or SIGTERM. The handler also raises
-#: ``KeyboardInterrupt``, but where that lands inside a callback from C (Numba's
-#: compiler calls back into Python while it builds the kernels) Python prints
-#: "Exception ignored" and goes on: the count would then run to its end. So the
+#: ``KeyboardInterrupt``, but where that lands inside a callback from C (a
+#: library calling back into Python) Python prints "Exception ignored" and goes on:
+#: the count would then run to its end. So the
 #: runners look at this flag between tasks as well.
 interrupted = threading.Event()
 

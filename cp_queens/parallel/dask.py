@@ -8,7 +8,7 @@ and only when asked for::
 
     pip install '.[distributed]'      (in a clone: the package is not on an index yet)
 
-Every worker needs ``cp_queens`` (and Numba) importable: install the package
+Every worker needs ``cp_queens`` (with its compiled kernels) importable: install the package
 in the workers' environment too. Dask re-runs the tasks of a worker that dies,
 so a lost worker costs time, not correctness.
 

@@ -1,9 +1,10 @@
 """``fast``: a compiled bitmask backtracker with full symmetry reduction.
 
-The search itself lives in ``cp_queens.engines.fast.kernels`` (plain functions that
-Numba compiles); the symmetry classes and the split into subproblems in
-``cp_queens.engines.fast.subproblems``; running them on several cores or a cluster in
-``cp_queens.parallel``. This module only wires them to the engine interface.
+The search itself lives in ``cp_queens.engines.fast.kernels`` (plain functions, with C
+twins compiled when the package is installed: ``_kernels.c``); the symmetry classes and
+the split into subproblems in ``cp_queens.engines.fast.subproblems``; running them on
+several cores or a cluster in ``cp_queens.parallel``. This module only wires them to the
+engine interface.
 
 * ``count`` / ``count_unique``: one pass over the canonical representatives
   gives both the total (each weighted by its orbit size) and the number of
@@ -18,7 +19,7 @@ Numba compiles); the symmetry classes and the split into subproblems in
   ``cp_queens.parallel``). The library and the CLI take this same door.
 
 Boards up to n = 62 fit the 64-bit masks (far beyond anything countable).
-Without Numba the same kernels run interpreted, with a warning.
+Installed without a C compiler, the same kernels run interpreted, after one warning.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ PARALLEL_FROM = 16
 
 @register
 class FastEngine(Engine):
-    """Numba bitmask kernel: symmetry-reduced counts, lexicographic batched enumeration."""
+    """Compiled (C) bitmask kernel: symmetry-reduced counts, lexicographic batched enumeration."""
 
     name = "fast"
     #: 10.5 s of CPU for the 95.8 million solutions of n = 17.
@@ -68,7 +69,7 @@ class FastEngine(Engine):
     #: n = 34 in 44 s, n = 36 not within 60 s (measured under load 5-8).
     first_reach = 34
     description = (
-        "compiled bitmask backtracker (Numba), full symmetry reduction, all cores or a Dask cluster"
+        "compiled bitmask backtracker (C), full symmetry reduction, all cores or a Dask cluster"
     )
     max_n = kernels.MAX_N
     budget_keys = ("time_limit", "workers", "where", "checkpoint", "recheck")
@@ -149,12 +150,19 @@ class FastEngine(Engine):
                 call.stop_for_time()
                 return UniqueCount(0, 0)
         running = {"solutions": 0}
+        sized: SplitSize | None = None
 
         def report(fresh: list[PartialCount], done: int, items: int | None, resumed: int) -> None:
             running["solutions"] += sum(part.total for part in fresh)
+            if items is None and sized is not None:
+                items = sized.total  # known once the split has been counted through
             call.report(running["solutions"], done=done, total=items, resumed=resumed)
 
         with contextlib.ExitStack() as stack:
+            if budget.checkpoint is None and call.progress is not None:
+                # A streamed split has no length: count it through beside the search, so
+                # that the progress line gets its parts total, fraction and ETA.
+                sized = stack.enter_context(SplitSize(problem, depth=self._depth(problem, call)))
             executor, where, alive = self._executor(stack, call, problem.n)
             checkpoint = None
             if budget.checkpoint is not None:
@@ -287,8 +295,6 @@ class FastEngine(Engine):
         """The lexicographic search, ``sizes[i]`` solutions per kernel call (the last repeats)."""
         import numpy as np
 
-        # Small boards enumerate interpreted unless the compiled kernels are built: all of
-        # n = 12 takes half a second so, less than loading (or building) the compiled code.
         code, compiled = split_module.backend(self.force_python, problem.n)
         n = problem.n
         allow_list, _ = split_module.allow_masks(
@@ -300,7 +306,10 @@ class FastEngine(Engine):
                 tuple(sorted(problem.blocked)),
             )
         )
-        new = split_module.new_array
+
+        def new(size: int, compiled: bool) -> Any:  # NumPy arrays: blocks leave as arrays
+            return np.zeros(size, dtype=np.int64) if compiled else [0] * size
+
         allow = new(n, compiled)
         for row, mask in enumerate(allow_list):
             allow[row] = mask
@@ -328,23 +337,59 @@ class FastEngine(Engine):
                 return
 
 
+class SplitSize:
+    """The number of subproblems of a streamed split, counted in a thread (``total``:
+    ``None`` until known).
+
+    Why a thread: listing the split takes from microseconds (n = 16, 92 subproblems) to
+    minutes (n = 28, millions), and a count must not wait for it; the progress line
+    shows its fraction and ETA from the moment the number is there. The thread holds
+    no subproblem (a generator, counted through) and stops when the count does.
+    """
+
+    def __init__(self, problem: Problem, depth: int | None) -> None:
+        import threading
+
+        self.total: int | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._count, args=(problem, depth), name="cp-queens split size", daemon=True
+        )
+
+    def _count(self, problem: Problem, depth: int | None) -> None:
+        items = split_module.iter_split(
+            problem.n, depth=depth, fixed=problem.fixed, blocked=problem.blocked
+        )
+        size = 0
+        for size, _ in enumerate(items, start=1):
+            if size % 1024 == 0 and self._stop.is_set():
+                return
+        self.total = size
+
+    def __enter__(self) -> SplitSize:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+
+
 # -- what other modules may use of this engine (its inner modules are its own) ------
 
 
 def compiled() -> bool:
-    """Whether the compiled kernels are at hand (Numba installed). Without them this
-    engine runs its kernels interpreted; a caller with a plain-Python way of its own
-    (the course's reference solutions) is then as quick."""
+    """Whether the compiled kernels are at hand (the C extension built at install).
+    Without them this engine runs its kernels interpreted; a caller with a plain-Python
+    way of its own (the course's reference solutions) is then as quick."""
     from cp_queens.engines.fast import loader
 
     return loader.COMPILED is not None
 
 
-def row_parser(*, built_only: bool = False) -> Callable[..., int] | None:
+def row_parser() -> Callable[..., int] | None:
     """The compiled reader of placement lines, ``parse(data, jsonl, out, shape)``
     (see ``cp_queens.engines.fast.parse.parse_rows``: the rows read, or < 0 for a line
-    not in the plain shape), or ``None`` without Numba; with ``built_only``, ``None``
-    too unless it is built already (a small input is read before a build would finish).
+    not in the plain shape), or ``None`` without the compiled kernels.
 
     ``cp_queens.formats`` reads big placement files with it: the one door to this
     engine's kernels from outside the engine.
@@ -352,8 +397,6 @@ def row_parser(*, built_only: bool = False) -> Callable[..., int] | None:
     from cp_queens.engines.fast import loader
 
     if loader.COMPILED is None:
-        return None
-    if built_only and not loader.COMPILED.native_built():
         return None
     parse: Callable[..., int] = loader.COMPILED.parse_rows
     return parse

@@ -1,29 +1,13 @@
-"""What every kernel shares: board constants, bit helpers, and how Numba learns them.
+"""What every kernel shares: board constants and bit helpers.
 
-The helpers are plain functions over integers and arrays that run both interpreted
-and compiled (see ``cp_queens.engines.fast.kernels``); ``register_jitable``
-marks them, and ``numba_extensions`` hands the marked ones to Numba (with
-``popcount`` and ``lowest`` as single instructions) before anything is compiled, by
-the JIT path and the ahead-of-time build alike.
+Plain functions over integers and sequences (see ``cp_queens.engines.fast.kernels``);
+``_kernels_impl.h`` holds their C twins, ``popcount`` and ``lowest`` as single
+instructions there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
-
-
-def register_jitable(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a helper the kernels call; ``_compile`` hands the marked ones to Numba.
-
-    Nothing is imported here: a count of a small board runs the interpreted
-    kernels and never pays for loading Numba (about half a second).
-    """
-    HELPERS.append(function)
-    return function
-
-
-HELPERS: list[Callable[..., Any]] = []
 
 #: Boards up to this size fit the 64-bit masks (a shifted diagonal mask needs one spare bit).
 MAX_N = 62
@@ -43,13 +27,11 @@ CORNER = 1
 EDGE = 2
 
 
-@register_jitable
 def column_of(bit: int) -> int:
     """The column of the queen in a one-bit row mask."""
     return BIT_INDEX[bit % 67]
 
 
-@register_jitable
 def row_options(
     row: int, cols: int, left: int, right: int, allow: Any, side_row: int, side: int
 ) -> int:
@@ -70,7 +52,6 @@ def row_options(
     return free
 
 
-@register_jitable
 def edge_orbit(n: int, bits: Any, queen_cols: Any, inverse: Any) -> int:
     """Orbit size of the complete board ``bits`` if it is canonical, else 0.
 
@@ -130,7 +111,6 @@ def edge_orbit(n: int, bits: Any, queen_cols: Any, inverse: Any) -> int:
     return 8 // stabiliser
 
 
-@register_jitable
 def kind_rules(n: int, kind: int, bits: Any, base: Any, allow: Any) -> int:
     """Fill ``allow`` (columns open per row) for a subtree of ``kind``; return its ``side_row``.
 
@@ -164,58 +144,10 @@ def kind_rules(n: int, kind: int, bits: Any, base: Any, allow: Any) -> int:
 
 
 def popcount(x: int) -> int:
-    """Bits set in ``x`` (``x >= 0``). Compiled: one ``popcnt`` (``numba_extensions``)."""
+    """Bits set in ``x`` (``x >= 0``). Compiled: one ``popcnt`` instruction where the CPU has it."""
     return x.bit_count()
 
 
 def lowest(x: int) -> int:
     """Index of the lowest set bit of ``x > 0``. Compiled, one ``tzcnt`` instruction."""
     return (x & -x).bit_length() - 1
-
-
-def numba_extensions() -> None:
-    """Teach Numba the helpers: the marked functions as they are, ``popcount`` as the
-    ``ctpop`` instruction (``int.bit_count`` is not compiled). Run before compiling,
-    by the JIT path and by the ahead-of-time build alike; once is enough."""
-    global _extended
-    if _extended:
-        return
-    from numba.core import types
-    from numba.extending import intrinsic, overload
-    from numba.extending import register_jitable as numba_jitable
-
-    for helper in HELPERS:
-        numba_jitable(helper)
-
-    @intrinsic
-    def ctpop(typingctx: Any, x: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return builder.ctpop(args[0])
-
-        return types.int64(types.int64), codegen
-
-    @intrinsic
-    def cttz(typingctx: Any, x: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return builder.cttz(args[0], context.get_constant(types.boolean, True))
-
-        return types.int64(types.int64), codegen
-
-    @overload(lowest)
-    def lowest_compiled(x: Any) -> Any:
-        def implementation(x: Any) -> Any:
-            return cttz(x)  # type: ignore[call-arg]  # typed by Numba, not Python
-
-        return implementation
-
-    @overload(popcount)
-    def popcount_compiled(x: Any) -> Any:
-        def implementation(x: Any) -> Any:  # the same argument as the typing above
-            return ctpop(x)  # type: ignore[call-arg]  # typed by Numba, not Python
-
-        return implementation
-
-    _extended = True
-
-
-_extended = False

@@ -1,8 +1,8 @@
 """The counting kernel of small boards: the search chooses its next row as it goes.
 
-Part of the kernels (``cp_queens.engines.fast.kernels`` says how they are written:
-the same source runs interpreted and compiled). Boards up to ``DYNAMIC_UP_TO``
-index their diagonals by ``row + column`` and fill the most constrained row first
+Part of the kernels (``cp_queens.engines.fast.kernels`` says how they are written: this
+source runs interpreted, its C twin in ``_kernels_impl.h`` compiled). Boards up to
+``DYNAMIC_UP_TO`` index their diagonals by ``row + column`` and fill the most constrained row first
 (``count_dynamic``); ``count_subtree`` is the fixed-order search of the
 other subtrees.
 """
@@ -16,7 +16,6 @@ from cp_queens.engines.fast.bits import (
     edge_orbit,
     lowest,
     popcount,
-    register_jitable,
     row_options,
 )
 
@@ -25,7 +24,6 @@ from cp_queens.engines.fast.bits import (
 DYNAMIC_UP_TO = 32
 
 
-@register_jitable
 def count_dynamic(
     n: int,
     depth: int,
@@ -113,8 +111,8 @@ def count_dynamic(
         # below 256), which ends this branch. The union of the free squares seen
         # (``reach``) must cover every open column too, or some column can no longer
         # take its queen: that ends the branch as well (17 % fewer nodes at n = 16).
-        # (Written out here rather than as a helper: a helper taking the ``allow``
-        # array costs two reference-count calls.)
+        # (Written out here rather than as a helper, as in the C twin, where it measured
+        # faster.)
         key = 1 << 62
         reach = 0
         scan = below_rows
@@ -164,7 +162,6 @@ def count_dynamic(
     return total, leaves, nodes
 
 
-@register_jitable
 def count_subtree(
     n: int,
     depth: int,

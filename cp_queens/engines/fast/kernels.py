@@ -1,16 +1,17 @@
-"""Bitmask search kernels: plain functions over integers and arrays, compiled by Numba.
+"""Bitmask search kernels: plain functions over integers and arrays, with C twins.
 
-Everything here is written so that the *same source* runs in two ways:
+Each function here exists twice:
 
-* compiled with Numba (``COMPILED`` builds the ``njit(cache=True)``
-  versions on first use, so importing this module costs nothing), the fast
-  path, over NumPy ``int64`` arrays;
-* interpreted by CPython over plain lists: the fallback when Numba cannot be
-  imported (exact, but some 50-100 times slower), and the quicker choice for
-  small boards, where loading the compiled code would take longer than the count.
+* in C (``_kernels_impl.h``, ``_kernels.c``): the extension module ``_kernels``,
+  built when the package is installed, the fast path, over buffers of 64-bit
+  integers, the GIL released while it searches;
+* here, interpreted by CPython over plain lists: the readable statement of the
+  search, and the fallback where the install found no C compiler (exact, but some
+  50-100 times slower). ``tests/test_fast_kernels.py`` checks that both give the same
+  figures, subtree by subtree.
 
-So the functions use only what both understand: integer arithmetic, indexing
-and loops. Validation and the choice of arrays live in the Python wrappers
+So the functions use only what C says as plainly: integer arithmetic, indexing and
+loops. Validation and the choice of arrays live in the Python wrappers
 (``cp_queens.engines.fast``, ``cp_queens.engines.fast.subproblems``).
 
 How a board is held: bit ``c`` of a row mask is column ``c``. Three masks say
@@ -21,8 +22,8 @@ column per row, hence the shifts). The free squares of a row are
 ``free & -free``: trying columns from the lowest bit up gives lexicographic order.
 
 The search uses an explicit stack (four slots a row: the squares still to try,
-and the attack masks on entering the row) instead of recursion, which Numba
-compiles into a tight loop. The hot loops of a count are specialised per kind
+and the attack masks on entering the row) instead of recursion, which compiles
+into a tight loop. The hot loops of a count are specialised per kind
 of subtree (``count_corner``, ``count_edge``): their rules are scalar
 tests, and the two deepest rows are settled without descending (``last_two``).
 
@@ -51,7 +52,6 @@ from cp_queens.engines.fast.bits import (
     column_of,
     edge_orbit,
     kind_rules,
-    register_jitable,
     row_options,
 )
 from cp_queens.engines.fast.dynamic import DYNAMIC_UP_TO, count_dynamic, count_subtree
@@ -131,7 +131,6 @@ def count_many(
         results[3 * i + 2] = nodes
 
 
-@register_jitable
 def prefix_fits(n: int, depth: int, bits: Any, allow: Any, side_row: int) -> bool:
     """Whether the preset rows ``bits[0:depth]`` keep the kind's rules and attack nothing."""
     mask = (1 << n) - 1
@@ -147,7 +146,6 @@ def prefix_fits(n: int, depth: int, bits: Any, allow: Any, side_row: int) -> boo
     return True
 
 
-@register_jitable
 def count_corner(n: int, depth: int, bits: Any, bound1: int, stack: Any) -> tuple[int, int]:
     """Leaves and nodes below a legal corner prefix ``bits[0:depth]`` (``2 <= depth <= n-3``).
 
@@ -213,7 +211,6 @@ def count_corner(n: int, depth: int, bits: Any, bound1: int, stack: Any) -> tupl
     return leaves, nodes
 
 
-@register_jitable
 def popcount2(free: int) -> int:
     """Bits set in a mask known to hold at most two."""
     if free == 0:
@@ -221,7 +218,6 @@ def popcount2(free: int) -> int:
     return 1 if free & (free - 1) == 0 else 2
 
 
-@register_jitable
 def last_two(mask: int, cols: int, left: int, right: int, free: int, closed: int) -> int:
     """Which of the (at most two) squares ``free`` of row ``n-2`` complete a board.
 
@@ -246,7 +242,6 @@ def last_two(mask: int, cols: int, left: int, right: int, free: int, closed: int
     return ways
 
 
-@register_jitable
 def count_edge(
     n: int, depth: int, bits: Any, stack: Any, queen_cols: Any, inverse: Any
 ) -> tuple[int, int, int]:

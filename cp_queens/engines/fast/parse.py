@@ -1,8 +1,9 @@
 """The row parser of the fast readers: whole lines of CSV or JSON placements into an array.
 
-Written like the kernels (``cp_queens.engines.fast.kernels``): the same source runs
-interpreted over ``bytes`` and compiled by Numba over a ``uint8`` array, so that
-``cp_queens.formats.read_blocks`` reads a big file at compiled speed.
+Written like the kernels (``cp_queens.engines.fast.kernels``): this source runs
+interpreted over ``bytes``, its C twin (``parse_rows`` in ``_kernels.c``) over any
+buffer of bytes, so that ``cp_queens.formats.read_blocks`` reads a big file at
+compiled speed.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ Examples:
 
 from __future__ import annotations
 
+import array
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -288,51 +289,37 @@ def _extend(sub: Subproblem, depth: int) -> Iterator[Subproblem]:
 _warned = False
 
 
-#: Boards up to this size are counted by the interpreted kernels unless the native library
-#: is already built (it loads in a millisecond): building it, or loading Numba's JIT (about
-#: 0.8 s of CPU), costs more than the interpreted count of n = 12 (about 0.2 s).
-INTERPRETED_UP_TO = 12
-#: Below this size not even the native library is looked for: finding and loading it
-#: (``ctypes``, the build module's hashing of the kernel source) takes some 15 ms of
-#: CPU, more than the interpreted count (n = 10: 10 ms, n = 8: 1 ms).
-NATIVE_PAYS_FROM = 11
-
-
 def backend(force_python: bool = False, n: int | None = None) -> tuple[Any, bool]:
-    """The kernels to run (compiled when possible) and whether they are compiled.
+    """The kernels to run and whether they are compiled.
 
-    Without Numba the interpreted kernels run, after one warning: the answer is
-    the same, only some 50-100 times slower. Given the board size ``n``, small
-    boards (up to ``INTERPRETED_UP_TO``) run interpreted anyway, unless the
-    compiled kernels are already built: the count (or the enumeration) is over
-    before the compiled code would have loaded, let alone been built.
+    The compiled ones (``loader.COMPILED``, the C extension built at install) whenever
+    they are there: importing them costs about a millisecond, so even the smallest
+    board counts compiled. Without them the interpreted kernels run, after one
+    warning line that says why and how to get the compiled ones: the answer is the
+    same, only some 50-100 times slower. ``n`` is accepted for callers that pass the
+    board size (it no longer changes the choice).
     """
     global _warned
+    if force_python:
+        return loader.PYTHON, False
     if loader.COMPILED is None:
         if not _warned:
             _warned = True
             warnings.warn(
-                "numba is not installed: engine 'fast' runs its pure-Python fallback "
-                "(exact but slow); pip install numba",
-                RuntimeWarning,
+                f"engine 'fast' runs its pure-Python kernels (exact, 50-100 times slower): "
+                f"{loader.MISSING}; for the compiled ones, {loader.HOW}",
+                CpQueensWarning,
                 stacklevel=3,
             )
-        return loader.PYTHON, False
-    if force_python:
-        return loader.PYTHON, False
-    if n is not None and n < NATIVE_PAYS_FROM:
-        return loader.PYTHON, False
-    if n is not None and n <= INTERPRETED_UP_TO and not loader.COMPILED.native_built():
         return loader.PYTHON, False
     return loader.COMPILED, True
 
 
 def new_array(size: int, compiled: bool) -> Any:
-    """An int64 array for the compiled kernels, a list for the interpreted ones."""
+    """A zeroed buffer of 8-byte integers for the compiled kernels (``array.array``: no
+    NumPy needed), a list for the interpreted ones (whose masks may exceed 64 bits)."""
     if compiled:
-        import numpy as np
-
-        return np.zeros(size, dtype=np.int64)
+        return array.array("q", bytes(8 * size))
     return [0] * size
 
 
@@ -345,32 +332,12 @@ def count_many(subs: Sequence[Subproblem], *, force_python: bool = False) -> lis
     """Count several subproblems of one board in a single kernel call."""
     if not subs:
         return []
-    n = subs[0].n
-    code, compiled = backend(force_python, n)
+    code, compiled = backend(force_python, subs[0].n)
     return count_with(code, compiled, subs)
 
 
 def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[PartialCount]:
-    """``count_many`` on the given kernels (``loader.COMPILED`` or ``loader.PYTHON``).
-
-    Compiled kernels count only after they have passed ``self_test`` in this
-    process; kernels that fail it are refused and the interpreted ones count instead.
-    """
-    native = None
-    if compiled and loader.COMPILED is not None and code is loader.COMPILED:
-        native = loader.COMPILED.native_count()
-        if native is not None and not _passes("native", native):
-            loader.COMPILED.refuse_native()
-            native = None
-        if native is None and not _passes("arrays", code):
-            loader.COMPILED.refuse()
-            code, compiled = loader.PYTHON, False
-    return _count(code, compiled, native, subs)
-
-
-def _count(
-    code: Any, compiled: bool, native: Any, subs: Sequence[Subproblem]
-) -> list[PartialCount]:
+    """``count_many`` on the given kernels (``loader.COMPILED`` or ``loader.PYTHON``)."""
     if not subs:
         return []
     n = subs[0].n
@@ -384,13 +351,9 @@ def _count(
         for r, col in enumerate(sub.prefix):
             prefixes[i * n + r] = 1 << col
     base = base_masks(n, fixed, blocked)
-    if native is not None:
-        return _count_native(native, n, kinds, depths, prefixes, base)
     if compiled:
-        import numpy as np
-
-        kinds, depths, prefixes, base = (  # type: ignore[assignment]  # lists become arrays
-            np.array(values, dtype=np.int64) for values in (kinds, depths, prefixes, base)
+        kinds, depths, prefixes, base = (  # type: ignore[assignment]  # lists become buffers
+            array.array("q", values) for values in (kinds, depths, prefixes, base)
         )
     results = new_array(3 * len(subs), compiled)
     code.count_many(
@@ -410,97 +373,8 @@ def _count(
     return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(len(subs))]
 
 
-#: Which compiled kernels passed (True) or failed (False) their self-test in this process.
-_TESTED: dict[str, bool] = {}
-
-
-def self_test_cases() -> list[list[Subproblem]]:
-    """Small boards of every kind: n = 1 to 9 split two rows deep (corner, edge and
-    plain subtrees, the general and the dynamic searches), and boards with given
-    queens and blocked squares."""
-    cases = [split(n, depth=min(2, n)) for n in range(1, 10)]
-    cases.append(split(9, depth=2, fixed={1: 3}))
-    cases.append(split(10, depth=3, fixed={4: 0, 9: 5}))
-    cases.append(split(8, depth=2, blocked=((0, 0), (5, 5), (7, 1), (3, 6))))
-    return cases
-
-
-def self_test(code: Any, native: Any = None) -> str | None:
-    """Count ``self_test_cases`` with the compiled kernels and the interpreted ones;
-    the first board where they differ, or ``None`` when every figure agrees.
-
-    Why: a compiled kernel that is wrong (a broken build, a miscompiling toolchain,
-    a planted library that slipped past the cache's checks) would make every count
-    wrong while looking fast; some 15 ms of interpreted counting in each process
-    that loads compiled kernels shows it before it counts anything. The expected
-    figures are computed here, never looked up.
-    """
-    for subs in self_test_cases():
-        expected = _count(loader.PYTHON, False, None, subs)
-        try:
-            found = _count(code, True, native, subs)
-        except Exception:  # a kernel that cannot even run is refused too
-            found = []
-        if found != expected:
-            board = subs[0]
-            extra = f" with queens {list(board.fixed)}" if board.fixed else ""
-            extra += f" with blocked squares {list(board.blocked)}" if board.blocked else ""
-            return f"n={board.n}{extra}"
-    return None
-
-
-def _passes(which: str, runner: Any) -> bool:
-    """Whether the compiled kernels ``which`` ("native" or "arrays") passed their self-test
-    (run on first use in this process); a failure is one warning line."""
-    if which not in _TESTED:
-        native = runner if which == "native" else None
-        code = None if which == "native" else runner
-        failed = self_test(code, native)
-        _TESTED[which] = failed is None
-        if failed is not None:
-            what = "native counting library" if which == "native" else "compiled kernels"
-            warnings.warn(
-                f"the {what} counted {failed} differently from the interpreted kernels: "
-                "refused, counting without them",
-                CpQueensWarning,
-                stacklevel=3,
-            )
-    return _TESTED[which]
-
-
-def _count_native(
-    native: Any, n: int, kinds: list[int], depths: list[int], prefixes: list[int], base: list[int]
-) -> list[PartialCount]:
-    """``count_with`` through the native library: ``ctypes`` buffers, no NumPy."""
-    import ctypes
-
-    def buffer(values: list[int] | int) -> Any:
-        if isinstance(values, int):
-            return (ctypes.c_int64 * values)()
-        return (ctypes.c_int64 * len(values))(*values)
-
-    m = len(kinds)
-    results = buffer(3 * m)
-    native(
-        n,
-        m,
-        buffer(kinds),
-        buffer(depths),
-        buffer(prefixes),
-        buffer(base),
-        results,
-        buffer(64),  # allow
-        buffer(64),  # bits
-        buffer(6 * 64),  # stack (six slots a row)
-        buffer(64),  # queen_cols
-        buffer(64),  # inverse
-    )
-    values = list(results)
-    return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(m)]
-
-
 def warm_up(force_python: bool = False, n: int | None = None) -> None:
-    """Compile (or load from Numba's cache) the counting kernel now, not inside a timing;
-    given the board size ``n``, only if a count of that board would use it."""
+    """Load the counting kernels now, before workers are forked or a clock starts (and say
+    now, once, if only the interpreted ones are there)."""
     code, compiled = backend(force_python, n)
     count_with(code, compiled, [Subproblem(4, EDGE, (1,))])

@@ -30,13 +30,14 @@ Examples:
 
 from __future__ import annotations
 
+import array
 import random
-
-import numpy as np
+import warnings
+from typing import Any
 
 from cp_queens.engines import register
 from cp_queens.engines.base import Call, Engine, check_seed
-from cp_queens.errors import EngineOptionError, UnsupportedTaskError
+from cp_queens.errors import CpQueensWarning, EngineOptionError
 from cp_queens.problem import Placement, Problem
 
 #: Random draws per row when building the greedy start.
@@ -48,7 +49,7 @@ WORK_PER_CALL = 20_000_000
 
 @register
 class MinConflictsEngine(Engine):
-    """Min-conflicts repair from a greedy random start, with restarts (Numba kernels)."""
+    """Min-conflicts repair from a greedy random start, with restarts (C kernels)."""
 
     name = "minconflicts"
     description = (
@@ -86,21 +87,22 @@ class MinConflictsEngine(Engine):
             return Placement((0,))
         if n in (2, 3):  # no solution exists; local search could not find out
             return None
-        try:
-            from cp_queens.engines.minconflicts import kernel
-        except ImportError as error:  # the compiled kernel needs Numba
-            raise UnsupportedTaskError(
-                f"engine 'minconflicts' needs Numba, which cannot be imported ({error}); "
-                "pip install numba, or use engine 'construct' for one solution"
-            ) from None
-
+        code, compiled = kernels()
         seed = self.seed if self.seed is not None else random.randrange(2**31)
-        kernel.seed_rng(seed)
-        q = np.empty(n, dtype=np.int64)
-        col = np.empty(n, dtype=np.int64)
-        up = np.empty(2 * n - 1, dtype=np.int64)
-        down = np.empty(2 * n - 1, dtype=np.int64)
-        rows = np.empty(n, dtype=np.int64)
+        rng = array.array("Q", [seed])  # the generator's state, shared with the kernels
+        q: Any
+        col: Any
+        rows: Any
+        up: Any
+        down: Any
+        if compiled:
+            import numpy as np
+
+            q, col, rows = (np.zeros(n, dtype=np.int64) for _ in range(3))
+            up, down = (np.zeros(2 * n - 1, dtype=np.int64) for _ in range(2))
+        else:
+            q, col, rows = ([0] * n for _ in range(3))
+            up, down = ([0] * (2 * n - 1) for _ in range(2))
         restart_after = self.restart_after or n + 100
         per_call = max(1, WORK_PER_CALL // n)
         moves = restarts = 0
@@ -108,17 +110,17 @@ class MinConflictsEngine(Engine):
         stats.extra.update(seed=seed)
         try:
             while True:
-                kernel.greedy_start(n, START_TRIES, q, col, up, down)
+                code.greedy_start(n, START_TRIES, q, col, up, down, rng)
                 stats.extra.setdefault(
-                    "start_conflicts", kernel.conflicted_rows(n, q, col, up, down, rows)
+                    "start_conflicts", code.conflicted_rows(n, q, col, up, down, rows)
                 )
                 moves_this_start = 0
                 while moves_this_start < restart_after:
                     budget = min(per_call, restart_after - moves_this_start)
-                    done = kernel.repair(n, budget, q, col, up, down, rows)
+                    done = code.repair(n, budget, q, col, up, down, rows, rng)
                     if done < 0:
                         moves += -done - 1
-                        return Placement(tuple(q.tolist()))
+                        return Placement(tuple(int(c) for c in q))
                     moves += done
                     moves_this_start += done
                     if call.expired():
@@ -127,3 +129,30 @@ class MinConflictsEngine(Engine):
                 restarts += 1
         finally:
             stats.extra.update(moves=moves, restarts=restarts)
+
+
+_warned = False
+
+
+def kernels() -> tuple[Any, bool]:
+    """The compiled kernels (the ``_kernel`` extension built at install) and ``True``, or
+    the interpreted ones of ``kernel.py`` and ``False``, after one warning line that says
+    why and how to get the compiled ones. The same seed gives the same board either way."""
+    global _warned
+    try:
+        from cp_queens.engines.minconflicts import _kernel  # type: ignore[attr-defined]
+
+        return _kernel, True
+    except ImportError:
+        from cp_queens.engines.minconflicts import kernel
+
+        if not _warned:
+            _warned = True
+            warnings.warn(
+                "engine 'minconflicts' runs its pure-Python kernels (the same boards, about "
+                "50 times slower): cp-queens was installed without its C extension; install a "
+                "C compiler and reinstall cp-queens for the compiled ones",
+                CpQueensWarning,
+                stacklevel=3,
+            )
+        return kernel, False

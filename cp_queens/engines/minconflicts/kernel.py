@@ -1,4 +1,4 @@
-"""Numba kernels of the ``minconflicts`` engine: plain functions over integer arrays.
+"""The kernels of the ``minconflicts`` engine: plain functions over integer sequences.
 
 The board state is four arrays, updated in O(1) per queen moved:
 
@@ -8,24 +8,38 @@ The board state is four arrays, updated in O(1) per queen moved:
 * ``down[r - c + n - 1]`` - queens on the "\\" diagonal.
 
 A queen at ``(r, c)`` is attacked by ``col[c] + up[r + c] + down[r - c + n - 1] - 3``
-other queens. Kernels are compiled on first use and cached on disk, so only the
-very first run pays for compilation.
+other queens.
+
+These functions are the readable statement of the search and the fallback where the
+package was installed without a C compiler; the C extension ``_kernel`` (``_kernel.c``,
+built at install) is a line-for-line port of them. Both draw their random numbers
+from the same generator (splitmix64 over one 64-bit state that the caller holds in
+``rng[0]``), so a seed gives the same board either way (``tests/test_minconflicts.py``).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import Any
+
+_MASK = (1 << 64) - 1
 
 
-@njit(cache=True)
-def seed_rng(seed: int) -> None:  # pragma: no cover - compiled
-    """Numba keeps its own generator; seed it so runs are reproducible."""
-    np.random.seed(seed)
+def next_random(rng: Any) -> int:
+    """The next 64-bit number of splitmix64; the state ``rng[0]`` moves on (kept unsigned
+    here, the C reads the same 64 bits)."""
+    state = (int(rng[0]) + 0x9E3779B97F4A7C15) & _MASK
+    rng[0] = state
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
 
 
-@njit(cache=True)
-def greedy_start(n: int, tries: int, q, col, up, down) -> None:  # pragma: no cover - compiled
+def randint(rng: Any, lo: int, hi: int) -> int:
+    """An integer in ``lo .. hi-1`` (``hi > lo``)."""
+    return lo + next_random(rng) % (hi - lo)
+
+
+def greedy_start(n: int, tries: int, q: Any, col: Any, up: Any, down: Any, rng: Any) -> None:
     """A random permutation, improved row by row by swapping in a diagonal-free column.
 
     Starting from a permutation means no two queens share a column. Row ``i``
@@ -37,14 +51,16 @@ def greedy_start(n: int, tries: int, q, col, up, down) -> None:  # pragma: no co
     for i in range(n):
         q[i] = i
     for i in range(n - 1, 0, -1):
-        j = np.random.randint(0, i + 1)
+        j = randint(rng, 0, i + 1)
         q[i], q[j] = q[j], q[i]
-    col[:] = 0
-    up[:] = 0
-    down[:] = 0
+    for c in range(n):
+        col[c] = 0
+    for d in range(2 * n - 1):
+        up[d] = 0
+        down[d] = 0
     for i in range(n):
         for _ in range(tries):
-            j = np.random.randint(i, n)
+            j = randint(rng, i, n)
             c = q[j]
             if up[i + c] == 0 and down[i - c + n - 1] == 0:
                 q[i], q[j] = q[j], q[i]
@@ -55,8 +71,7 @@ def greedy_start(n: int, tries: int, q, col, up, down) -> None:  # pragma: no co
         down[i - c + n - 1] += 1
 
 
-@njit(cache=True)
-def conflicted_rows(n: int, q, col, up, down, out) -> int:  # pragma: no cover - compiled
+def conflicted_rows(n: int, q: Any, col: Any, up: Any, down: Any, out: Any) -> int:
     """Write the rows whose queen is attacked into ``out``; return how many there are."""
     k = 0
     for r in range(n):
@@ -67,8 +82,9 @@ def conflicted_rows(n: int, q, col, up, down, out) -> int:  # pragma: no cover -
     return k
 
 
-@njit(cache=True)
-def repair(n: int, max_moves: int, q, col, up, down, rows) -> int:  # pragma: no cover - compiled
+def repair(
+    n: int, max_moves: int, q: Any, col: Any, up: Any, down: Any, rows: Any, rng: Any
+) -> int:
     """Min-conflicts repair: move attacked queens to their least attacked column.
 
     Takes the attacked rows in random order; each queen still attacked is moved
@@ -83,7 +99,7 @@ def repair(n: int, max_moves: int, q, col, up, down, rows) -> int:  # pragma: no
         if k == 0:
             return -moves - 1
         for i in range(k - 1, 0, -1):
-            j = np.random.randint(0, i + 1)
+            j = randint(rng, 0, i + 1)
             rows[i], rows[j] = rows[j], rows[i]
         for t in range(k):
             r = rows[t]
@@ -104,7 +120,7 @@ def repair(n: int, max_moves: int, q, col, up, down, rows) -> int:  # pragma: no
                     choice = x
                 elif attackers == best:
                     ties += 1
-                    if np.random.randint(0, ties) == 0:
+                    if randint(rng, 0, ties) == 0:
                         choice = x
             q[r] = choice
             col[choice] += 1
