@@ -98,7 +98,7 @@ def fork32():
 
 
 pid = fork32()
-print("PROBE fork32=" + str(pid), flush=True)
+os.write(1, ("PROBE fork32=" + str(pid) + "\n").encode())  # one write each
 if pid < 0:
     try:
         pid = os.fork()
