@@ -236,9 +236,15 @@ def _warnings_as_one_line() -> None:
     from cp_queens.errors import CpQueensWarning
 
     shown: set[str] = set()
+    # Other warnings go where they went before: on Python 3.12+ a fork with threads alive
+    # (OpenBLAS starts idle ones when numpy is imported) is a DeprecationWarning that
+    # Python's own filters hide from a user; it is not ours to print as a line of ours.
+    previous = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None) -> None:
-        if str(message) not in shown:  # the same option may be checked in several places
+        if not issubclass(category, CpQueensWarning):
+            previous(message, category, filename, lineno, file, line)
+        elif str(message) not in shown:  # the same option may be checked in several places
             shown.add(str(message))
             print(f"cp-queens: warning: {message}", file=sys.stderr)
 
