@@ -164,7 +164,8 @@ def test_a_hostile_class_of_40_in_one_run(tmp_path: Path) -> None:
         assert rows[name][1] == rows[name][2], (name, rows[name])
     for name in ("toolkit", "nb_toolkit", "huge", "deep", "linked"):
         assert rows[name][1] == "0", (name, rows[name])
-    assert [rows["forges"][3 + i] for i in (0, 3, 4)] == ["violation"] * 3  # n = 1, 4, 5
+    header = rows["student"]  # the per-size columns are found by name, after the fixed ones
+    assert [rows["forges"][header.index(f"n={n}")] for n in (1, 4, 5)] == ["violation"] * 3
     feedback = {p.stem: p.read_text(encoding="utf-8") for p in (out / "feedback").glob("*.md")}
     assert "not available to submissions" in feedback["toolkit"]
     assert "PROBE keys=0" in feedback["relative_keys"]
