@@ -27,24 +27,9 @@ from cp_queens.course.marks import COLUMNS, feedback, write_feedback, write_mark
 from cp_queens.course.rubric import RubricError, load
 from cp_queens.course.sandbox import TOKEN_VARIABLE
 from tests.helpers import ROOT
+from tests.hostile import RIGHT
 
 ASSIGNMENT = ROOT / "examples" / "assignment"
-
-RIGHT = """
-def model(n):
-    found = []
-
-    def place(row, q):
-        if row == n:
-            found.append(list(q))
-            return
-        for col in range(n):
-            if all(col != q[r] and abs(col - q[r]) != row - r for r in range(row)):
-                place(row + 1, [*q, col])
-
-    place(0, [])
-    return found
-"""
 
 
 def backtrack(n: int) -> list[list[int]]:
