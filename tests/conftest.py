@@ -36,6 +36,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (the default run's): one worker per core, plus one.
+
+    Why the extra one: about a fifth of the default run's test time is spent waiting, not
+    computing (on a child process, a solver's time limit, a sandboxed submission's wall
+    clock), so one worker per core leaves cores idle. Measured on 2 cores, idle machine,
+    the whole default run: 2 workers 77 s, 3 workers 68 s, 4 workers 66 s (worksteal).
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still overrides it, as in pytest-xdist.
+    """
+    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    if chosen.isdigit():
+        return int(chosen)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "engine_name" in metafunc.fixturenames:
         chosen = metafunc.config.getoption("engine") or [*ALL_ENGINES, *UNREGISTERED]

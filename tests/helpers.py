@@ -101,6 +101,20 @@ def engines_that(*, enumerate: bool = False, count: bool = False) -> list[str]:
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+#: Lessons whose run takes well over a second of CPU (1.5-3.5 s each, measured alone on
+#: an idle machine): the default run leaves them to the slow run, which runs every
+#: lesson as a script. The default run still runs every other lesson, and checks the
+#: numbers they print.
+LONG_LESSONS = frozenset(
+    {
+        "03_modelling_vs_backtracking.py",
+        "03_python_constraint.py",
+        "04_symmetry_breaking.py",
+        "05_search_strategies.py",
+        "10_one_model_many_solvers.py",
+        "11_optimisation.py",  # 3.5 s; its numbers: tests/test_examples_optimisation.py, slow
+    }
+)
 #: Examples import the cp_queens of this checkout, not whichever one is installed.
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 

@@ -176,7 +176,8 @@ def test_broken_pipe_is_quiet() -> None:
     assert "Traceback" not in shell.stderr
 
 
-def test_ctrl_c_stops_a_cpsat_count() -> None:
+@pytest.mark.slow  # 3 s, 2 of them solver CPU by design; test_ctrl_c_keeps_written_lines_intact
+def test_ctrl_c_stops_a_cpsat_count() -> None:  # interrupts CP-SAT in the default run
     """CP-SAT catches Ctrl-C itself; the engine must still report an interruption."""
     process = subprocess.Popen(
         [sys.executable, "-m", "cp_queens", "count", "15", "--engine", "cpsat",

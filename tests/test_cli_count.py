@@ -54,7 +54,7 @@ def test_checkpoint_of_another_board_is_refused(capsys, tmp_path: Path) -> None:
 
 
 #: A count long enough to interrupt (n = 16: at n = 15 a fast machine could finish between
-#: two looks at the file) runs compiled, built on first use: in the slow run;
+#: two looks at the file) costs a second or more of counting: in the slow run;
 #: tests/test_parallel.py interrupts and resumes a count in the default run.
 @pytest.mark.slow
 def test_ctrl_c_saves_the_work_and_the_same_command_resumes(tmp_path: Path) -> None:

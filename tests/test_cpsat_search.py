@@ -43,7 +43,9 @@ def test_every_strategy_enumerates_exactly_the_reference_solutions(options: dict
 @pytest.mark.parametrize("options", EVERY_STRATEGY, ids=_label)
 def test_every_strategy_counts_like_oeis_and_keeps_given_queens(options: dict) -> None:
     engine = engines.get("cpsat", **options)
-    assert engine.count(Problem(8)) == total(8)
+    # n = 7: counting all 92 solutions at n = 8 under a random value order takes CP-SAT
+    # 0.9 s of CPU (under 0.05 s with any other order); n = 7's 40 take a quarter of it.
+    assert engine.count(Problem(7)) == total(7)
     completion = Problem(8, {0: 0, 2: 4})
     assert set(engine.solutions(completion)) == _reference(completion)
 

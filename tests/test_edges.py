@@ -186,7 +186,8 @@ def test_a_count_with_a_time_limit_stops_while_splitting_interpreted() -> None:
     assert engine.stats.status == TIME_LIMIT and engine.stats.extra["subproblems"] == 0
 
 
-#: The CLI counts n = 30 compiled (built on first use, half a minute): in the slow run.
+#: A second of the clock, spent counting: in the slow run (the interpreted splitting is
+#: stopped in the default run, test_a_count_with_a_time_limit_stops_while_splitting_interpreted).
 @pytest.mark.slow
 def test_a_count_with_a_time_limit_stops_while_splitting(capsys) -> None:
     started = time.perf_counter()

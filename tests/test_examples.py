@@ -2,7 +2,8 @@
 
 Each example runs once per session (the ``example_run`` fixture: a child of a process
 that has already imported what the lessons import); the lesson tests read the same
-run's output. One lesson runs as a real script here, every one in the slow run.
+run's output. One lesson runs as a real script here, every one in the slow run (the
+long ones, :data:`~tests.helpers.LONG_LESSONS`, only there).
 """
 
 from __future__ import annotations
@@ -12,15 +13,24 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import COLUMNS, EXAMPLES, check_width, run_example
+from tests.helpers import COLUMNS, EXAMPLES, LONG_LESSONS, check_width, run_example
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "example",
+    [path for path in EXAMPLES if path.name not in LONG_LESSONS],
+    ids=lambda path: path.name,
+)
 def test_example_runs(example_run, example: Path) -> None:
     result = example_run(example.name)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip(), "an example should show its result"
     check_width(result.stdout)
+
+
+def test_the_long_lessons_are_lessons() -> None:
+    """A renamed lesson must not drop out of both runs."""
+    assert {path.name for path in EXAMPLES} >= LONG_LESSONS
 
 
 def test_the_width_check_catches_a_wide_line() -> None:
@@ -55,3 +65,4 @@ def test_example_runs_as_a_script(example: Path) -> None:
     result = run_example(example.name)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip(), "an example should show its result"
+    check_width(result.stdout)

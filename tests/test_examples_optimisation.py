@@ -5,7 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
+
 from cp_queens.dominate import classic_lower_bound, smallest_dominating_set
+
+# The lesson takes 3.5 s of CPU (solvers at every size): the slow run checks it.
+pytestmark = pytest.mark.slow
 
 
 def lesson(example_run: Callable) -> str:

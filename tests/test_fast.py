@@ -16,10 +16,7 @@ from cp_queens.verify import verify
 from tests.helpers import total, unique
 
 
-#: n = 13 and 14 count compiled (built on first use, half a minute): in the slow run.
-@pytest.mark.parametrize(
-    "n", [*range(1, 13), *(pytest.param(n, marks=pytest.mark.slow) for n in (13, 14))]
-)
+@pytest.mark.parametrize("n", range(1, 15))
 def test_counts_and_unique_counts_match_oeis(n: int) -> None:
     engine = engines.get("fast")
     assert engine.count_unique(Problem(n)) == UniqueCount(total(n), unique(n))
@@ -70,9 +67,6 @@ def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subprobl
     assert pool.stats.extra["subproblems"] == len(split_module.split(n))
 
 
-#: Needs the compiled kernels, whose first use builds them (half a minute): slow run. The
-#: default run keeps deadline_depth's doctest and the engine contract's time limit.
-@pytest.mark.slow
 def test_a_time_limit_stops_a_large_count_in_this_process_on_time() -> None:
     import time
 
@@ -131,11 +125,9 @@ def test_limit_stops_the_stream_early(streamed: int, first: int) -> None:
     assert engine.first(Problem(first)) == engines.get("reference").first(Problem(first))
 
 
-#: The 64-bit masks are the compiled kernels' (built on first use): the interpreted ones,
-#: over Python's integers, run the same search in the default run.
-@pytest.mark.parametrize(
-    "force_python", [True, pytest.param(False, marks=pytest.mark.slow, id="compiled")]
-)
+#: The 64-bit masks are the compiled kernels'; the interpreted ones run over Python's
+#: integers: both refuse alike.
+@pytest.mark.parametrize("force_python", [True, False], ids=["interpreted", "compiled"])
 def test_boards_beyond_the_masks_are_refused_clearly(force_python: bool) -> None:
     with pytest.raises(UnsupportedTaskError, match="n <= 62"):
         engines.get("fast", force_python=force_python).count(Problem(63))

@@ -29,7 +29,10 @@ def both(subs: list[s.Subproblem]) -> tuple[list[s.PartialCount], list[s.Partial
     return s.count_with(loader.COMPILED, True, subs), s.count_with(loader.PYTHON, False, subs)
 
 
-@pytest.mark.parametrize("n", range(1, 13))
+@pytest.mark.parametrize(
+    "n",
+    [*range(1, 12), pytest.param(12, marks=pytest.mark.slow)],  # 12: 2.3 s of the 3
+)
 def test_every_subtree_counts_the_same_and_the_totals_are_known(n: int) -> None:
     """Corner and edge subtrees, the dynamic and top-down searches (depth), nearly full
     prefixes: the same (total, unique, nodes) for every subtree."""

@@ -8,6 +8,7 @@ keeps the budget small; ``-m slow`` runs many more examples.
 from __future__ import annotations
 
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -89,14 +90,20 @@ def test_any_input_many_examples(capsys, tmp_path, command: str, data: bytes) ->
 def test_any_checkpoint_tail_is_refused_or_recomputed(tmp_path_factory, tail: str) -> None:
     """A checkpoint with anything appended gives an exact count, a warning, or one error."""
     from cp_queens import Problem, engines
-    from cp_queens.errors import CpQueensError
+    from cp_queens.errors import CpQueensError, CpQueensWarning
 
     path = tmp_path_factory.mktemp("ck") / "n6.jsonl"
     engines.get("fast", workers=1, checkpoint=str(path)).count(Problem(6))
     with path.open("a") as handle:
         handle.write(tail)
-    try:
-        found = engines.get("fast", workers=1, checkpoint=str(path)).count(Problem(6))
-    except CpQueensError:
-        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            found = engines.get("fast", workers=1, checkpoint=str(path)).count(Problem(6))
+        except CpQueensError:
+            return
     assert found == 4
+    # The only warning there may be: which records were dropped and computed again.
+    for warning in caught:
+        assert issubclass(warning.category, CpQueensWarning), warning
+        assert "dropped and computed again" in str(warning.message), warning

@@ -286,6 +286,7 @@ def test_signals_do_not_reach_the_command(tmp_path: Path) -> None:
     assert marked_processes() == []
 
 
+@pytest.mark.slow  # 2.3 s of fork and thread bombs; the other tests here end trees too
 def test_a_process_tree_is_limited_and_ended_whole(tmp_path: Path, runs: Runs) -> None:
     rubric = tmp_path / "rubric.toml"
     rubric.write_text(

@@ -74,6 +74,7 @@ def test_key_38_counts_every_smallest_set_and_every_orbit() -> None:
     assert {min(_images(n, squares)) for squares in by_lex} == orbits
 
 
+@pytest.mark.slow  # 1.6 s: it grades both answers (the grader's own runs)
 def test_key_39_greedy_dominates_but_is_not_always_smallest_and_optimal_is() -> None:
     key = load_key("lesson11")
     for n in range(4, 7):
