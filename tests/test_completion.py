@@ -103,13 +103,13 @@ def counts_and_first_completions_agree_with_the_oracle(problem: Problem) -> None
             assert found is None, name
 
 
-@_boards(5)
+@_boards(3)
 @given(partial_boards())
 def test_enumerating_engines_find_exactly_the_oracle_completions(problem: Problem) -> None:
     enumerating_engines_find_exactly_the_oracle_completions(problem)
 
 
-@_boards(5)
+@_boards(3)
 @given(partial_boards())
 def test_counts_and_first_completions_agree_with_the_oracle(problem: Problem) -> None:
     counts_and_first_completions_agree_with_the_oracle(problem)

@@ -110,6 +110,7 @@ def test_a_crashing_minizinc_is_one_line_with_its_own_exit_code(tmp_path: Path) 
     assert "Segmentation fault" in done.stderr and "internal error" not in done.stderr
 
 
+@pytest.mark.slow  # 2 s; the default run kills a hanging minizinc's tree at its deadline
 @pytest.mark.skipif(shutil.which("minizinc") is None, reason="minizinc is not installed")
 def test_kill_9_of_cp_queens_takes_minizinc_and_its_solver_along() -> None:
     """MiniZinc starts the solver (``fzn-gecode``) as a process of its own: both go."""
@@ -180,7 +181,11 @@ def _into_a_closed_pipe(*argv: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize(
     "argv",
-    [("enumerate", "10", "--format", "jsonl", "-q"), ("compare", "--n", "4..5", "-q")],
+    [
+        ("enumerate", "10", "--format", "jsonl", "-q"),
+        # compare starts every engine (1 s): in the slow run
+        pytest.param(("compare", "--n", "4..5", "-q"), marks=pytest.mark.slow),
+    ],
     ids=["enumerate", "compare"],
 )
 def test_a_closed_pipe_is_a_quiet_exit(argv: tuple[str, ...]) -> None:
