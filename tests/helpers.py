@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import doctest
+import functools
 import importlib.util
 import os
 import re
@@ -16,7 +17,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from cp_queens import engines
+from cp_queens import Problem, engines
+from cp_queens.problem import Placement
 
 #: OEIS A000170: number of ways to place n non-attacking queens, n = 1..20 (test oracle only).
 A000170 = [
@@ -39,6 +41,14 @@ def total(n: int) -> int:
 def unique(n: int) -> int:
     """Solutions up to the 8 symmetries of the square (OEIS A002562)."""
     return A002562[n - 1]
+
+
+@functools.cache
+def reference_set(n: int) -> frozenset[Placement]:
+    """Every solution of the empty n x n board, by the reference backtracker (the oracle
+    the other engines' solution sets are held to). Computed once per test process, when
+    first asked: three modules read it."""
+    return frozenset(engines.get("reference").solutions(Problem(n)))
 
 
 ALL_ENGINES = engines.names()

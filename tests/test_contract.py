@@ -24,13 +24,9 @@ from cp_queens.errors import (
     UnsupportedTaskError,
 )
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Progress
-from tests.helpers import UNREGISTERED, total, unique
+from tests.helpers import UNREGISTERED, reference_set, total, unique
 
 MakeEngine = Callable[..., Engine]
-
-REFERENCE_SETS = {
-    n: frozenset(engines.get("reference").solutions(Problem(n))) for n in range(1, 11)
-}
 
 #: Largest n at which an engine's whole solution set (and count) is checked in the default
 #: run: bounded by how long the slowest engines take, not by what they can do.
@@ -99,7 +95,7 @@ def test_solution_sets_equal_the_reference(make_engine: MakeEngine, engine_name:
     for n in range(1, fit(engine, check_up_to(engine_name)) + 1):
         found = list(engine.solutions(Problem(n)))
         assert len(found) == len(set(found)), f"duplicates at n={n}"
-        assert set(found) == REFERENCE_SETS[n], f"n={n}"
+        assert set(found) == reference_set(n), f"n={n}"
 
 
 def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
@@ -322,7 +318,7 @@ def test_one_engine_serves_two_streams_at_once(make_engine: MakeEngine) -> None:
         from_six.append(a)
         from_seven.append(b)
     from_seven.extend(seven)
-    assert set(from_six) == REFERENCE_SETS[6] and set(from_seven) == REFERENCE_SETS[7]
+    assert set(from_six) == reference_set(6) and set(from_seven) == reference_set(7)
     assert (six.stats.n, six.stats.solutions) == (6, total(6))
     assert (seven.stats.n, seven.stats.solutions) == (7, total(7))
 

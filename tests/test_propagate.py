@@ -20,9 +20,9 @@ from cp_queens.engines.propagate import (
 )
 from cp_queens.errors import CpQueensError, TimeLimitError
 from cp_queens.stats import TIME_LIMIT
+from tests.helpers import reference_set
 
 COMBINATIONS = list(itertools.product(CONSISTENCIES, VARIABLE_ORDERS, VALUE_ORDERS))
-REFERENCE = {n: frozenset(engines.get("reference").solutions(Problem(n))) for n in range(1, 10)}
 
 
 def engine(options: tuple[str, str, str], **more: object) -> engines.Engine:
@@ -45,7 +45,7 @@ def label(options: tuple[str, str, str]) -> str:
 def test_every_combination_finds_the_reference_solutions(options, n: int) -> None:
     found = list(engine(options).solutions(Problem(n)))
     assert len(found) == len(set(found)), "duplicates"
-    assert set(found) == REFERENCE[n]
+    assert set(found) == reference_set(n)
 
 
 @pytest.mark.slow
@@ -54,7 +54,7 @@ def test_every_combination_finds_the_reference_solutions_at_9(options) -> None:
     solver = engine(options)
     found = list(solver.solutions(Problem(9)))
     assert len(found) == len(set(found)) == solver.stats.solutions == 352
-    assert set(found) == REFERENCE[9]
+    assert set(found) == reference_set(9)
 
 
 COMPLETIONS = [

@@ -13,12 +13,17 @@ import pytest
 
 from cp_queens import Problem, engines, verify
 from cp_queens.errors import CpQueensError, UnsupportedTaskError
-from tests.helpers import build_or_skip, total, unique
+from tests.helpers import build_or_skip, reference_set, total, unique
 
-REFERENCE = {n: frozenset(engines.get("reference").solutions(Problem(n))) for n in range(1, 10)}
-
-#: Backends whose enumeration is native (fast): checked up to n = 9 in the default run.
-FAST = [("cpmpy", "ortools"), ("cpmpy", "choco"), ("minizinc", "gecode")]
+#: Backends whose enumeration is native (fast): checked up to n = 9 in the default run,
+#: but for the engines' default solvers (CPMpy's OR-Tools, MiniZinc's Gecode), whose sets,
+#: counts, first solutions and completions the engine contract and tests/test_completion.py
+#: check there: here they run in the slow run.
+FAST = [
+    pytest.param("cpmpy", "ortools", marks=pytest.mark.slow),
+    ("cpmpy", "choco"),
+    pytest.param("minizinc", "gecode", marks=pytest.mark.slow),
+]
 #: Backends enumerating by blocking clauses (seconds at n = 9): up to 7 by default.
 BLOCKING = [("cpmpy", "exact"), ("cpmpy", "pumpkin"), ("cpmpy", "pysat")]
 
@@ -28,7 +33,7 @@ def _check_sets(name: str, solver: str, up_to: int, **options: str) -> None:
     for n in range(1, up_to + 1):
         found = list(engine.solutions(Problem(n)))
         assert len(found) == len(set(found)), f"{solver}: duplicates at n={n}"
-        assert set(found) == REFERENCE[n], f"{solver}: n={n}"
+        assert set(found) == reference_set(n), f"{solver}: n={n}"
 
 
 @pytest.mark.parametrize(("name", "solver"), FAST)
@@ -52,7 +57,7 @@ def test_forced_blocking_gives_the_same_sets(solver: str) -> None:
     engine = build_or_skip("cpmpy", solver=solver, enumeration="blocking")
     assert engine.enumeration == "blocking"
     for n in range(1, 6):
-        assert set(engine.solutions(Problem(n))) == REFERENCE[n], f"{solver}: n={n}"
+        assert set(engine.solutions(Problem(n))) == reference_set(n), f"{solver}: n={n}"
 
 
 @pytest.mark.parametrize(
@@ -65,7 +70,7 @@ def test_counts_first_and_completions(name: str, solver: str) -> None:
     assert placement is not None and verify(placement).ok
     assert engine.first(Problem(3)) is None
     problem = Problem(8, fixed={0: 0}, blocked=[(1, 4)])
-    expected = {p for p in REFERENCE[8] if problem.admits(p)}
+    expected = {p for p in reference_set(8) if problem.admits(p)}
     assert set(engine.solutions(problem)) == expected
     # a given queen whose diagonals close a free row completely: no completion
     assert engine.count(Problem(4, fixed={0: 1}, blocked=[(1, 3)])) == 0
