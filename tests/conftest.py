@@ -48,8 +48,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     if chosen.isdigit():
         return int(chosen)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (cores or 1) + 1
+    return budget.available_cores() + 1
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from functools import cache
 
 import pytest
 
@@ -14,12 +13,7 @@ from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 from cp_queens.symmetry import is_canonical
 from cp_queens.verify import verify
-from tests.helpers import total, unique
-
-
-@cache
-def all_solutions(n: int) -> frozenset[Placement]:
-    return frozenset(engines.get("reference").solutions(Problem(n)))
+from tests.helpers import reference_set, total, unique
 
 
 def listed(n: int, **options: object) -> list[Placement]:
@@ -30,13 +24,13 @@ def listed(n: int, **options: object) -> list[Placement]:
 def test_full_break_leaves_exactly_the_canonical_solutions(n: int) -> None:
     found = listed(n, symmetry="full", method="plain")
     assert len(found) == len(set(found)) == unique(n)
-    assert set(found) == {p for p in all_solutions(n) if is_canonical(p)}
+    assert set(found) == {p for p in reference_set(n) if is_canonical(p)}
 
 
 @pytest.mark.parametrize("n", range(1, 11))
 def test_mirror_break_keeps_the_first_queen_in_the_left_half(n: int) -> None:
     found = listed(n, symmetry="mirror", method="plain")
-    expected = {p for p in all_solutions(n) if 2 * p[0] <= n - 1}
+    expected = {p for p in reference_set(n) if 2 * p[0] <= n - 1}
     assert len(found) == len(set(found))
     assert set(found) == expected
     if n % 2 == 0:
@@ -52,7 +46,7 @@ def test_counting_agrees_with_enumerating_under_each_break(level: str) -> None:
 def test_completion_with_symmetry_breaking_is_the_intersection() -> None:
     problem = Problem(8, {0: 2})
     found = set(engines.get("cpsat", symmetry="full").solutions(problem))
-    assert found == {p for p in all_solutions(8) if p[0] == 2 and is_canonical(p)}
+    assert found == {p for p in reference_set(8) if p[0] == 2 and is_canonical(p)}
 
 
 @pytest.mark.parametrize("processes", [1, 2])
@@ -61,7 +55,7 @@ def test_fast_enumeration_gives_exactly_every_solution_once(n: int, processes: i
     engine = engines.get("cpsat", method="fast", workers=processes)
     found = list(engine.solutions(Problem(n)))
     assert len(found) == total(n)
-    assert set(found) == all_solutions(n)
+    assert set(found) == reference_set(n)
     assert engine.stats.solutions == total(n)
     assert engine.stats.status == COMPLETE
 
@@ -147,7 +141,7 @@ def test_fast_path_is_exact_while_another_cpsat_search_runs_in_a_thread() -> Non
     try:
         engine = engines.get("cpsat", method="fast", workers=2)
         assert tuple(engine.count_unique(Problem(10))) == (total(10), unique(10))
-        assert set(engine.solutions(Problem(9))) == all_solutions(9)
+        assert set(engine.solutions(Problem(9))) == reference_set(9)
     finally:
         open_stream.close()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from functools import cache
 
 import pytest
 from hypothesis import given
@@ -13,12 +12,7 @@ from cp_queens import engines, symmetry
 from cp_queens.errors import CpQueensError, InvalidPlacementError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 from cp_queens.verify import verify
-from tests.helpers import engines_that, total, unique
-
-
-@cache
-def all_solutions(n: int) -> frozenset[Placement]:
-    return frozenset(engines.get("reference").solutions(Problem(n)))
+from tests.helpers import engines_that, reference_set, total, unique
 
 
 def queens_of(placement: Placement) -> set[tuple[int, int]]:
@@ -87,7 +81,7 @@ def test_orbit_sizes_of_solutions_follow_the_rotations(n: int) -> None:
     """The module's claim: reflections fix no solution for n > 1, so the orbit
     size is decided by the rotations alone."""
     seen_sizes = set()
-    for p in all_solutions(n):
+    for p in reference_set(n):
         fixed_by = set(symmetry.stabiliser(p))
         size = symmetry.orbit_size(p)
         seen_sizes.add(size)
@@ -107,9 +101,9 @@ def test_orbit_sizes_of_solutions_follow_the_rotations(n: int) -> None:
 
 
 def test_all_orbit_sizes_2_4_8_occur() -> None:
-    assert {symmetry.orbit_size(p) for p in all_solutions(4)} == {2}
-    assert {symmetry.orbit_size(p) for p in all_solutions(6)} == {4}
-    assert {symmetry.orbit_size(p) for p in all_solutions(5)} == {2, 8}
+    assert {symmetry.orbit_size(p) for p in reference_set(4)} == {2}
+    assert {symmetry.orbit_size(p) for p in reference_set(6)} == {4}
+    assert {symmetry.orbit_size(p) for p in reference_set(5)} == {2, 8}
 
 
 @pytest.mark.parametrize("n", [*range(1, 12), pytest.param(12, marks=pytest.mark.slow)])
@@ -117,14 +111,14 @@ def test_unique_counts_match_oeis_with_the_reference(n: int) -> None:
     if n > 10:
         result = engines.get("reference").count_unique(Problem(n))
     else:
-        solutions = all_solutions(n)
+        solutions = reference_set(n)
         result = (len(solutions), sum(symmetry.is_canonical(p) for p in solutions))
     assert tuple(result) == (total(n), unique(n))
 
 
 @pytest.mark.parametrize("n", range(1, 11))
 def test_expanding_the_canonical_solutions_gives_back_every_solution(n: int) -> None:
-    solutions = all_solutions(n)
+    solutions = reference_set(n)
     representatives = [p for p in solutions if symmetry.is_canonical(p)]
     expanded = list(symmetry.expand(iter(representatives)))
     assert len(expanded) == len(solutions)  # no solution twice
@@ -164,7 +158,7 @@ def test_unique_only_filters_stops_and_closes_the_stream() -> None:
 
     def stream():
         try:
-            yield from sorted(all_solutions(8), key=lambda p: p.cols)
+            yield from sorted(reference_set(8), key=lambda p: p.cols)
         finally:
             closed.append(True)
 
