@@ -423,8 +423,6 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
             f"ran more than {sandbox.SPARE_PROCESSES} processes or {sandbox.TASKS} threads at "
             "once: it was stopped",
         )
-    if outcome.stopped == "cpu":
-        return "cpu limit", f"stopped after {limits.cpu_seconds} s of CPU: an endless loop?"
     if outcome.stopped == "wall":
         return (
             "timeout",
@@ -434,8 +432,10 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     if outcome.stopped == "result":
         return "too much", f"returned more than the {limits.result_mb} MB the grader reads"
     sig = outcome.signal
-    if sig == signal.SIGXCPU or (
-        sig == signal.SIGKILL and outcome.cpu_seconds >= limits.cpu_seconds
+    if (
+        outcome.stopped == "cpu"  # the watcher's verdict, else the kernel's signal
+        or sig == signal.SIGXCPU
+        or (sig == signal.SIGKILL and outcome.cpu_seconds >= limits.cpu_seconds)
     ):
         return "cpu limit", f"stopped after {limits.cpu_seconds} s of CPU: an endless loop?"
     if sig is not None:

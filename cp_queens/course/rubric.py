@@ -146,10 +146,9 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
                 f"{source}: points.{key}: a key of [points] is 'default' or a board size "
                 '(e.g. "9")'
             )
-    penalties = settings.get("penalties", {})
-    for key in penalties:
-        if key not in ("invalid", "duplicate"):
-            raise RubricError(f"{source}: penalties.{key}: unknown (expected invalid, duplicate)")
+    penalties = _known_keys(
+        source, "penalties", settings.get("penalties", {}), "invalid", "duplicate"
+    )
     limits: dict[str, Any] = {}
     for key, value in settings.get("limits", {}).items():
         kind = _LIMIT_KEYS.get(key)
@@ -197,17 +196,11 @@ def _judging(settings: dict[str, Any], source: str) -> dict[str, Any]:
     task = settings.get("task")
     if task not in TASKS:
         raise RubricError(f"{source}: task: one of {', '.join(TASKS)}, got {task!r}")
-    credit = settings.get("credit", {})
-    for key in credit:
-        if key != "scheme":
-            raise RubricError(f"{source}: credit.{key}: unknown (expected scheme)")
+    credit = _known_keys(source, "credit", settings.get("credit", {}), "scheme")
     scheme = credit.get("scheme")
     if scheme not in SCHEMES:
         raise RubricError(f"{source}: credit.scheme: one of {', '.join(SCHEMES)}, got {scheme!r}")
-    dominate = settings.get("dominate", {})
-    for key in dominate:
-        if key != "above_minimum":
-            raise RubricError(f"{source}: dominate.{key}: unknown (expected above_minimum)")
+    dominate = _known_keys(source, "dominate", settings.get("dominate", {}), "above_minimum")
     shares = dominate.get("above_minimum")
     if not isinstance(shares, list) or not shares:
         raise RubricError(
@@ -218,6 +211,14 @@ def _judging(settings: dict[str, Any], source: str) -> dict[str, Any]:
         for i, share in enumerate(shares)
     )
     return {"name": name.strip(), "task": task, "scheme": scheme, "above_minimum": above}
+
+
+def _known_keys(source: str, table: str, values: dict[str, Any], *known: str) -> dict[str, Any]:
+    """``values`` (the rubric's table ``table``) when it has no key but ``known``."""
+    for key in values:
+        if key not in known:
+            raise RubricError(f"{source}: {table}.{key}: unknown (expected {', '.join(known)})")
+    return values
 
 
 def _digest(settings: dict[str, Any]) -> str:
