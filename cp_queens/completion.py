@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cp_queens import engines
+import cp_queens.engines as engines
 from cp_queens.answer import DISAGREE, NEGATIVE, Answer, answer
 from cp_queens.budget import Budget, check_budget
 from cp_queens.engines import Engine

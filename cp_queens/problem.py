@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from cp_queens import limits
+import cp_queens.limits as limits
 from cp_queens.errors import (
     AttackingQueensError,
     InvalidPlacementError,

@@ -59,8 +59,8 @@ from pathlib import Path
 from cp_queens.compare import OK, compare, run_one
 from cp_queens.compare.report import plot
 from cp_queens.course.display import show
+from cp_queens.course.drawing.trace import record
 from cp_queens.course.needs import have
-from cp_queens.course.trace import record
 
 FULL = "--full" in sys.argv
 LEVELS = ("none", "forward", "arc", "alldiff")

@@ -17,7 +17,7 @@ from typing import Any
 
 import psutil
 
-from cp_queens.course import sandbox
+from cp_queens.grading import sandbox
 from tests.helpers import ROOT
 
 #: The mark of this test run's processes: the harness's label, and what hostile code

@@ -21,11 +21,14 @@ from typing import Any
 import psutil
 import pytest
 
-from cp_queens.course import check_model, sandbox, sandbox_room, sandbox_watch
-from cp_queens.course.grade import GradeError, find_submissions, grade, notebook_code
-from cp_queens.course.marks import COLUMNS, feedback, write_feedback, write_marks
-from cp_queens.course.rubric import RubricError, load
-from cp_queens.course.sandbox import TOKEN_VARIABLE
+from cp_queens.course import check_model
+from cp_queens.grading import sandbox
+from cp_queens.grading.grade import GradeError, find_submissions, grade, notebook_code
+from cp_queens.grading.marks import COLUMNS, feedback, write_feedback, write_marks
+from cp_queens.grading.rubric import RubricError, load
+from cp_queens.grading.sandbox import TOKEN_VARIABLE
+from cp_queens.grading.sandbox import room as sandbox_room
+from cp_queens.grading.sandbox import watch as sandbox_watch
 from tests.helpers import ROOT
 from tests.hostile import RIGHT
 

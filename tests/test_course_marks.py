@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from cp_queens.course import tasks
-from cp_queens.course.grade import SizeResult, StudentResult, grade, grade_file
-from cp_queens.course.marks import feedback, reason, write_feedback, write_marks
-from cp_queens.course.overrides import OverrideError, apply_overrides, read_overrides
-from cp_queens.course.rubric import RubricError, load
 from cp_queens.dominate.check import smallest_dominating_set
+from cp_queens.grading import tasks
+from cp_queens.grading.grade import SizeResult, StudentResult, grade, grade_file
+from cp_queens.grading.marks import feedback, reason, write_feedback, write_marks
+from cp_queens.grading.overrides import OverrideError, apply_overrides, read_overrides
+from cp_queens.grading.rubric import RubricError, load
 from tests.helpers import ROOT, run_cli
 
 ASSIGNMENT = ROOT / "examples" / "assignment"
@@ -384,7 +384,7 @@ def test_check_model_in_a_script_gives_the_grader_s_verdict(tmp_path: Path) -> N
 def test_a_model_is_rebuilt_as_a_file_with_what_it_uses(tmp_path: Path) -> None:
     import runpy
 
-    from cp_queens.course.as_graded import NotRebuilt, submission_source
+    from cp_queens.grading.as_graded import NotRebuilt, submission_source
 
     script = tmp_path / "mine.py"
     script.write_text(STUDENT_SCRIPT.split("for function")[0], encoding="utf-8")

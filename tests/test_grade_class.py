@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from cp_queens.course import sandbox_room
+from cp_queens.grading.sandbox import room as sandbox_room
 from tests import hostile
 from tests.helpers import ROOT
 from tests.hostile import KEYS_DIR, MARK, TOOLKIT_DIR, marked_processes, write_class
@@ -131,7 +131,7 @@ def test_a_hostile_class_of_40_in_one_run(tmp_path: Path) -> None:
     assert students >= 40
 
     code = (
-        "import sys; from cp_queens.course import sandbox; sandbox.LABEL = sys.argv[1]; "
+        "import sys; from cp_queens.grading import sandbox; sandbox.LABEL = sys.argv[1]; "
         "from cp_queens.cli import main; sys.exit(main(sys.argv[2:]))"
     )
     argv = ["grade", str(folder), "--n", "1..6", "--out", str(out)]

@@ -25,10 +25,12 @@ from typing import Any
 
 import pytest
 
-from cp_queens.course import sandbox, sandbox_room, sandbox_watch
-from cp_queens.course.grade import StudentResult, grade
-from cp_queens.course.marks import COLUMNS, feedback, write_marks
-from cp_queens.course.rubric import RubricError, load
+from cp_queens.grading import sandbox
+from cp_queens.grading.grade import StudentResult, grade
+from cp_queens.grading.marks import COLUMNS, feedback, write_marks
+from cp_queens.grading.rubric import RubricError, load
+from cp_queens.grading.sandbox import room as sandbox_room
+from cp_queens.grading.sandbox import watch as sandbox_watch
 from tests import hostile
 from tests.helpers import ROOT
 from tests.hostile import KEYS_DIR, MARK, TOOLKIT_DIR, marked_processes, write_class
@@ -269,7 +271,7 @@ def test_signals_do_not_reach_the_command(tmp_path: Path) -> None:
     )
     out = tmp_path / "out"
     code = (
-        "import sys; from cp_queens.course import sandbox; sandbox.LABEL = sys.argv[1]; "
+        "import sys; from cp_queens.grading import sandbox; sandbox.LABEL = sys.argv[1]; "
         "from cp_queens.cli import main; sys.exit(main(sys.argv[2:]))"
     )
     done = subprocess.run(

@@ -6,10 +6,12 @@ it breaks the first time both ends are loaded in the other order. So these tests
 read *every* import statement with ``ast``: top level and function level alike.
 Imports under ``if TYPE_CHECKING:`` never run and are left out.
 
-An import counts wherever it is, and whatever it imports: ``from cp_queens.parallel
-import run`` in ``cp_queens.parallel.dask`` is an edge to the parent package, whose
-``__init__`` runs (an import of a submodule, ``from cp_queens import errors``, is an edge
-to that submodule only). Nothing outside an engine imports the modules inside its
+An import counts wherever it is, and whatever it imports: ``from P import x`` is an
+edge to the package ``P`` (its ``__init__`` runs first, and may be half-run when the
+import happens), and to ``P.x`` too when that is a module. ``from cp_queens import
+errors`` inside the package therefore goes through the root package, which imports
+nearly everything: modules name each other in full (``import cp_queens.errors as
+errors``, ``from cp_queens.errors import ...``). Nothing outside an engine imports the modules inside its
 package.
 
 Re-derive the graph by hand with ``python tests/test_imports.py`` (prints
@@ -50,11 +52,9 @@ def _under_type_checking(tree: ast.Module) -> set[int]:
 def every_import(name: str, path: Path) -> set[str]:
     """The package's modules that ``name`` imports anywhere in its code.
 
-    ``from P import x`` is an edge to ``P.x`` when that is a module (Python loads it
-    through its package, which the package's own edges cover) and to ``P`` itself when
-    ``x`` is a name defined there: ``from cp_queens.parallel import run`` inside
-    ``cp_queens.parallel.dask`` runs the package's ``__init__``, so it counts, parent
-    package or not.
+    ``from P import x`` is an edge to ``P`` (its ``__init__`` runs to give ``x``, parent
+    package or not) and to ``P.x`` when that is a module; ``import P.x`` and ``from P.x
+    import y`` are edges to ``P.x``.
     """
     tree = ast.parse(path.read_text())
     hidden = _under_type_checking(tree)
@@ -70,9 +70,8 @@ def every_import(name: str, path: Path) -> set[str]:
             if node.level:  # relative: from the package, up level - 1 steps
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*parts, *([node.module] if node.module else [])])
-            for alias in node.names:
-                submodule = f"{base}.{alias.name}"
-                found.add(submodule if submodule in MODULES else base)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
     return {module for module in found if module in MODULES}
 
 
@@ -123,7 +122,12 @@ def test_an_import_of_a_name_from_the_parent_package_is_an_edge(tmp_path: Path) 
         "    from cp_queens import errors\n"
     )
     edges = every_import("cp_queens.parallel.dask", module)
-    assert edges == {"cp_queens.parallel", "cp_queens.parallel.local", "cp_queens.errors"}
+    assert edges == {
+        "cp_queens.parallel",
+        "cp_queens.parallel.local",
+        "cp_queens",
+        "cp_queens.errors",
+    }
 
 
 #: The layers of docs/architecture.md, top (4) to bottom (0), by module prefix (the
@@ -136,6 +140,7 @@ LAYERS = {
     "cp_queens.compare": 3,
     "cp_queens.dominate": 3,
     "cp_queens.course": 3,
+    "cp_queens.grading": 3,
     "cp_queens.engines": 2,
     "cp_queens.parallel": 1,
     # everything else (budget, problem, stats, errors, formats, ...) is the core: 0
@@ -235,3 +240,27 @@ if __name__ == "__main__":  # python tests/test_imports.py: the graph, one modul
         print(module, "->", ", ".join(sorted(imports)) or "-")
     cycle = find_cycle(graph)
     print("cycle:", " -> ".join(cycle) if cycle else "none")
+
+
+def test_the_drawings_load_no_grader() -> None:
+    """A lesson drawing a search must not pay for (or depend on) the grader and its room."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cp_queens.course.drawing.trace, cp_queens.course.drawing.slides\n"
+        "import cp_queens.course.display\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cp_queens.grading')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "[]"
+
+
+def test_check_model_is_still_where_the_lessons_import_it() -> None:
+    from cp_queens.course import CheckReport, check_model
+    from cp_queens.grading.as_graded import check_model as graded
+    from cp_queens.grading.judge import CheckReport as report
+
+    assert check_model is graded and CheckReport is report

@@ -79,8 +79,8 @@ def string_constants(path: Path) -> list[tuple[int, str]]:
 #: Modules that run another program: the flags they write are that program's, not ours.
 RUNS_A_PROGRAM = {
     "cp_queens.engines.minizinc",  # the `minizinc` executable
-    "cp_queens.course.sandbox_room",  # `bwrap`
-    "cp_queens.course.sandbox_child",  # the harness's own argument (`--probe`)
+    "cp_queens.grading.sandbox.room",  # `bwrap`
+    "cp_queens.grading.sandbox.child",  # the harness's own argument (`--probe`)
 }
 
 

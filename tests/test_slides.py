@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from cp_queens.course.slides import LEGEND_TEXT, SMALL_TEXT, compare_svg, mark
-from cp_queens.course.trace import record
-from cp_queens.course.trace_board import COLOURS
+from cp_queens.course.drawing.board import COLOURS
+from cp_queens.course.drawing.slides import LEGEND_TEXT, SMALL_TEXT, compare_svg, mark
+from cp_queens.course.drawing.trace import record
 
 #: Machado, Oliveira & Fernandes (2009): full deuteranopia and protanopia, on linear RGB.
 DEUTAN = (

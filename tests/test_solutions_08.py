@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cp_queens import Problem, engines
-from cp_queens.course.trace import record
+from cp_queens.course.drawing.trace import record
 from tests.helpers import load_key as load
 
 

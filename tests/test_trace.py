@@ -12,8 +12,8 @@ import pytest
 
 from cp_queens import Problem, engines
 from cp_queens.cli import main
-from cp_queens.course.slides import compare_svg
-from cp_queens.course.trace import Animation, TraceTooLargeError, emptied_rows, record, wrap
+from cp_queens.course.drawing.slides import compare_svg
+from cp_queens.course.drawing.trace import Animation, TraceTooLargeError, emptied_rows, record, wrap
 from cp_queens.engines.propagate import CONSISTENCIES
 
 SETTINGS = [("reference", {})] + [("propagate", {"consistency": c}) for c in CONSISTENCIES]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from cp_queens import engines
+import cp_queens.engines as engines
 from cp_queens.engines import DECIMAL_NUMBER, WHOLE_NUMBER
 from cp_queens.errors import CpQueensError
 

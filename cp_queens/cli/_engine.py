@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from cp_queens import engines
+import cp_queens.engines as engines
 from cp_queens.budget import Budget
 from cp_queens.cli._args import engine_name, non_negative_int
 from cp_queens.engines import Engine

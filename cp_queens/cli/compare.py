@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    import cp_queens.compare.report as compare_report
     from cp_queens.budget import Budget
     from cp_queens.compare import (
         as_answer,
@@ -80,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
         parse_engines,
         parse_range,
     )
-    from cp_queens.compare import report as compare_report
 
     sizes = _flagged("--n", parse_range, args.n)
     specs = _flagged("--engines", parse_engines, args.engines)

@@ -109,7 +109,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cp_queens import parallel  # multiprocessing: not while parsing arguments
+    import cp_queens.parallel as parallel
     from cp_queens.answer import answer
 
     engine, budget = make_engine(

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from cp_queens.cli import exit_codes
+import cp_queens.cli.exit_codes as exit_codes
 from cp_queens.cli._common import (
     board_size,
     note,

@@ -1,9 +1,9 @@
 """``cp-queens grade``: grade a folder of students' ``model(n)`` files, each run apart, limited;
 or one file, as a student checks their own before handing it in.
 
-Parsing only: the grading is ``cp_queens.course.grade.grade`` (and
-``grade_file``), the files it writes ``cp_queens.course.marks``, a
-lecturer's overrides ``cp_queens.course.overrides``.
+Parsing only: the grading is ``cp_queens.grading.grade.grade`` (and
+``grade_file``), the files it writes ``cp_queens.grading.marks``, a
+lecturer's overrides ``cp_queens.grading.overrides``.
 """
 
 from __future__ import annotations
@@ -89,17 +89,17 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from cp_queens.compare import CompareError, parse_range
-    from cp_queens.course.grade import (
+    from cp_queens.grading.grade import (
         StudentResult,
         check_sizes,
         find_submissions,
         grade,
         grade_file,
     )
-    from cp_queens.course.marks import feedback, summary_table, write_feedback, write_marks
-    from cp_queens.course.overrides import apply_overrides, read_overrides
-    from cp_queens.course.rubric import load
-    from cp_queens.course.sandbox import IsolationError
+    from cp_queens.grading.marks import feedback, summary_table, write_feedback, write_marks
+    from cp_queens.grading.overrides import apply_overrides, read_overrides
+    from cp_queens.grading.rubric import load
+    from cp_queens.grading.sandbox import IsolationError
 
     rubric = load(args.rubric).for_task(args.task)
     try:

@@ -50,7 +50,7 @@ def _offer_engine_names(parser: argparse.ArgumentParser) -> None:
     its error lists them); completion needs them as ``choices``, set here on a parser
     built for the script alone.
     """
-    from cp_queens import engines
+    import cp_queens.engines as engines
 
     names = engines.names()
     for action in parser._actions:

@@ -6,12 +6,12 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cp_queens import engines
+import cp_queens.engines as engines
 from cp_queens.cli._common import EngineChoices, board_size, note, positive_seconds, report
 from cp_queens.errors import CpQueensError
 
 if TYPE_CHECKING:
-    from cp_queens.course.trace import Trace
+    from cp_queens.course.drawing.trace import Trace
 
 EXAMPLES = """\
 examples:
@@ -109,7 +109,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cp_queens.course.trace import record
+    from cp_queens.course.drawing.trace import record
 
     output = Path(args.output)
     kind = output.suffix.lower()
@@ -189,8 +189,8 @@ def _compare(
     args: argparse.Namespace, first: bool, options: dict[str, Any]
 ) -> tuple[str, list[Trace]]:
     """Record one search per level of --compare and draw them on one slide."""
-    from cp_queens.course.slides import compare_svg
-    from cp_queens.course.trace import record
+    from cp_queens.course.drawing.slides import compare_svg
+    from cp_queens.course.drawing.trace import record
 
     levels = [word.strip() for word in args.compare.split(",")]
     known = ("reference", *EngineChoices("consistency", "propagate"))
@@ -223,7 +223,7 @@ def _compare(
 
 
 def _draw(args: argparse.Namespace, trace: Trace, kind: str) -> tuple[str, str]:
-    from cp_queens.course.trace import tree_html
+    from cp_queens.course.drawing.trace import tree_html
 
     if args.animate:
         if kind == ".svg":

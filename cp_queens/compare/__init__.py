@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from cp_queens import engines
+import cp_queens.engines as engines
 from cp_queens.answer import ANSWER, DISAGREE, Answer, answer
 from cp_queens.budget import Budget, Clock, check_budget
 from cp_queens.errors import CpQueensError, UnsupportedTaskError

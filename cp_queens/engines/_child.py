@@ -35,7 +35,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from cp_queens import limits
+import cp_queens.limits as limits
 from cp_queens.budget import Clock
 from cp_queens.errors import SolverFailedError
 
@@ -160,7 +160,7 @@ class ChildRun:
         )
 
     def _raised(self, kind: str, message: str) -> Exception:
-        from cp_queens import errors
+        import cp_queens.errors as errors
 
         error = getattr(errors, kind, None)
         if isinstance(error, type) and issubclass(error, errors.CpQueensError):

@@ -47,7 +47,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from cp_queens import limits
+import cp_queens.limits as limits
 from cp_queens.budget import Budget, check_budget, check_time_limit
 from cp_queens.engines.call import (
     SEED_RANGE,
@@ -92,7 +92,7 @@ __all__ = [
 #: be tried, ``col`` is -1), ``"solution"`` (every row has its queen; -1, -1) and
 #: ``"undo"`` (the queen on ``(row, col)`` is taken back, with whatever was crossed out
 #: since it was placed). Engines check for ``None`` once per step, so an engine without
-#: a tracer pays next to nothing. ``cp_queens.course.trace`` draws these events.
+#: a tracer pays next to nothing. ``cp_queens.course.drawing.trace`` draws these events.
 Tracer = Callable[[str, int, int], None]
 
 

@@ -23,8 +23,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+import cp_queens.engines._cpsat.runner as runner
 from cp_queens.engines import register
-from cp_queens.engines._cpsat import runner
 from cp_queens.engines._cpsat.settings import SolverSettings
 from cp_queens.engines.base import Call, Engine
 from cp_queens.problem import Placement, Problem, diagonals

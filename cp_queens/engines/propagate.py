@@ -68,7 +68,7 @@ blocked squares are never in a domain.
 
 Search events: pass ``tracer=callback`` and the engine calls
 ``callback(kind, row, col)`` as it goes (see ``cp_queens.engines.base.Tracer``);
-``cp_queens.course.trace`` draws the tree and animates the board from them.
+``cp_queens.course.drawing.trace`` draws the tree and animates the board from them.
 
 Examples:
     >>> from cp_queens import Problem, engines

@@ -25,7 +25,7 @@ counts open squares tried and rejected because a queen placed earlier attacks th
 
 ``tracer=callback`` reports every step (``place``, ``reject``, ``dead-end``,
 ``solution``, ``undo``; see ``cp_queens.engines.base.Tracer``), which is
-how ``cp_queens.course.trace`` draws the search.
+how ``cp_queens.course.drawing.trace`` draws the search.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from itertools import combinations, permutations
 import cp_queens
 from cp_queens import Problem, engines
 from cp_queens.course.display import wrapped
-from cp_queens.course.trace import record
+from cp_queens.course.drawing.trace import record
 
 LEVELS = ("none", "forward", "arc", "alldiff")
 

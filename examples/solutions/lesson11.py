@@ -4,11 +4,11 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from cp_queens.course import tasks
 from cp_queens.course.display import wrapped
-from cp_queens.course.rubric import load
 from cp_queens.dominate import attacks, classic_lower_bound, dominate, lp_bound
 from cp_queens.dominate.models import build_cp
+from cp_queens.grading import tasks
+from cp_queens.grading.rubric import load
 
 
 # Exercise 35: satisfaction questions, asked from the classic bound up. Every k below

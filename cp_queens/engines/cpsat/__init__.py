@@ -63,7 +63,7 @@ from cp_queens.problem import Placement, Problem, Residue
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-    from cp_queens.engines._cpsat import runner
+    import cp_queens.engines._cpsat.runner as runner
 
 #: Values of the ``method`` option.
 METHODS = ("auto", "plain", "fast")
@@ -182,12 +182,12 @@ class CpSatEngine(Engine):
     def _call(self, task: str, problem: Problem, **kwargs: Any) -> Call:
         # OR-Tools loads on the first call; its start-up (about half a second) is not
         # the search's, so it happens before the clock of the time limit starts.
-        from cp_queens.engines._cpsat import runner  # noqa: F401
+        import cp_queens.engines._cpsat.runner as runner  # noqa: F401
 
         return super()._call(task, problem, **kwargs)
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        from cp_queens.engines._cpsat import runner
+        import cp_queens.engines._cpsat.runner as runner
         from cp_queens.engines.cpsat import orbits
 
         if self._use_fast(problem, call):
@@ -196,7 +196,7 @@ class CpSatEngine(Engine):
         return runner.stream(model, decode, settings, call.stats)
 
     def _count(self, problem: Problem, call: Call) -> int:
-        from cp_queens.engines._cpsat import runner
+        import cp_queens.engines._cpsat.runner as runner
 
         if self._use_fast(problem, call):
             return self._fast_count(problem, call).total
@@ -239,7 +239,7 @@ class CpSatEngine(Engine):
         )
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
-        from cp_queens.engines._cpsat import runner
+        import cp_queens.engines._cpsat.runner as runner
 
         model, decode, settings = self._searched_model(problem, call)
         # The limit covers the whole call: building a large model takes time too.

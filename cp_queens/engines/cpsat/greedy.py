@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from cp_queens.engines._cpsat import runner
+import cp_queens.engines._cpsat.runner as runner
 from cp_queens.problem import Problem, Residue
 
 #: Solver parameters of the greedy search (a user's own parameters win).

@@ -47,9 +47,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cp_queens import parallel
+import cp_queens.engines._cpsat.runner as runner
+import cp_queens.parallel as parallel
 from cp_queens.budget import Clock
-from cp_queens.engines._cpsat import runner
 from cp_queens.engines.base import Call, UniqueCount
 from cp_queens.engines.cpsat.model import build_model
 from cp_queens.problem import Placement, Problem, attack_reason

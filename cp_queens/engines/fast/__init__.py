@@ -30,7 +30,7 @@ import math
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cp_queens import parallel
+import cp_queens.parallel as parallel
 from cp_queens.engines import register
 from cp_queens.engines.base import Budget, Call, Engine, Solutions, UniqueCount, check_limit
 from cp_queens.engines.fast import kernels

@@ -44,8 +44,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+import cp_queens.engines.fast.kernels as kernels
+import cp_queens.engines.fast.loader as loader
 from cp_queens.budget import Clock
-from cp_queens.engines.fast import kernels, loader
 from cp_queens.errors import CpQueensError, CpQueensWarning, UnsupportedTaskError
 
 PLAIN = "plain"

@@ -11,7 +11,7 @@ folder, so whatever else is installed there (``cp_queens`` above all, its
 keys, the teacher's own packages) is not in the room. Writable: a small
 private ``/scratch`` (``/tmp`` points there) that vanishes with the run. The
 submission's file is bound read-only, and so is the harness
-(``sandbox_child.py``, which imports nothing of ``cp_queens``).
+(``child.py``, which imports nothing of ``cp_queens``).
 
 Namespaces: all of them (user, PID, network, mount, IPC, UTS, cgroup), no
 capabilities, no nested user namespaces, a new session (no terminal to push
@@ -38,7 +38,7 @@ SITE = "/site"
 SCRATCH = "/scratch"
 #: Where the submission's file and the harness appear inside the room.
 SUBMISSION = "/submission/submission.py"
-HARNESS = "/harness/sandbox_child.py"
+HARNESS = "/harness/child.py"
 
 #: Inside the room the submission's user is nobody.
 NOBODY = 65534
@@ -283,7 +283,7 @@ def command(
     args += ["--symlink", SCRATCH, "/tmp", "--dir", SITE]
     for name, where in sorted(allowed_entries(modules).items()):
         args += ["--ro-bind", str(where), f"{SITE}/{name}"]
-    harness = Path(__file__).with_name("sandbox_child.py")
+    harness = Path(__file__).with_name("child.py")
     args += ["--ro-bind", str(harness), HARNESS, "--ro-bind", str(submission), SUBMISSION]
     # The room's own root is a tmpfs bubblewrap made to hold the mount points: read-only
     # once they are made, or a submission could fill memory there, outside every cap.

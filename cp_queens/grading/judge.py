@@ -40,15 +40,15 @@ from typing import Any
 
 import numpy as np
 
-from cp_queens.course.answers import (
+from cp_queens.errors import CpQueensError
+from cp_queens.grading.answers import (
     UnusableOutput,
     as_columns,
     describe,
     is_int,
     solutions_in,
 )
-from cp_queens.course.hints import Tally, explain, unique_hints
-from cp_queens.errors import CpQueensError
+from cp_queens.grading.hints import Tally, explain, unique_hints
 from cp_queens.problem import Problem
 from cp_queens.render import text
 from cp_queens.verify import verify, verify_rows
@@ -511,7 +511,7 @@ def reference_blocks(n: int) -> Iterator[np.ndarray]:
     arrays: from the ``fast`` engine's compiled enumeration (tested against the reference
     engine's), or from the reference engine itself where the C kernels are missing."""
     import cp_queens
-    from cp_queens import engines
+    import cp_queens.engines as engines
 
     if "fast" in engines.names():
         from cp_queens.engines.fast import compiled

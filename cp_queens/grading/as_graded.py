@@ -4,7 +4,7 @@ A model checked in the student's own process can pass there and fail in the
 grader's: it may start a process, import a module a submission may not use,
 or need more than the limits allow; the notebook's check said OK and the
 grader gave 0. So ``check_model`` hands the model to the grader's code path,
-``cp_queens.course.grade.grade_file`` (the same runner, rubric and judging as a
+``cp_queens.grading.grade.grade_file`` (the same runner, rubric and judging as a
 class gets), when it is given
 
 * a file, ``check_model("my_model.py")`` or a notebook, ``"my_model.ipynb"``; or
@@ -16,7 +16,7 @@ class gets), when it is given
   process instead, with a note saying so.
 
 A function of another module (a test's, a lesson's) is checked in this process
-(``cp_queens.course.check.check_model``), as before; ``graded=True`` asks for
+(``cp_queens.grading.judge.check_model``), as before; ``graded=True`` asks for
 the grader's path all the same.
 """
 
@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course import check
-from cp_queens.course.check import CheckReport, CheckRow
-from cp_queens.course.grade import StudentResult, grade_file
-from cp_queens.course.rubric import Rubric
+import cp_queens.grading.judge as judge
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.grade import StudentResult, grade_file
+from cp_queens.grading.judge import CheckReport, CheckRow
+from cp_queens.grading.rubric import Rubric
 
 
 class NotRebuilt(CpQueensError):
@@ -58,7 +58,7 @@ def check_model(
     ``graded`` (default: for a path, and for a function of a notebook or a script)
     runs it through the grader, with ``rubric`` (default: the shipped one); the report
     is truthy exactly when the grader gives full marks, and says the mark. Otherwise it
-    runs here, in this process (``cp_queens.course.check.check_model``).
+    runs here, in this process (``cp_queens.grading.judge.check_model``).
     """
     if isinstance(n_min, bool) or not isinstance(n_min, int) or n_min < 1:
         raise CpQueensError(f"check_model: n_min must be a whole number >= 1, got {n_min!r}")
@@ -74,13 +74,13 @@ def check_model(
     if graded is None:
         graded = getattr(model, "__module__", None) == "__main__"
     if not graded:
-        return check.check_model(model, n_max, n_min=n_min, name=name)
+        return judge.check_model(model, n_max, n_min=n_min, name=name)
     try:
         source = submission_source(model)
     except NotRebuilt as why:
         if graded is True and getattr(model, "__module__", None) != "__main__":
             raise
-        report = check.check_model(model, n_max, n_min=n_min, name=name)
+        report = judge.check_model(model, n_max, n_min=n_min, name=name)
         report.notes.append(
             f"checked in this process, not as the grader runs it: {why} (save the model "
             "in a file and run check_model('file.py') or cp-queens grade file.py)"

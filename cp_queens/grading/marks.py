@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course.check import CheckReport, CheckRow
-from cp_queens.course.grade import StudentResult
-from cp_queens.course.rubric import Rubric
-from cp_queens.course.tasks import DominateRow
+from cp_queens.grading.grade import StudentResult
+from cp_queens.grading.judge import CheckReport, CheckRow
+from cp_queens.grading.rubric import Rubric
+from cp_queens.grading.tasks import DominateRow
 
 #: How much of a student's printed output the feedback file quotes.
 QUOTED_OUTPUT = 2_000

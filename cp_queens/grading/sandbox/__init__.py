@@ -1,21 +1,21 @@
 """Run one submission's ``model(n)`` in a sandbox of its own; take back what it returned.
 
 By default (``isolation = "bwrap"``) the submission runs in a bubblewrap room
-(``cp_queens.course.sandbox_room``): its own user, PID, network, mount, IPC and
+(``cp_queens.grading.sandbox.room``): its own user, PID, network, mount, IPC and
 UTS namespaces, a read-only view of only the interpreter and the allowed
 modules, a private size-capped scratch folder, no capabilities, a new session.
 Nothing of it outlives its run: when the run ends the first process of its PID
 namespace is killed, and the kernel ends every other one with it.
 
 Limits are measured from outside, on the whole process tree
-(``cp_queens.course.sandbox_watch``): CPU seconds of every thread and process,
+(``cp_queens.grading.sandbox.watch``): CPU seconds of every thread and process,
 resident memory (not address space: a CP-SAT model with 8 workers reserves
 gigabytes and uses a few hundred MB), wall time, processes; output and result
 sizes are capped by the pipes that carry them, file sizes by ``RLIMIT_FSIZE``
 and the scratch folder's size. A tree over a limit is killed whole.
 
 Results cannot be forged: the grader asks for one size at a time and takes one
-reply for it (``cp_queens.course.sandbox_protocol``).
+reply for it (``cp_queens.grading.sandbox.protocol``).
 
 ``isolation = "none"`` runs the harness as a plain child process, as the grader
 did before bubblewrap: the limits above still hold, but the submission can read
@@ -41,9 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course import sandbox_cgroup, sandbox_room, sandbox_watch
-from cp_queens.course.sandbox_protocol import Conversation
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.sandbox import cgroup, room
+from cp_queens.grading.sandbox import watch as watcher
+from cp_queens.grading.sandbox.protocol import Conversation
 
 #: The environment variable that marks every process of an unisolated run, for its sweep.
 TOKEN_VARIABLE = "CP_QUEENS_GRADE_RUN"
@@ -69,7 +70,7 @@ ISOLATIONS = ("bwrap", "none")
 #: The modules a submission may import by default, besides the standard library.
 DEFAULT_MODULES = ("ortools", "constraint", "numpy")
 
-CHILD = Path(__file__).with_name("sandbox_child.py")
+CHILD = Path(__file__).with_name("child.py")
 
 #: Written into the harness's command line (tests set it to find their own submissions'
 #: processes among those of other test runs on the machine).
@@ -136,7 +137,7 @@ def check_isolation(isolation: str) -> None:
     if isolation not in ISOLATIONS:
         raise IsolationError(f"isolation {isolation!r}: unknown (expected {', '.join(ISOLATIONS)})")
     if isolation == "bwrap":
-        why = sandbox_room.unavailable()
+        why = room.unavailable()
         if why is not None:
             raise IsolationError(
                 f"cannot isolate submissions: {why}. Install bubblewrap (Debian/Ubuntu: "
@@ -148,7 +149,7 @@ def check_isolation(isolation: str) -> None:
 
 def finish() -> None:
     """After a class: remove what the runs left to remove (their control groups)."""
-    sandbox_cgroup.finish()
+    cgroup.finish()
 
 
 def run(source: str, sizes: list[int], limits: Limits) -> Outcome:
@@ -173,8 +174,8 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
     settings = {
         "fd": result_write,
         "control": control_read,
-        "source": sandbox_room.SUBMISSION if isolated else str(scratch / "submission.py"),
-        "site": sandbox_room.SITE if isolated else None,
+        "source": room.SUBMISSION if isolated else str(scratch / "submission.py"),
+        "site": room.SITE if isolated else None,
         "block_toolkit": not isolated,
         "cpu_seconds": limits.cpu_seconds,
         "file_bytes": None if limits.file_mb is None else limits.file_mb << 20,
@@ -184,7 +185,7 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
         "label": LABEL,
     }
     if isolated:
-        argv = sandbox_room.command(
+        argv = room.command(
             [json.dumps(settings)],
             scratch / "submission.py",
             limits.modules,
@@ -198,10 +199,10 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
         argv = [sys.executable, "-I", "-u", str(CHILD), json.dumps(settings)]
         environment = _plain_environment(token, scratch)
         cwd = scratch
-    group = sandbox_cgroup.Group()
+    group = cgroup.Group()
     if isolated:
         memory = None if limits.memory_mb is None else limits.memory_mb << 20
-        group = sandbox_cgroup.make(memory, TASKS)
+        group = cgroup.make(memory, TASKS)
         argv = group.wrap(argv)
     outcome = Outcome(isolation=limits.isolation)
     started = time.monotonic()
@@ -286,7 +287,7 @@ class _Watch:
         self.namespaces: set[str] = set()
         self.cpu = 0.0
         self.peak = 0
-        self.mine = sandbox_watch.namespace(os.getpid())
+        self.mine = watcher.namespace(os.getpid())
         self.next_sample = 0.0
         self.next_discovery = 0.0
 
@@ -298,7 +299,7 @@ class _Watch:
         if now >= self.next_discovery:
             self.discover()
             self.next_discovery = now + DISCOVER_EVERY
-        usage = sandbox_watch.sample(self.pids)
+        usage = watcher.sample(self.pids)
         self.cpu = max(self.cpu, usage.cpu_seconds)
         self.peak = max(self.peak, usage.resident_bytes)
         limits = self.limits
@@ -311,9 +312,9 @@ class _Watch:
         return None
 
     def discover(self) -> None:
-        self.pids = sandbox_watch.tree(self.root)
+        self.pids = watcher.tree(self.root)
         for pid in self.pids[1:]:
-            space = sandbox_watch.namespace(pid)
+            space = watcher.namespace(pid)
             if space is not None and space != self.mine:
                 self.namespaces.add(space)
 
@@ -336,7 +337,7 @@ def _collect(
     kept = bytearray()
     keep = limits.output_kb << 10
     pending = bytearray()
-    room = (limits.result_mb << 20) + (1 << 20)  # the items plus the messages around them
+    capacity = (limits.result_mb << 20) + (1 << 20)  # the items plus the messages around them
     received = 0
     deadline = started + limits.wall_seconds
     exited = False
@@ -375,7 +376,7 @@ def _collect(
                         kept += data[: keep - len(kept)]
                     continue
                 received += len(data)
-                if received > room:
+                if received > capacity:
                     outcome.stopped = "result"
                     return
                 pending += data
@@ -395,9 +396,9 @@ def _collect(
 def _end(child: subprocess.Popen[bytes], watch: _Watch, outcome: Outcome) -> None:
     """Kill whatever is left of the run and wait until it is gone; reap the child."""
     watch.discover()
-    usage = sandbox_watch.sample(watch.pids)
+    usage = watcher.sample(watch.pids)
     watch.cpu = max(watch.cpu, usage.cpu_seconds)
-    sandbox_watch.kill(watch.pids)
+    watcher.kill(watch.pids)
     if outcome.isolation == "none":
         _kill_group(child.pid)
     if child.stdout is not None:
@@ -409,7 +410,7 @@ def _end(child: subprocess.Popen[bytes], watch: _Watch, outcome: Outcome) -> Non
     outcome.cpu_seconds = max(cpu, watch.cpu)
     outcome.peak_memory = watch.peak
     outcome.namespaces = set(watch.namespaces)
-    outcome.survivors = sandbox_watch.gone(watch.namespaces)
+    outcome.survivors = watcher.gone(watch.namespaces)
 
 
 def _reap(child: subprocess.Popen[bytes]) -> tuple[int, float]:

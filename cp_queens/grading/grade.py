@@ -3,12 +3,12 @@
 A submission is a Python file (or a notebook, whose code cells are read as
 one file) defining ``model(n)``, which returns or yields every solution of
 the ``n``-queens problem (or, for the ``dominate`` task, a set of queens that
-dominates the board; ``cp_queens.course.tasks``). Each one runs in a sandbox
-of its own (``cp_queens.course.sandbox``: namespaces, limits on its whole
+dominates the board; ``cp_queens.grading.tasks``). Each one runs in a sandbox
+of its own (``cp_queens.grading.sandbox``: namespaces, limits on its whole
 process tree); what it returned comes back as data and is judged here, in the
 grader's process, by the same code as ``check_model`` (counts, first missing /
 invalid / duplicate board, and the pattern behind them). The rubric
-(``cp_queens.course.rubric``) turns that into points; a hostile or broken
+(``cp_queens.grading.rubric``) turns that into points; a hostile or broken
 submission costs only its own: a file too large, a notebook that is not one,
 a link instead of a file, are that student's row with the reason. One file is
 graded by the same path as a class (``grade_file``): a student's own check is
@@ -35,15 +35,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course import sandbox, tasks
-from cp_queens.course.rubric import Rubric
-from cp_queens.course.rubric import load as load_rubric
+import cp_queens.grading.sandbox as sandbox
+import cp_queens.grading.tasks as tasks
 from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.grading.rubric import Rubric
+from cp_queens.grading.rubric import load as load_rubric
 from cp_queens.json_depth import check_json_depth
 
 #: The largest board graded for the ``solutions`` task: the reference lists every solution
 #: of each size once per class (n = 12: 14,200 solutions, about a second); a submission's
-#: output is judged in full. Other tasks: ``cp_queens.course.tasks.LARGEST``.
+#: output is judged in full. Other tasks: ``cp_queens.grading.tasks.LARGEST``.
 LARGEST = tasks.LARGEST["solutions"]
 
 #: How many submissions run at once by default: the grader's machine has its own work too.

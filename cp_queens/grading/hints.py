@@ -12,7 +12,7 @@ from each column (columns counted from 1), each queen given as a
 of the columns returned (no diagonal checked), or every invalid board
 attacking along one kind of diagonal only (one diagonal constraint forgotten).
 
-``Tally`` is filled while ``cp_queens.course.check.compare_solutions``
+``Tally`` is filled while ``cp_queens.grading.judge.compare_solutions``
 reads the model's output (in constant memory beyond the solutions found);
 ``explain`` turns it into sentences.
 """

@@ -1,8 +1,8 @@
 """The student's side of a graded run: limit this process, load the submission, call ``model(n)``.
 
-Run by ``cp_queens.course.sandbox`` as a script (``python -I -u sandbox_child.py``)
+Run by ``cp_queens.grading.sandbox`` as a script (``python -I -u child.py``)
 in a fresh interpreter, normally inside a bubblewrap room
-(``cp_queens.course.sandbox_room``): it imports nothing of cp_queens, so nothing
+(``cp_queens.grading.sandbox.room``): it imports nothing of cp_queens, so nothing
 the grader knows (the expected solutions above all) is in this process to be
 read. It lowers its own resource limits (soft and hard, so the student's code
 cannot raise them again) before the submission's first line runs, sends
@@ -15,7 +15,7 @@ the grader closes the control descriptor.
 Nothing here is trusted by the grader: the submission runs in this same process
 and can write on the same descriptors. The grader therefore decides which size
 runs, and accepts one reply for it while it runs; anything else is a violation
-(``cp_queens.course.sandbox``).
+(``cp_queens.grading.sandbox``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a graded task asks of ``model(n)``, how an answer is judged, and what it earns.
 
 Two tasks. ``solutions``: every solution of the n-queens problem, each once,
-judged by ``cp_queens.course.check`` against the reference engine. ``dominate``:
+judged by ``cp_queens.grading.judge`` against the reference engine. ``dominate``:
 the squares of as few queens as possible that occupy or attack every square
 (lesson 11), judged by the independent checker ``cp_queens.dominate.check``
 and marked by quality, as Coursera's Discrete Optimization grades: full
@@ -18,7 +18,7 @@ returned that is right, orders them as a teacher would, and a model that
 returns one stray board among 92 loses about 1 %, not half.
 
 Examples:
-    >>> from cp_queens.course.rubric import load
+    >>> from cp_queens.grading.rubric import load
     >>> rubric = load()
     >>> answer = [[1, 3, 0, 2], [2, 0, 3, 1], [2, 0, 3, 1]]
     >>> row = judge("solutions", 4, answer, reference("solutions", 4))
@@ -35,13 +35,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cp_queens.course.answers import UnusableOutput, describe, is_int, short
-from cp_queens.course.check import CheckRow, reference_solutions
-from cp_queens.course.check import judge as judge_solutions
 from cp_queens.dominate.check import attacks, dominates
+from cp_queens.grading.answers import UnusableOutput, describe, is_int, short
+from cp_queens.grading.judge import CheckRow, reference_solutions
+from cp_queens.grading.judge import judge as judge_solutions
 
 if TYPE_CHECKING:
-    from cp_queens.course.rubric import Rubric
+    from cp_queens.grading.rubric import Rubric
 
 #: OEIS A075458: the fewest queens that dominate the n x n board, n = 1..25. The grader's
 #: thresholds only: every answer is judged by the checker, never by this table, and the

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from cp_queens.course.grade import StudentResult
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.grade import StudentResult
 
 COLUMNS = ("student", "points", "reason")
 

@@ -1,7 +1,7 @@
 """The rubric of ``cp-queens grade``: the task, points per board size, credit, limits.
 
 A teacher's rubric is a small TOML file (read with ``tomllib``); every key
-it leaves out keeps the default shipped in ``cp_queens/course/rubric.toml``,
+it leaves out keeps the default shipped in ``cp_queens/grading/rubric.toml``,
 so a rubric can be one line (``[limits]`` / ``cpu_seconds = 20``). Anything
 unknown or out of range is refused with one line naming the file and the key:
 a typo must not silently grade a class with the defaults.
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from cp_queens.course.sandbox import ISOLATIONS, Limits
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.sandbox import ISOLATIONS, Limits
 
 DEFAULT = Path(__file__).with_name("rubric.toml")
 
@@ -30,7 +30,7 @@ class RubricError(CpQueensError):
     """A rubric file that cannot be read or holds a key or value we do not understand."""
 
 
-#: What a submission's ``model(n)`` is asked for (``cp_queens.course.tasks``).
+#: What a submission's ``model(n)`` is asked for (``cp_queens.grading.tasks``).
 TASKS = ("solutions", "dominate")
 
 #: How a size of the ``solutions`` task earns its points (see rubric.toml).

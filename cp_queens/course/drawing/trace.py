@@ -21,8 +21,8 @@ Both work in a browser and in Jupyter: a ``Trace`` shows its tree
 (``_repr_svg_``), ``trace.animation()`` the animation (``_repr_html_``).
 
 This module records the search (``record``, ``Trace``); the drawing is done by
-``cp_queens.course.trace_tree`` (the tree), ``cp_queens.course.trace_animation``
-(the animation) and ``cp_queens.course.trace_board`` (one board, the colours).
+``cp_queens.course.drawing.tree`` (the tree), ``cp_queens.course.drawing.animation``
+(the animation) and ``cp_queens.course.drawing.board`` (one board, the colours).
 
 Small boards only: a tree of more than ``MAX_TREE_NODES`` nodes or an
 animation of more than ``MAX_STEPS`` steps cannot be read, and
@@ -43,17 +43,18 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from cp_queens import engines
-from cp_queens.course import trace_animation, trace_tree
-from cp_queens.course.trace_animation import (
+import cp_queens.engines as engines
+from cp_queens.course.drawing.animation import (
     ANIMATION_SECONDS,
     FASTEST_STEP,
     SLOWEST_STEP,
     Animation,
+    animation_html,
+    animation_svg,
     wrap,
 )
-from cp_queens.course.trace_board import COLOURS
-from cp_queens.course.trace_tree import tree_html
+from cp_queens.course.drawing.board import COLOURS
+from cp_queens.course.drawing.tree import tree_html, tree_svg
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Problem
 from cp_queens.stats import Stats
@@ -141,7 +142,7 @@ class Trace:
 
     def tree_svg(self) -> str:
         """The search tree as SVG, root at the top, one partial board per node."""
-        return trace_tree.tree_svg(self)
+        return tree_svg(self)
 
     def seconds_per_step(self, seconds: float | None = None) -> float:
         """``seconds``, or by default a pace that plays the whole animation in about
@@ -153,11 +154,11 @@ class Trace:
 
     def animation_svg(self, *, seconds_per_step: float | None = None) -> str:
         """The board step by step as a self-contained, looping animated SVG."""
-        return trace_animation.animation_svg(self, self.seconds_per_step(seconds_per_step))
+        return animation_svg(self, self.seconds_per_step(seconds_per_step))
 
     def animation_html(self, *, seconds_per_step: float | None = None) -> str:
         """An HTML page: the animated board with play, pause and step buttons."""
-        return trace_animation.animation_html(self, self.seconds_per_step(seconds_per_step))
+        return animation_html(self, self.seconds_per_step(seconds_per_step))
 
     def animation(self, *, seconds_per_step: float | None = None) -> Animation:
         """The animation as an object Jupyter displays."""

@@ -1,7 +1,7 @@
 """One board of a traced search drawn as SVG, and the colours every trace picture shares.
 
-The tree (``cp_queens.course.trace_tree``), the animation
-(``cp_queens.course.trace_animation``) and the slides (``cp_queens.course.slides``)
+The tree (``cp_queens.course.drawing.tree``), the animation
+(``cp_queens.course.drawing.animation``) and the slides (``cp_queens.course.drawing.slides``)
 draw the same boards in the same colours; they take both from here, so that a
 node's colour means the same thing in every picture.
 """

@@ -2,7 +2,7 @@
 
 Laid out wide and shallow, like a slide: the leaves side by side in search order,
 each parent centred over its children, one level per queen placed. The slides
-(``cp_queens.course.slides``) reuse the layout to draw several trees side by side.
+(``cp_queens.course.drawing.slides``) reuse the layout to draw several trees side by side.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cp_queens.course.trace_board import COLOURS, EMPTIED, LEGEND, SHORT_LEGEND, board_svg, escape
+from cp_queens.course.drawing.board import COLOURS, EMPTIED, LEGEND, SHORT_LEGEND, board_svg, escape
 
 if TYPE_CHECKING:
-    from cp_queens.course.trace import Node, Trace
+    from cp_queens.course.drawing.trace import Node, Trace
 
 
 @dataclass

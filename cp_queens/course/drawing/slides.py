@@ -8,7 +8,7 @@ counts in each panel's title, a legend, and all panels on one scale (a leaf is
 as wide and a level as tall in every panel, so a smaller tree *looks* smaller).
 
 A node is a mark coloured by what became of it (as in
-``cp_queens.course.trace.Trace.tree_svg``), and shaped by it too: a dot where the search
+``cp_queens.course.drawing.trace.Trace.tree_svg``), and shaped by it too: a dot where the search
 goes on, a star for a solution, a cross for a dead end, a triangle for a node pruned by
 propagation. A projector, a grey-scale print or a colour-blind reader may lose the
 colours; the shapes still tell the four apart (the colours are the Okabe-Ito palette,
@@ -18,7 +18,7 @@ a pruned node down to a row's level shows *which* row was left without a square:
 the longer the line, the further ahead propagation looked.
 
 Examples:
-    >>> from cp_queens.course.trace import record
+    >>> from cp_queens.course.drawing.trace import record
     >>> traces = [record(5, engine="propagate", consistency=c) for c in ("none", "alldiff")]
     >>> svg = compare_svg(traces, ["none", "alldiff"])
     >>> svg.count('<g class="panel"'), 'width="1920" height="1080"' in svg
@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import math
 
-from cp_queens.course.trace import Trace
-from cp_queens.course.trace_board import COLOURS, EMPTIED, SHORT_LEGEND, escape
-from cp_queens.course.trace_tree import Layout, layout, level_label
+from cp_queens.course.drawing.board import COLOURS, EMPTIED, SHORT_LEGEND, escape
+from cp_queens.course.drawing.trace import Trace
+from cp_queens.course.drawing.tree import Layout, layout, level_label
 
 #: The slide, in px: 16:9 at the size a projector shows.
 WIDTH, HEIGHT = 1920, 1080

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cp_queens.course.trace_board import board_svg, escape
+from cp_queens.course.drawing.board import board_svg, escape
 
 if TYPE_CHECKING:
-    from cp_queens.course.trace import Trace
+    from cp_queens.course.drawing.trace import Trace
 
 #: The default pace of an animation: the whole search in about this many seconds, each
 #: step shown between FASTEST_STEP and SLOWEST_STEP seconds.
