@@ -11,8 +11,8 @@ edge to the package ``P`` (its ``__init__`` runs first, and may be half-run when
 import happens), and to ``P.x`` too when that is a module. ``from cp_queens import
 errors`` inside the package therefore goes through the root package, which imports
 nearly everything: modules name each other in full (``import cp_queens.errors as
-errors``, ``from cp_queens.errors import ...``). Nothing outside an engine imports the modules inside its
-package.
+errors``, ``from cp_queens.errors import ...``). Nothing outside an engine imports the
+modules inside its package.
 
 Re-derive the graph by hand with ``python tests/test_imports.py`` (prints
 ``module -> imports`` for every module of the package, then any cycle).
