@@ -63,15 +63,24 @@ class WholeRecords:
         self.lines = lines
         self._buffer = bytearray()
         self._ends: list[int] = []  # where records end in the buffer
+        #: Placements in the records taken whole so far: written, or written by the
+        #: ``flush_whole`` of a Ctrl-C (what a stopped run reports it wrote).
+        self.records = 0
+        self._pending = 0  # placements in a record not yet ended
         try:
             self._regular = stat.S_ISREG(os.fstat(fd).st_mode)
         except OSError:
             self._regular = False
 
-    def write(self, text: str) -> int:
-        self._buffer += text.encode("utf-8")
+    def write(self, text: str, records: int = 0) -> int:
+        """Take ``text``, which holds ``records`` placements (for ``records``)."""
+        data = text.encode("utf-8")  # before any state changes: a Ctrl-C here loses nothing
+        self._buffer += data
+        self._pending += records
         if text.endswith("\n"):
             self._ends.append(len(self._buffer))
+            self.records += self._pending
+            self._pending = 0
             if len(self._buffer) >= BUFFER:
                 self._write(len(self._buffer))
         return len(text)
@@ -106,8 +115,15 @@ class WholeRecords:
             if isinstance(error, BrokenPipeError):
                 raise
             raise OutputError(error.errno, f"cannot write {self.name}: {reason(error)}") from None
-        del self._buffer[:upto]
-        self._ends = [end - upto for end in self._ends if end > upto]
+        finally:
+            # Also when a Ctrl-C stops the loop: the bytes already out leave the buffer, so
+            # the ``flush_whole`` that follows goes on from there instead of repeating them.
+            self._drop(done)
+
+    def _drop(self, done: int) -> None:
+        """Forget the first ``done`` bytes of the buffer: they are written."""
+        del self._buffer[:done]
+        self._ends = [end - done for end in self._ends if end > done]
 
     def _undo(self, done: int) -> None:
         """Cut a regular file back to the end of the last record written whole."""

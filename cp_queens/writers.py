@@ -302,8 +302,7 @@ class Sink:
                 text = fmt.header(placement.n) + text
             elif self.written:
                 text = fmt.between + text
-        self.out.write(text)
-        self.written += 1
+        self._put(text, 1)
         return 1
 
     def block(self, rows: Any) -> int:
@@ -322,9 +321,23 @@ class Sink:
             text = (",\n" if self._opened else self._open_document() + "\n") + text
         elif self.written == 0 and fmt.header is not None:
             text = fmt.header(n) + text
-        self.out.write(text)
-        self.written += k
+        self._put(text, k)
         return k
+
+    def _put(self, text: str, placements: int) -> None:
+        put = getattr(self.out, "records", None) is not None
+        if put:  # a ``WholeRecords``: it counts what it holds whole, as it takes it
+            self.out.write(text, placements)  # type: ignore[call-arg]
+        else:
+            self.out.write(text)
+        self.written += placements
+
+    @property
+    def kept(self) -> int:
+        """Placements taken whole by the output: what a Ctrl-C leaves behind (``written``
+        misses a block the interruption caught while it was being written out)."""
+        records = getattr(self.out, "records", None)
+        return self.written if records is None else int(records)
 
     def finish(self, answer: Answer) -> None:
         """Write the answer: the whole document (json); its placement, if it is one and

@@ -19,6 +19,7 @@ import pytest
 from cp_queens.cli import build_parser, main
 from cp_queens.cli.exit_codes import MEANINGS, ExitCode
 from cp_queens.engines.base import Engine
+from cp_queens.problem import Placement
 from tests.helpers import run_cli
 
 SOLVABLE = ". . . .\n. . . .\n. . . .\n. . . .\n"
@@ -311,6 +312,41 @@ def test_a_torn_line_is_cut_from_an_output_file(tmp_path: Path, monkeypatch) -> 
     monkeypatch.undo()
     os.close(fd)
     assert target.read_text() == "[1, 3, 0, 2]\n[2, 0, 3, 1]\n"
+
+
+def test_ctrl_c_during_a_write_repeats_nothing_and_counts_what_was_kept(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Ctrl-C in the middle of a write: the records after it are written once, and the
+    sink's count of placements is the number of lines the file holds."""
+    import os
+
+    from cp_queens.output import WholeRecords
+    from cp_queens.writers import Sink
+
+    target = tmp_path / "out.jsonl"
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT)
+    real_write, calls = os.write, []
+
+    def interrupted(fd_: int, data: bytes) -> int:
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real_write(fd_, bytes(data[:30]))  # a short write, then Ctrl-C
+        raise KeyboardInterrupt
+
+    out = WholeRecords(fd, "out.jsonl", lines=True)
+    sink = Sink("jsonl", out)  # type: ignore[arg-type]
+    for cols in ([1, 3, 0, 2], [2, 0, 3, 1], [1, 3, 0, 2]):
+        sink.placement(Placement(cols))
+    monkeypatch.setattr(os, "write", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        out.flush()
+    monkeypatch.undo()
+    out.flush_whole()
+    os.close(fd)
+    lines = target.read_text().splitlines()
+    assert lines == ["[1, 3, 0, 2]", "[2, 0, 3, 1]", "[1, 3, 0, 2]"]
+    assert sink.kept == len(lines) == 3
 
 
 # -- the table itself ------------------------------------------------------------------------

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from cp_queens.answer import Answer
     from cp_queens.engines.base import Solutions
     from cp_queens.stats import Stats
+    from cp_queens.writers import Sink
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         stream = engine.solutions(problem, limit=args.limit, budget=budget)
     stats = engine.stats  # the call's own, filled as the stream runs
     where = f" in {args.output}" if args.output not in (None, "-") else ""
+    sink: Sink | None = None
     try:
         with open_sink(args.format, args.output, problem) as sink:
             write = sink.block if blocks else sink.placement
@@ -91,15 +93,18 @@ def run(args: argparse.Namespace) -> int:
             except KeyboardInterrupt:
                 stream.close()
                 # A document closes whole, saying it was stopped; a listing ends as it is.
-                sink.finish(stopped(problem, sink.written, stats))
+                sink.finish(stopped(problem, sink.kept, stats))
                 raise
             sink.finish(result)
     except KeyboardInterrupt:
         stream.close()
         report(stats)
+        # What was written, not what the engine found: a block found as Ctrl-C came may
+        # never have reached the output.
+        written = 0 if sink is None else sink.kept
+        found = f" (the engine had found {stats.solutions:,})" if stats.solutions > written else ""
         print(
-            f"cp-queens: interrupted after {stats.solutions} solutions; "
-            f"those written{where} are complete",
+            f"cp-queens: interrupted: {written:,} solutions written{where}, each whole{found}",
             file=sys.stderr,
         )
         return ExitCode.INTERRUPTED
