@@ -129,10 +129,13 @@ def test_a_model_that_raises_gets_a_clear_message_and_other_sizes_are_checked() 
     ("returned", "message"),
     [
         (None, "returned None: it must return (or yield) the solutions"),
-        (42, "returned 42, not a collection of solutions"),
-        ("[[0]]", "returned '[[0]]', not a collection of solutions"),
-        ({0: 0}, "returned a dict, not a collection of solutions"),
-        ([1, 3, 0, 2], "returned one placement [1, 3, 0, 2], not a collection of solutions"),
+        (42, "returned 42 (an int), not a collection of solutions"),
+        ("[[0]]", "returned '[[0]]' (a str), not a collection of solutions"),
+        ({0: 0}, "returned {0: 0} (a dict of 1), not a collection of solutions"),
+        (
+            [1, 3, 0, 2],
+            "returned one placement [1, 3, 0, 2] (a list of 4), not a collection of solutions",
+        ),
     ],
 )
 def test_junk_output_is_named(returned: object, message: str) -> None:

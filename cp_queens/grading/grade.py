@@ -506,8 +506,12 @@ def _decode(value: Any, depth: int = 0) -> Any:
 
 
 def _key(value: Any) -> Any:
+    """A decoded mapping's key, hashable: a list as a tuple, a mapping (a student's
+    hashable ``Mapping`` used as a key) or an object by its description."""
     if isinstance(value, list):
         return tuple(_key(v) for v in value)
+    if isinstance(value, dict):
+        return repr(value)
     return value if not isinstance(value, _Opaque) else value.text
 
 

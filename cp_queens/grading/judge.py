@@ -46,6 +46,7 @@ from cp_queens.grading.answers import (
     as_columns,
     describe,
     is_int,
+    shown,
     solutions_in,
 )
 from cp_queens.grading.hints import Tally, explain, unique_hints
@@ -98,6 +99,7 @@ class CheckRow:
     missing: int = 0  # true solutions never returned
     seconds: float = 0.0
     error: str | None = None  # fn(n) raised or returned something unusable
+    came_back: str = ""  # what fn(n) returned, shown, when it was not solutions at all
     first_missing: Finding | None = None
     first_invalid: Finding | None = None
     first_duplicate: Finding | None = None
@@ -316,9 +318,11 @@ def check_model(
         expected = reference_solutions(n)
         started = time.perf_counter()
         try:
-            row = judge(n, fn(n), expected, label)
+            produced = fn(n)
         except Exception as error:  # the student's code: any exception is a finding
             row = CheckRow(n, len(expected), error=f"{label}({n}) raised {describe(error)}")
+        else:
+            row = judge(n, produced, expected, label)
         row.seconds = time.perf_counter() - started
         report.rows.append(row)
     return report
@@ -326,11 +330,21 @@ def check_model(
 
 def judge(n: int, produced: Any, expected: Sequence[tuple[int, ...]], label: str) -> CheckRow:
     """What ``label(n)`` returned, judged: ``compare_solutions``, or an error row when it
-    is not a collection of solutions at all (``None``, one placement, a dict)."""
+    is not a collection of solutions at all (``None``, one placement, a dict), or when
+    reading it failed (a generator that raised, an object no check can take): never an
+    exception, whatever came back."""
     try:
         return compare_solutions(n, solutions_in(produced, n, label), expected)
     except UnusableOutput as error:
-        return CheckRow(n, len(expected), error=str(error))
+        return CheckRow(n, len(expected), error=str(error), came_back=shown(produced, 24))
+    except Exception as error:  # raised by the student's generator, or by an odd object
+        return CheckRow(
+            n,
+            len(expected),
+            error=f"{label}({n}) returned {shown(produced)}, which could not be read as "
+            f"solutions: {describe(error)}",
+            came_back=shown(produced, 24),
+        )
 
 
 def reference_solutions(n: int) -> list[tuple[int, ...]]:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cp_queens.grading.grade import StudentResult
+from cp_queens.grading.grade import SizeResult, StudentResult
 from cp_queens.grading.judge import CheckReport, CheckRow
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.tasks import DominateRow
@@ -98,7 +98,7 @@ def reason(result: StudentResult) -> str:
     for size in result.sizes:
         if size.points < size.max_points:
             said = getattr(size.row, "reason", "")  # the dominate checker's words
-            return _cut(f"n={size.n}: {size.problem or said or size.status}")
+            return _cut(f"n={size.n}: {_problem(size) or said or size.status}")
     return ""
 
 
@@ -126,10 +126,9 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
     # The same problem at several sizes is told once, with the sizes.
     where: dict[str, list[int]] = {}
     for size in result.sizes:
-        if size.problem and size.status != "not run":
-            where.setdefault(size.problem.replace(f"model({size.n})", "model(n)"), []).append(
-                size.n
-            )
+        said = _problem(size)
+        if said and size.status != "not run":
+            where.setdefault(said.replace(f"model({size.n})", "model(n)"), []).append(size.n)
     for problem, ns in where.items():
         if len(ns) == 1:
             problems.append(problem.replace("model(n)", f"model({ns[0]})"))
@@ -152,6 +151,9 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
                     if mark not in explained and any(mark in line.split() for line in board):
                         explained.add(mark)
                         lines += [f"  ({legend})", ""]
+    elif result.sizes and not _all_right(result):  # never "all right" beside a lost point
+        lines += ["", "## What to look at", ""]
+        lines += [f"- n={size.n}: {size.status}" for size in result.sizes if not _right(size)]
     elif result.sizes and result.task == "dominate":
         lines += ["", "Every board size is right: dominated by the fewest queens possible."]
     elif result.sizes:
@@ -165,6 +167,22 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _problem(size: SizeResult) -> str | None:
+    """What went wrong at this size, in words: the grader's reason (a limit, a crash), else
+    the judge's (what came back, when it was not a collection of solutions)."""
+    if size.problem:
+        return size.problem
+    return getattr(size.row, "error", None)
+
+
+def _right(size: SizeResult) -> bool:
+    return size.status == "ok" and size.row is not None and bool(size.row.ok)
+
+
+def _all_right(result: StudentResult) -> bool:
+    return all(_right(size) for size in result.sizes)
+
+
 def _solutions_table(result: StudentResult) -> list[str]:
     lines = [
         "",
@@ -174,7 +192,7 @@ def _solutions_table(result: StudentResult) -> list[str]:
     for size in result.sizes:
         row = size.row
         usable = isinstance(row, CheckRow) and row.error is None
-        returned = str(row.returned) if usable and isinstance(row, CheckRow) else "-"
+        returned = str(row.returned) if usable and isinstance(row, CheckRow) else _came_back(row)
         correct = str(row.correct) if usable and isinstance(row, CheckRow) else "-"
         expected = "-" if row is None else str(row.expected)
         lines.append(
@@ -193,12 +211,22 @@ def _dominate_table(result: StudentResult) -> list[str]:
     for size in result.sizes:
         row = size.row
         minimum = "-" if row is None else str(row.expected)
-        queens = str(row.queens) if isinstance(row, DominateRow) and row.error is None else "-"
+        usable = isinstance(row, DominateRow) and row.error is None
+        queens = str(row.queens) if usable and isinstance(row, DominateRow) else _came_back(row)
         lines.append(
             f"| {size.n} | {minimum} | {queens} | {size.status} | "
             f"{_number(size.points)} of {_number(size.max_points)} |"
         )
     return lines
+
+
+def _came_back(row: object) -> str:
+    """The table's cell for an answer that was not one: what came back, as a Markdown cell
+    (``1 (an int)``), or ``-`` when nothing did (it raised, a limit stopped it)."""
+    said = getattr(row, "came_back", "")
+    if not said:
+        return "-"
+    return "`" + said.replace("`", "'").replace("|", "\\|") + "`"
 
 
 def _details(result: StudentResult) -> list[str]:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cp_queens.dominate.check import attacks, dominates
-from cp_queens.grading.answers import UnusableOutput, describe, is_int, short
+from cp_queens.grading.answers import UnusableOutput, describe, is_int, shown
 from cp_queens.grading.judge import CheckRow, reference_solutions
 from cp_queens.grading.judge import judge as judge_solutions
 
@@ -94,6 +94,7 @@ class DominateRow:
     uncovered: tuple[tuple[int, int], ...] = ()  # squares neither occupied nor attacked
     board: str | None = None  # the answer drawn, the undominated squares marked
     error: str | None = None  # model(n) raised or returned something unusable
+    came_back: str = ""  # what model(n) returned, shown, when it was not squares at all
     seconds: float = 0.0
 
     @property
@@ -126,10 +127,23 @@ def reference(task: str, n: int) -> Any:
 
 
 def judge(task: str, n: int, produced: Any, expected: Any) -> Row:
-    """What ``model(n)`` returned, judged for ``task``."""
-    if task == "dominate":
-        return judge_dominate(n, produced, expected)
-    return judge_solutions(n, produced, expected, "model")
+    """What ``model(n)`` returned, judged for ``task``; never raises: whatever came back,
+    a failure to judge it is that size's verdict (an error row saying what came back), so
+    one strange answer never costs the class its marks."""
+    try:
+        if task == "dominate":
+            return judge_dominate(n, produced, expected)
+        return judge_solutions(n, produced, expected, "model")
+    except Exception as error:  # the judge's own limits must not become the class's
+        row = error_row(
+            task,
+            n,
+            expected,
+            f"model({n}) returned {shown(produced)}, which the grader could not judge "
+            f"({describe(error)}): return plain lists of whole numbers",
+        )
+        row.came_back = shown(produced, 24)
+        return row
 
 
 def error_row(task: str, n: int, expected: Any, problem: str) -> Row:
@@ -147,6 +161,7 @@ def judge_dominate(n: int, produced: Any, minimum: int) -> DominateRow:
         squares = _squares(n, produced)
     except UnusableOutput as error:
         row.error = str(error)
+        row.came_back = shown(produced, 24)
         return row
     row.queens = len(squares)
     verdict = dominates(n, squares)
@@ -179,7 +194,13 @@ def _squares(n: int, produced: Any) -> list[tuple[int, int]]:
         produced, Iterable
     ):
         raise UnusableOutput(
-            f"model({n}) returned {short(produced)}, not a list of (row, column) squares"
+            f"model({n}) returned {shown(produced)}, not a list of (row, column) squares"
+        )
+    if _is_board(produced, n):
+        raise UnusableOutput(
+            f"model({n}) returned {shown(produced)}, a {n} x {n} 0/1 board, not a list of "
+            "(row, column) squares: return [(r, c) for r in range(n) for c in range(n) "
+            "if board[r][c]]"
         )
     squares = []
     try:
@@ -189,8 +210,8 @@ def _squares(n: int, produced: Any) -> list[tuple[int, int]]:
             pair = list(item) if isinstance(item, list | tuple) else None
             if pair is None or len(pair) != 2 or not all(is_int(v) for v in pair):
                 raise UnusableOutput(
-                    f"model({n}): item {index + 1}, {short(item)}, is not a (row, column) "
-                    "pair of whole numbers"
+                    f"model({n}) returned {shown(produced)}: item {index + 1}, {shown(item)}, "
+                    "is not a (row, column) pair of whole numbers"
                 )
             squares.append((int(pair[0]), int(pair[1])))
     except UnusableOutput:
@@ -198,6 +219,20 @@ def _squares(n: int, produced: Any) -> list[tuple[int, int]]:
     except Exception as error:  # a generator of the student's that raised while read
         raise UnusableOutput(f"model({n}) could not be read: {describe(error)}") from None
     return squares
+
+
+def _is_board(produced: Any, n: int) -> bool:
+    """An ``n x n`` grid of 0s and 1s (or booleans): the formulation's variables, not the
+    squares of the queens (n >= 3: for n = 2, [[0, 1], [1, 0]] may be two squares)."""
+    if not isinstance(produced, list | tuple) or len(produced) != n or n < 3:
+        return False
+    return all(
+        isinstance(line, list | tuple)
+        and len(line) == n
+        and all(is_int(v) or isinstance(v, bool) for v in line)
+        and all(v in (0, 1) for v in line)
+        for line in produced
+    )
 
 
 def draw_domination(
