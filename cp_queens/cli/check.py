@@ -1,7 +1,7 @@
 """``cp-queens check``: are these ALL the solutions of one board, each exactly once?
 
 ``verify`` judges placements one by one; ``check`` compares the whole file
-with every solution of the board (see ``cp_queens.grading.judge.compare_file``).
+with every solution of the board (see ``cp_queens.grading.judge_file.compare_file``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from cp_queens.grading.judge import CheckRow, Finding
 
 #: Largest board checked (n = 15: 2.3 million solutions, about 260 MB); the same as
-#: ``cp_queens.grading.judge.FILE_UP_TO``, here so that parsing imports no NumPy.
+#: ``cp_queens.grading.judge_file.FILE_UP_TO``, here so that parsing imports no NumPy.
 CHECK_UP_TO = 15
 
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if args.n is not None:
         _check_size(args.n)  # before reading a line
     from cp_queens.formats import read_blocks
-    from cp_queens.grading.judge import compare_file  # NumPy: only when checking
+    from cp_queens.grading.judge_file import compare_file  # NumPy: only when checking
 
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
