@@ -201,7 +201,7 @@ def plot(
             "(the plot extra: pip install '.[plot]' in a clone); the CSV and JSON were written"
         ) from None
 
-    figure, axes = plt.subplots(figsize=(7, 4.2), dpi=100)
+    figure, axes = plt.subplots(figsize=(9, 4.2), dpi=100)
     engine_names = list(dict.fromkeys(run.engine for run in runs))
     marked_timeout = False
     for name in engine_names:
@@ -244,7 +244,8 @@ def plot(
         axes.set_xticks(sizes)
     axes.set_title(title or f"time limit {time_limit:g}s per run")
     axes.grid(True, which="major", alpha=0.3)
-    axes.legend(fontsize="small")
+    # Beside the axes, never over the curves (lesson 08 draws eight lines).
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)

@@ -467,6 +467,9 @@ class PropagateEngine(Engine):
         self.variable_order = variable_order
         self.value_order = value_order
         self.tracer = tracer
+        # Without propagation this is the plain backtracker with other orders; a
+        # comparison must not call it CP with propagation (lesson 08's plot).
+        self.family = "backtracking" if consistency == "none" else "CP with propagation"
         if variable_order != "input":
             self.first_reach = None  # type: ignore[misc]
 

@@ -127,13 +127,13 @@ def say(*parts: object) -> None:
 if __name__ == "__main__":
     say("35. n = 7, questions asked (k, yes?):", smallest_by_questions(7))
     say(
-        "34. n = 8: fewest dominators",
+        "36. n = 8: fewest dominators",
         fewest_dominators(8),
         f"uniform point {uniform_lp_value(8):.2f} >= LP bound {lp_bound(8):.2f}",
     )
     say("37. independence costs a queen at n =", where_independence_costs())
     say(
-        "36. 5 x 5, smallest sets:",
+        "38. 5 x 5, smallest sets:",
         len(smallest_sets(5)),
         " up to symmetry:",
         len(smallest_sets(5, symmetry="lex")),
