@@ -1,6 +1,8 @@
 """The search drawn, for lessons and slides: one module a picture.
 
 * ``trace`` records a search (``record``, ``Trace``) from an engine's tracer events;
+  ``recorded`` is what a recording holds (``Node``, ``Step``, ``Recording``), the data
+  every drawing reads, so no drawing module depends on another's;
 * ``tree`` draws its tree of partial boards, ``animation`` the board step by step,
   ``board`` one board and the colours both share;
 * ``slides`` lays several drawings out for a lecture.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from cp_queens.course.drawing.board import board_svg, escape
 
 if TYPE_CHECKING:
-    from cp_queens.course.drawing.trace import Trace
+    from cp_queens.course.drawing.recorded import Recording
 
 #: The default pace of an animation: the whole search in about this many seconds, each
 #: step shown between FASTEST_STEP and SLOWEST_STEP seconds.
@@ -25,14 +25,14 @@ FASTEST_STEP, SLOWEST_STEP = 0.15, 0.6
 class Animation:
     """Shows itself as the animated board in Jupyter (HTML with buttons, or plain SVG)."""
 
-    trace: Trace
+    trace: Recording
     seconds_per_step: float = SLOWEST_STEP
 
     def _repr_html_(self) -> str:
         return animation_fragment(self.trace, self.seconds_per_step)
 
     def _repr_svg_(self) -> str:
-        return self.trace.animation_svg(seconds_per_step=self.seconds_per_step)
+        return animation_svg(self.trace, self.seconds_per_step)
 
 
 def wrap(text: str, width: int) -> list[str]:
@@ -47,7 +47,7 @@ CAPTION_PX = 20
 CAPTION_CHAR_PX = 10.5  # an average sans-serif character at 20 px, with room to spare
 
 
-def animation_svg(trace: Trace, seconds: float) -> str:
+def animation_svg(trace: Recording, seconds: float) -> str:
     """Frames as groups whose opacity a discrete SMIL animation switches on in turn.
 
     Captions are wrapped between words to the picture's width (the longest decides
@@ -164,7 +164,7 @@ _PLAYER = """<div class="cp-queens-player" id="{id}">
 </div>"""
 
 
-def animation_fragment(trace: Trace, seconds: float) -> str:
+def animation_fragment(trace: Recording, seconds: float) -> str:
     import uuid
 
     return _PLAYER.format(
@@ -175,7 +175,7 @@ def animation_fragment(trace: Trace, seconds: float) -> str:
     )
 
 
-def animation_html(trace: Trace, seconds: float) -> str:
+def animation_html(trace: Recording, seconds: float) -> str:
     title = escape(f"cp-queens: the search for n = {trace.n} step by step")
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

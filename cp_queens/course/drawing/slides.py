@@ -28,9 +28,10 @@ Examples:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from cp_queens.course.drawing.board import COLOURS, EMPTIED, SHORT_LEGEND, escape
-from cp_queens.course.drawing.trace import Trace
+from cp_queens.course.drawing.recorded import Recording
 from cp_queens.course.drawing.tree import Layout, layout, level_label
 
 #: The slide, in px: 16:9 at the size a projector shows.
@@ -41,7 +42,7 @@ SMALL_TEXT = 24
 LEGEND_TEXT = 28
 
 
-def compare_svg(traces: list[Trace], names: list[str], *, title: str | None = None) -> str:
+def compare_svg(traces: Sequence[Recording], names: list[str], *, title: str | None = None) -> str:
     """The search trees of ``traces`` (one per name) side by side on one 16:9 slide."""
     if not traces or len(traces) != len(names):
         raise ValueError("compare_svg: one name per trace, at least one trace")
@@ -102,7 +103,7 @@ def compare_svg(traces: list[Trace], names: list[str], *, title: str | None = No
 
 
 def _panel(
-    trace: Trace,
+    trace: Recording,
     shape: Layout,
     name: str,
     left: float,

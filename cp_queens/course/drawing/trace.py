@@ -39,7 +39,7 @@ Examples:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -54,10 +54,10 @@ from cp_queens.course.drawing.animation import (
     wrap,
 )
 from cp_queens.course.drawing.board import COLOURS
+from cp_queens.course.drawing.recorded import Node, Recording, Step
 from cp_queens.course.drawing.tree import tree_html, tree_svg
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Problem
-from cp_queens.stats import Stats
 
 #: Names drawn elsewhere, kept importable from here (where callers and docs look).
 __all__ = [
@@ -86,59 +86,9 @@ class TraceTooLargeError(CpQueensError):
 
 
 @dataclass
-class Node:
-    """One node of the search tree: the board after a queen was put on ``(row, col)``.
-
-    Attributes:
-        index: position in ``Trace.nodes`` (creation order, depth first).
-        parent: index of the parent node, ``None`` for a child of the root.
-        row, col: the queen placed here.
-        queens: every queen on the board at this node, ``(row, col)`` pairs.
-        crossed: squares crossed out by propagation at this node (from the root on).
-        outcome: ``"inner"``, ``"solution"``, ``"dead-end"`` or ``"pruned"``.
-        children: indices of the child nodes.
-        emptied: at a dead end or a pruned node, the rows that ended the branch (the row
-            left without a square, or the rows whose last squares clash); empty otherwise.
-        why: those rows in words, for captions and tooltips.
-    """
-
-    index: int
-    parent: int | None
-    row: int
-    col: int
-    queens: tuple[tuple[int, int], ...]
-    crossed: set[tuple[int, int]] = field(default_factory=set)
-    outcome: str = "inner"
-    children: list[int] = field(default_factory=list)
-    emptied: tuple[int, ...] = ()
-    why: str = ""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One frame of the animation: the board and a caption."""
-
-    queens: tuple[tuple[int, int], ...]
-    crossed: frozenset[tuple[int, int]]
-    mark: tuple[int, int] | None  # the square this step is about
-    colour: str
-    caption: str
-    rows: tuple[int, ...] = ()  # rows drawn in red: the ones that ended a branch
-
-
-@dataclass
-class Trace:
-    """A recorded search: its tree, its steps, and the engine's statistics."""
-
-    n: int
-    label: str
-    given: tuple[tuple[int, int], ...]
-    root_crossed: set[tuple[int, int]]
-    root_outcome: str
-    nodes: list[Node]
-    steps: list[Step]
-    stats: Stats
-    root_emptied: tuple[int, ...] = ()  # when the given queens alone leave a row empty
+class Trace(Recording):
+    """A recorded search that draws itself: its tree (``tree_svg``, and in Jupyter
+    ``_repr_svg_``) and its board step by step (``animation_svg``, ``animation``)."""
 
     def tree_svg(self) -> str:
         """The search tree as SVG, root at the top, one partial board per node."""
@@ -166,18 +116,6 @@ class Trace:
 
     def _repr_svg_(self) -> str:
         return self.tree_svg()
-
-    def to_text(self) -> str:
-        """A few lines within 80 columns for a terminal (a notebook draws the tree)."""
-        import textwrap
-
-        fails = sum(node.outcome in ("dead-end", "pruned") for node in self.nodes)
-        words = (
-            f"search tree, n = {self.n} ({self.label}): {len(self.nodes)} nodes, "
-            f"{self.stats.solutions} solutions, {fails} fails - drawn in the notebook, or by "
-            "cp-queens trace"
-        )
-        return "\n".join(textwrap.wrap(words, 78, subsequent_indent="  "))
 
 
 def record(

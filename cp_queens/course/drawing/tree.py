@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from cp_queens.course.drawing.board import COLOURS, EMPTIED, LEGEND, SHORT_LEGEND, board_svg, escape
 
 if TYPE_CHECKING:
-    from cp_queens.course.drawing.trace import Node, Trace
+    from cp_queens.course.drawing.recorded import Node, Recording
 
 
 @dataclass
@@ -34,7 +34,7 @@ class Layout:
     rows_in_order: bool
 
 
-def layout(trace: Trace) -> Layout:
+def layout(trace: Recording) -> Layout:
     """Lay a tree out wide and shallow: as many columns as leaves, as many levels as rows."""
     x: dict[int, float] = {}
     level: dict[int, int] = {}
@@ -64,7 +64,7 @@ def layout(trace: Trace) -> Layout:
     return Layout(x, level, root_x, max(leaves, 1), max(level.values(), default=0), in_order)
 
 
-def level_label(trace: Trace, shape: Layout, depth: int) -> str:
+def level_label(trace: Recording, shape: Layout, depth: int) -> str:
     """``"row 3"`` for a level when the rows were taken in order, else ``"3 queens"``."""
     if depth == 0:
         return "given" if trace.given else "start"
@@ -102,7 +102,7 @@ class _Drawing:
         return self.start + x * self.spacing - self.size / 2, self.top + depth * self.level_height
 
 
-def _drawing(trace: Trace) -> _Drawing:
+def _drawing(trace: Recording) -> _Drawing:
     """Boards as large as fit ``TREE_WIDTH`` (3 to 14 px a square), wide and shallow."""
     shape = layout(trace)
     gap = 12.0
@@ -120,7 +120,7 @@ def _drawing(trace: Trace) -> _Drawing:
     return _Drawing(shape, cell, size, spacing, level_height, top, start, width, height, label_size)
 
 
-def tree_svg(trace: Trace) -> str:
+def tree_svg(trace: Recording) -> str:
     """Boards as nodes, root at the top, leaves side by side: wide and shallow like a slide."""
     drawing = _drawing(trace)
     parts = [*_heading(trace, drawing), *_level_labels(trace, drawing)]
@@ -132,7 +132,7 @@ def tree_svg(trace: Trace) -> str:
     return "\n".join(parts)
 
 
-def _heading(trace: Trace, drawing: _Drawing) -> list[str]:
+def _heading(trace: Recording, drawing: _Drawing) -> list[str]:
     """The SVG's opening tag, its title (how many nodes, solutions, fails) and legend."""
     width, height = drawing.width, drawing.height
     solutions = trace.stats.solutions
@@ -149,7 +149,7 @@ def _heading(trace: Trace, drawing: _Drawing) -> list[str]:
     ]
 
 
-def _level_labels(trace: Trace, drawing: _Drawing) -> list[str]:
+def _level_labels(trace: Recording, drawing: _Drawing) -> list[str]:
     """Each level named on the left, level with its boards."""
     return [
         f'<text x="20" y="{drawing.top + depth * drawing.level_height + drawing.size / 2 + 6:.1f}"'
@@ -158,7 +158,7 @@ def _level_labels(trace: Trace, drawing: _Drawing) -> list[str]:
     ]
 
 
-def _edges(trace: Trace, drawing: _Drawing) -> list[str]:
+def _edges(trace: Recording, drawing: _Drawing) -> list[str]:
     """Every edge, parent's bottom to child's top, as one path."""
     size = drawing.size
     edges = []
@@ -171,7 +171,7 @@ def _edges(trace: Trace, drawing: _Drawing) -> list[str]:
     return [f'<path d="{"".join(edges)}" stroke="#999" stroke-width="1.5" fill="none"/>']
 
 
-def _root(trace: Trace, drawing: _Drawing) -> list[str]:
+def _root(trace: Recording, drawing: _Drawing) -> list[str]:
     """The root's board (the given queens, or the empty board) framed in its colour."""
     x, y = drawing.at(None)
     size = drawing.size
@@ -193,7 +193,7 @@ def _root(trace: Trace, drawing: _Drawing) -> list[str]:
     ]
 
 
-def _node(trace: Trace, node: Node, drawing: _Drawing) -> list[str]:
+def _node(trace: Recording, node: Node, drawing: _Drawing) -> list[str]:
     """One node's board framed in its outcome's colour, with a tooltip saying what
     became of it, and under a failed node the rows that ended it."""
     x, y = drawing.at(node.index)
@@ -248,10 +248,10 @@ def _legend(x: float, y: float) -> list[str]:
     return parts
 
 
-def tree_html(trace: Trace) -> str:
+def tree_html(trace: Recording) -> str:
     """The tree in an HTML page (scrolls when the tree is tall)."""
     title = escape(f"cp-queens: the search tree for n = {trace.n}")
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{title}</title>\n</head>\n<body>\n{trace.tree_svg()}\n</body>\n</html>\n"
+        f"<title>{title}</title>\n</head>\n<body>\n{tree_svg(trace)}\n</body>\n</html>\n"
     )
