@@ -68,8 +68,8 @@ def _without_bubblewrap_grade_unisolated(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(
         sandbox,
         "run",
-        lambda source, sizes, limits: real_run(
-            source, sizes, dataclasses.replace(limits, isolation="none")
+        lambda source, sizes, limits, beside=None: real_run(
+            source, sizes, dataclasses.replace(limits, isolation="none"), beside
         ),
     )
 
@@ -83,8 +83,10 @@ def _record_the_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     RUNS.clear()
     real_run = sandbox.run
 
-    def run(source: str, sizes: list[int], limits: sandbox.Limits) -> sandbox.Outcome:
-        outcome = real_run(source, sizes, limits)
+    def run(
+        source: str, sizes: list[int], limits: sandbox.Limits, beside: Any = None
+    ) -> sandbox.Outcome:
+        outcome = real_run(source, sizes, limits, beside)
         RUNS.update(dict.fromkeys(outcome.namespaces, sandbox_watch.now()))
         return outcome
 

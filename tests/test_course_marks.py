@@ -204,7 +204,7 @@ def test_grading_again_into_a_folder_leaves_no_stale_feedback(tmp_path: Path) ->
     first.student, second.student = "old", "new"
     write_feedback([first, second], tmp_path / "feedback")
     write_feedback([second], tmp_path / "feedback")
-    assert sorted(p.name for p in (tmp_path / "feedback").iterdir()) == ["new.md"]
+    assert sorted(p.name for p in (tmp_path / "feedback").glob("*.md")) == ["new.md"]
 
 
 # -- the dominate task -----------------------------------------------------------------------

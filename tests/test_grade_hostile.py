@@ -65,8 +65,10 @@ def runs() -> Iterator[Runs]:
     real_run = sandbox.run
     label = sandbox.LABEL
 
-    def run(source: str, sizes: list[int], limits: sandbox.Limits) -> sandbox.Outcome:
-        outcome = real_run(source, sizes, limits)
+    def run(
+        source: str, sizes: list[int], limits: sandbox.Limits, beside: Any = None
+    ) -> sandbox.Outcome:
+        outcome = real_run(source, sizes, limits, beside)
         ended = sandbox_watch.now()
         seen.ended.update(dict.fromkeys(outcome.namespaces, ended))
         seen.outcomes.append(outcome)

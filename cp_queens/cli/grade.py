@@ -84,12 +84,16 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
     from pathlib import Path
 
     from rich.console import Console
 
+    from cp_queens.cli.exit_codes import ExitCode
     from cp_queens.compare import CompareError, parse_range
+    from cp_queens.grading.discover import summary
     from cp_queens.grading.grade import (
+        GradingInterrupted,
         StudentResult,
         check_sizes,
         find_submissions,
@@ -137,8 +141,8 @@ def run(args: argparse.Namespace) -> int:
             raise _refused(error) from None
         print(feedback(result, rubric), end="")
         if args.out is not None:
-            write_marks([result], out / "marks.csv", rubric)
             write_feedback([result], out / "feedback", rubric, replace=False)
+            write_marks([result], out / "marks.csv", rubric)
         return 0 if result.full_marks else 1
     progress = Console(stderr=True)
 
@@ -157,15 +161,24 @@ def run(args: argparse.Namespace) -> int:
         )
     except IsolationError as error:
         raise _refused(error) from None
+    except GradingInterrupted as stopped:  # the rows graded before it are kept
+        write_feedback(stopped.results, out / "feedback", rubric, replace=False)
+        write_marks(stopped.results, out / "marks.csv", rubric)
+        print(
+            f"cp-queens: interrupted: {len(stopped.results)} of {stopped.total} graded; "
+            f"{out / 'marks.csv'} holds those",
+            file=sys.stderr,
+        )
+        return ExitCode.INTERRUPTED
     apply_overrides(results, overrides, str(args.overrides))
-    write_marks(results, out / "marks.csv", rubric)
     write_feedback(results, out / "feedback", rubric)
+    write_marks(results, out / "marks.csv", rubric)  # last: whole marks, whole feedback
     screen = Console()
     if not screen.is_terminal:
         screen = Console(width=120)
     title = (
-        f"{len(results)} submissions, task {rubric.task}, n = {args.n}, rubric {rubric.name} "
-        f"({rubric.digest})"
+        f"{summary(results, args.folder)}; task {rubric.task}, n = {args.n}, rubric "
+        f"{rubric.name} ({rubric.digest})"
     )
     if any(result.isolation == "none" for result in results):
         title += ", NO SANDBOX (isolation none)"

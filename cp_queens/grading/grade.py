@@ -26,21 +26,31 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import json
+import os
 import signal
+import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import cp_queens.grading.sandbox as sandbox
 import cp_queens.grading.tasks as tasks
-from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.grading.discover import (  # noqa: F401  (their home before discover)
+    NOTEBOOK_DEPTH,
+    GradeError,
+    Submission,
+    find_submissions,
+    is_submission_name,
+    notebook_code,
+    read_submission,
+)
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.rubric import load as load_rubric
-from cp_queens.json_depth import check_json_depth
 
 #: The largest board graded for the ``solutions`` task: the reference lists every solution
 #: of each size once per class (n = 12: 14,200 solutions, about a second); a submission's
@@ -49,25 +59,6 @@ LARGEST = tasks.LARGEST["solutions"]
 
 #: How many submissions run at once by default: the grader's machine has its own work too.
 DEFAULT_JOBS = 2
-
-
-#: A notebook nested deeper than this is not a notebook (nbformat's own is about 6 deep).
-NOTEBOOK_DEPTH = 64
-
-
-class GradeError(CpQueensError):
-    """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
-
-
-@dataclass(slots=True)
-class Submission:
-    """One student's work: a name (the file's or folder's), where it is, its Python code,
-    or why it was not read (``refused``: too large, not a notebook, a link...)."""
-
-    student: str
-    path: Path
-    source: str
-    refused: str | None = None
 
 
 @dataclass(slots=True)
@@ -98,6 +89,12 @@ class StudentResult:
     task: str = "solutions"
     override: float | None = None  # the lecturer's decision (``--overrides``), if any
     override_reason: str = ""
+    # "graded"; "not graded" (not read: its reason is the first note), "conflict" (two
+    # submissions of one student), "missing" (on the roster, nothing handed in); ", not on
+    # the roster" is added to a submission that matches no line of the roster.
+    status: str = "graded"
+    student_id: str = ""  # the roster's id (or the LMS's, from the download's names)
+    entries: list[str] = field(default_factory=list)  # the class folder's names behind it
 
     @property
     def computed_points(self) -> float:
@@ -120,85 +117,6 @@ class StudentResult:
 
     def statuses(self) -> list[str]:
         return [size.status for size in self.sizes]
-
-
-def find_submissions(folder: str | Path, max_bytes: int | None = None) -> list[Submission]:
-    """Every ``*.py`` and ``*.ipynb`` in ``folder`` (the student is the file's name), and every
-    subfolder holding exactly one of them (the student is the folder's name); sorted.
-    A file over ``max_bytes`` is refused before a byte of it is read."""
-    root = Path(folder)
-    if not root.is_dir():
-        raise GradeError(f"{root}: not a folder of submissions")
-    found = []
-    for entry in sorted(root.iterdir()):
-        if entry.name.startswith((".", "_")):
-            continue
-        if entry.suffix in (".py", ".ipynb") and (entry.is_file() or entry.is_symlink()):
-            found.append(_submission(entry.stem, entry, max_bytes))
-        elif entry.is_dir() and not entry.is_symlink():
-            files = [
-                f
-                for f in entry.iterdir()
-                if f.suffix in (".py", ".ipynb") and (f.is_file() or f.is_symlink())
-            ]
-            if len(files) == 1:
-                found.append(_submission(entry.name, files[0], max_bytes))
-    if not found:
-        raise GradeError(f"{root}: no submissions (*.py or *.ipynb files) to grade")
-    return found
-
-
-def _submission(student: str, path: Path, max_bytes: int | None = None) -> Submission:
-    """The student's code, or the reason it is not read: one student's file never stops
-    the class (a 20 GB file is refused by its size, before it is opened)."""
-    try:
-        if path.is_symlink():
-            return Submission(student, path, "", "a symbolic link, not a file: not read")
-        size = path.stat().st_size
-        if max_bytes is not None and size > max_bytes:
-            return Submission(
-                student,
-                path,
-                "",
-                f"the file is {_size(size)}, over the {_size(max_bytes)} a submission may be "
-                "(the rubric's limits.submission_kb): not read",
-            )
-        if path.suffix == ".ipynb":
-            return Submission(student, path, notebook_code(path))
-        return Submission(student, path, path.read_text(encoding="utf-8", errors="replace"))
-    except GradeError as error:
-        return Submission(student, path, "", str(error))
-    except OSError as error:
-        return Submission(student, path, "", f"cannot read the file: {error.strerror}")
-
-
-def notebook_code(path: str | Path) -> str:
-    """The code cells of a notebook as one Python file, IPython magics (``%``, ``!``) commented
-    out: read with ``json``, no kernel, nothing run."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
-        check_json_depth(text, NOTEBOOK_DEPTH, str(path))
-        notebook = json.loads(text)
-        cells = notebook["cells"]
-    except ParseError:
-        raise GradeError(
-            f"{path}: not a Jupyter notebook (nested more than {NOTEBOOK_DEPTH} deep)"
-        ) from None
-    except (ValueError, KeyError, TypeError, RecursionError):
-        raise GradeError(f"{path}: not a Jupyter notebook (no list of cells)") from None
-    parts = []
-    for cell in cells:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        source = cell.get("source", "")
-        text = "".join(source) if isinstance(source, list) else str(source)
-        lines = [
-            "# " + line if line.lstrip().startswith(("%", "!")) else line
-            for line in text.splitlines()
-        ]
-        parts.append("\n".join(lines))
-    return "\n\n".join(parts) + "\n"
 
 
 def check_sizes(sizes: Iterable[int], task: str = "solutions") -> list[int]:
@@ -251,12 +169,23 @@ def grade_file(
     rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
     where = Path(path)
-    if not where.is_file() or where.suffix not in (".py", ".ipynb"):
+    if not where.is_file() or not is_submission_name(where.name):
         raise GradeError(f"{where}: not a submission (a .py file or a .ipynb notebook)")
     sandbox.check_isolation(rubric.limits.isolation)
-    submission = _submission(where.stem, where, rubric.limits.submission_kb << 10)
+    student = where.name.rstrip().rsplit(".", 1)[0]
+    submission = read_submission(student, where, rubric.limits.submission_kb << 10)
     [result] = grade_submissions([submission], chosen, rubric, 1, None)
     return result
+
+
+class GradingInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during a class: the running rooms were stopped; ``results`` are
+    the submissions graded before it (in the class's order), for marks.csv."""
+
+    def __init__(self, results: list[StudentResult], total: int) -> None:
+        super().__init__()
+        self.results = results
+        self.total = total
 
 
 def grade_submissions(
@@ -266,28 +195,122 @@ def grade_submissions(
     jobs: int = DEFAULT_JOBS,
     on_done: Callable[[StudentResult], None] | None = None,
 ) -> list[StudentResult]:
-    """Run and judge each submission; the one path of a class, a file and ``check_model``."""
+    """Run and judge each submission; the one path of a class, a file and ``check_model``.
+
+    Whatever fails while one submission is run or judged (the machine, a bug of the
+    grader) is that submission's row: the class always gets its marks. On Ctrl-C or
+    SIGTERM the running rooms are stopped at once and ``GradingInterrupted`` carries the
+    rows graded before it.
+    """
     expected = {n: tasks.reference(rubric.task, n) for n in sizes}
+    stopping = threading.Event()
 
     def one(submission: Submission) -> StudentResult:
-        if submission.refused is not None:
-            outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
-        else:
-            try:
-                outcome = sandbox.run(submission.source, list(sizes), rubric.limits)
-            except OSError as error:  # the machine, not the student: say so in their row
-                submission.refused = f"the grader could not run it: {error}"
-                outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
-        result = judge_outcome(submission, outcome, sizes, expected, rubric)
+        if stopping.is_set():
+            raise _Stopped
+        result = _run_and_judge(submission, sizes, expected, rubric)
+        if stopping.is_set():
+            raise _Stopped  # stopped by the interrupt, not by itself: not a mark
         if on_done is not None:
             on_done(result)
         return result
 
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    futures = [pool.submit(one, submission) for submission in submissions]
     try:
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            return list(pool.map(one, submissions))
+        while not all(future.done() for future in futures):
+            wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
+        return [future.result() for future in futures]
+    except KeyboardInterrupt:
+        stopping.set()
+        for future in futures:
+            future.cancel()
+        _stop_rooms(futures)
+        pool.shutdown(wait=True, cancel_futures=True)
+        graded = [
+            future.result()
+            for future in futures
+            if future.done() and not future.cancelled() and future.exception() is None
+        ]
+        raise GradingInterrupted(graded, len(submissions)) from None
     finally:
+        pool.shutdown(wait=False, cancel_futures=True)
         sandbox.finish()
+
+
+class _Stopped(Exception):
+    """A submission whose run the interrupt stopped (or never started)."""
+
+
+def _stop_rooms(futures: Sequence[Future[StudentResult]]) -> None:
+    """Stop every running room now: the sandbox's own ``stop_all`` where it has one, else
+    a kill of the process groups this process started (each run leads its own), until the
+    running submissions have returned."""
+    stop_all = getattr(sandbox, "stop_all", None)
+    deadline = time.monotonic() + 4.0
+    while time.monotonic() < deadline:
+        if stop_all is not None:
+            stop_all()
+        else:
+            _kill_children()
+        if all(future.done() for future in futures):
+            return
+        time.sleep(0.05)
+
+
+def _kill_children() -> None:
+    """SIGKILL to the process group of each child of this process (a room's bwrap, or an
+    unisolated harness): its PID namespace, or its group, ends with it."""
+    me = os.getpid()
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and int(fields[1]) == me and int(fields[2]) == int(name):
+            with contextlib.suppress(OSError):
+                os.killpg(int(name), signal.SIGKILL)
+
+
+def _run_and_judge(
+    submission: Submission, sizes: Sequence[int], expected: dict[int, Any], rubric: Rubric
+) -> StudentResult:
+    """One submission's row, whatever happens: a failure of the machine or of the grader
+    while it runs or is judged is said in its row, never the class's end."""
+    outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
+    if submission.refused is None:
+        try:
+            outcome = sandbox.run(
+                submission.source, list(sizes), rubric.limits, beside=submission.beside or None
+            )
+        except OSError as error:  # the machine, not the student: say so in their row
+            submission.refused = f"the grader could not run it: {error}"
+        except Exception as error:  # a bug of the grader: the same
+            submission.refused = f"the grader could not run it: {type(error).__name__}: {error}"
+    try:
+        return judge_outcome(submission, outcome, sizes, expected, rubric)
+    except Exception as error:  # a bug of the grader must not cost the class its marks
+        problem = f"{type(error).__name__}: {str(error)[:200]}"
+        result = judge_outcome(
+            dataclasses.replace(
+                submission, refused=f"the grader failed while judging it ({problem})"
+            ),
+            sandbox.Outcome(isolation=outcome.isolation),
+            sizes,
+            expected,
+            rubric,
+        )
+        result.status = "grader error"
+        result.output, result.output_bytes = outcome.output, outcome.output_bytes
+        result.seconds, result.cpu_seconds = outcome.seconds, outcome.cpu_seconds
+        return result
 
 
 def _rubric(rubric: Rubric | str | Path | None, task: str | None, isolation: str | None) -> Rubric:
@@ -316,10 +339,16 @@ def judge_outcome(
         task=rubric.task,
         isolation=outcome.isolation,
     )
+    result.status = submission.status
+    if submission.refused is not None and submission.status == "graded":
+        result.status = "not graded"  # refused after it was found (the machine failed)
+    result.student_id = submission.student_id
+    result.entries = list(submission.entries)
     task = rubric.task
     limits = rubric.limits
     if submission.refused is not None:
-        result.notes.append(f"the file was not graded: {submission.refused}")
+        result.notes.append(f"not graded: {submission.refused}")
+        result.notes += submission.notes
         for n in sizes:
             worth = rubric.points_for(n)
             result.sizes.append(SizeResult(n, "not run", 0.0, worth, None, "not run: not read"))
@@ -329,6 +358,7 @@ def judge_outcome(
             "graded without a sandbox (isolation none): the limits held, the namespaces "
             "did not exist"
         )
+    result.notes += submission.notes
     events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
     load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
     ended = _ending(outcome, rubric)

@@ -13,11 +13,12 @@ the feedback there: a student never reads a file of an earlier run.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import cp_queens.grading.written as written
+from cp_queens.grading.discover import shown
 from cp_queens.grading.grade import SizeResult, StudentResult
 from cp_queens.grading.judge import CheckReport, CheckRow
 from cp_queens.grading.rubric import Rubric
@@ -38,6 +39,9 @@ COLUMNS = (
     "task",
     "rubric",
     "rubric_sha256",
+    "status",
+    "id",
+    "entries",
 )
 
 #: What the letters of a drawn board mean, said under the first board of a feedback file.
@@ -55,32 +59,36 @@ def write_marks(
     that marks graded so are never taken for marks graded in one.
 
     ``points`` is the mark (a lecturer's override where there is one), ``computed`` what
-    the rubric gave, ``reason`` the override's reason or what cost the most points.
+    the rubric gave, ``reason`` the override's reason or what cost the most points,
+    ``status`` whether it was graded (``cp_queens.grading.grade.StudentResult.status``).
+    Written whole or not at all, no cell a formula (``cp_queens.grading.written``).
     """
     sizes = [size.n for size in results[0].sizes] if results else []
     name = rubric.name if rubric is not None else ""
     digest = rubric.digest if rubric is not None else ""
     unisolated = any(result.isolation == "none" for result in results)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        extra = ["isolation"] if unisolated else []
-        writer.writerow([*COLUMNS, *(f"n={n}" for n in sizes), *extra])
-        for result in results:
-            writer.writerow(
-                [
-                    result.student,
-                    _number(result.points),
-                    _number(result.max_points),
-                    _number(result.computed_points),
-                    reason(result),
-                    f"{result.seconds:.2f}",
-                    result.task,
-                    name,
-                    digest,
-                    *result.statuses(),
-                    *([result.isolation] if unisolated else []),
-                ]
-            )
+    extra = ["isolation"] if unisolated else []
+    rows: list[list[object]] = [[*COLUMNS, *(f"n={n}" for n in sizes), *extra]]
+    for result in results:
+        rows.append(
+            [
+                result.student,
+                _number(result.points),
+                _number(result.max_points),
+                _number(result.computed_points),
+                reason(result),
+                f"{result.seconds:.2f}",
+                result.task,
+                name,
+                digest,
+                result.status,
+                result.student_id,
+                " | ".join(shown(entry) for entry in result.entries),
+                *result.statuses(),
+                *([result.isolation] if unisolated else []),
+            ]
+        )
+    written.write_csv(path, rows)
 
 
 def reason(result: StudentResult) -> str:
@@ -262,21 +270,15 @@ def write_feedback(
     *,
     replace: bool = True,
 ) -> list[Path]:
-    """One ``STUDENT.md`` per student in ``folder`` (created if needed); the paths written.
+    """One ``STUDENT.md`` per student in ``folder`` (created if needed); the paths written,
+    all or none (``cp_queens.grading.written.write_files``).
 
-    With ``replace`` (a class), feedback files of an earlier run for students not graded
-    now are removed: a folder graded again holds this run's feedback only.
+    With ``replace`` (a class), feedback files an earlier run wrote for students not graded
+    now are removed (unless changed since): a folder graded again holds this run's
+    feedback only, and the lecturer's own files in it.
     """
-    where = Path(folder)
-    where.mkdir(parents=True, exist_ok=True)
-    written = []
-    for result in results:
-        path = where / f"{result.student}.md"
-        path.write_text(feedback(result, rubric), encoding="utf-8")
-        written.append(path)
-    for stale in set(where.glob("*.md")) - set(written) if replace else ():
-        stale.unlink(missing_ok=True)
-    return written
+    texts = {written.file_name(result.student): feedback(result, rubric) for result in results}
+    return written.write_files(folder, texts, replace=replace)
 
 
 def summary_table(results: Sequence[StudentResult], title: str = "") -> Any:

@@ -152,22 +152,36 @@ def finish() -> None:
     cgroup.finish()
 
 
-def run(source: str, sizes: list[int], limits: Limits) -> Outcome:
-    """Run ``model(n)`` of the Python ``source`` for each size, in a fresh sandbox."""
+def run(
+    source: str, sizes: list[int], limits: Limits, beside: dict[str, bytes] | None = None
+) -> Outcome:
+    """Run ``model(n)`` of the Python ``source`` for each size, in a fresh sandbox;
+    ``beside`` (a module's file name -> its bytes) are importable next to it, read-only
+    in the room (a student's folder of several files)."""
     scratch = Path(tempfile.mkdtemp(prefix="cp-queens-grade-"))
     token = uuid.uuid4().hex
     try:
         submission = scratch / "submission.py"
         submission.write_text(source, encoding="utf-8")
         submission.chmod(0o644)
-        return _run_in(scratch, token, sizes, limits)
+        extra = []
+        for name, data in sorted((beside or {}).items()):
+            if "/" in name or name in ("submission.py", "", ".", ".."):
+                continue  # discover gives module file names only; never a path
+            path = scratch / name
+            path.write_bytes(data)
+            path.chmod(0o644)
+            extra.append(path)
+        return _run_in(scratch, token, sizes, limits, extra)
     finally:
         if limits.isolation == "none":
             sweep(token)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outcome:
+def _run_in(
+    scratch: Path, token: str, sizes: list[int], limits: Limits, beside: list[Path] | None = None
+) -> Outcome:
     result_read, result_write = os.pipe()
     control_read, control_write = os.pipe()
     isolated = limits.isolation != "none"
@@ -190,6 +204,7 @@ def _run_in(scratch: Path, token: str, sizes: list[int], limits: Limits) -> Outc
             scratch / "submission.py",
             limits.modules,
             scratch_bytes=limits.scratch_mb << 20,
+            beside=beside or (),
         )
         # bwrap's own processes (the namespace's first among them) are readable from inside,
         # their environment too: none of the grader's variables (tokens, keys) goes there.

@@ -59,6 +59,7 @@ def main(argv: list[str]) -> None:
     if settings.get("block_toolkit"):
         sys.meta_path.insert(0, _NoToolkit())
     path = settings["source"]
+    sys.path.insert(0, os.path.dirname(path))  # a folder's other files, as python FILE has
     namespace: dict[str, Any] = {"__name__": "submission", "__file__": path}
     sys.argv = [path]
     try:

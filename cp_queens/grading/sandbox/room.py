@@ -237,8 +237,10 @@ def command(
     *,
     scratch_bytes: int,
     keep_fds: Iterable[int] = (),
+    beside: Iterable[Path] = (),
 ) -> list[str]:
-    """The ``bwrap`` command running ``python -I -u HARNESS *harness_argv`` in a room."""
+    """The ``bwrap`` command running ``python -I -u HARNESS *harness_argv`` in a room;
+    the files ``beside`` appear read-only next to the submission, under their names."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise Unavailable("bubblewrap (bwrap) is not installed")
@@ -285,6 +287,8 @@ def command(
         args += ["--ro-bind", str(where), f"{SITE}/{name}"]
     harness = Path(__file__).with_name("child.py")
     args += ["--ro-bind", str(harness), HARNESS, "--ro-bind", str(submission), SUBMISSION]
+    for path in beside:
+        args += ["--ro-bind", str(path), f"{SUBMISSION.rsplit('/', 1)[0]}/{path.name}"]
     # The room's own root is a tmpfs bubblewrap made to hold the mount points: read-only
     # once they are made, or a submission could fill memory there, outside every cap.
     args += ["--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]

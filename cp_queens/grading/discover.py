@@ -1,0 +1,461 @@
+"""Who is in the class: every entry of the class folder becomes exactly one row.
+
+A lecturer's folder is what students and an LMS made of it: ``SAM.PY``,
+``kim.Py``, ``tom.py `` (a trailing space), a folder with ``model.py`` and
+``helpers.py``, ``ada.py`` beside ``ada.ipynb``, a zip, a ``.DS_Store``, a
+Moodle download (one folder ``Full Name_12345_assignsubmission_file_`` per
+student) or a Canvas one (``lastfirst_12345_67890_queens.py``, one file per
+upload). Nothing in it may vanish silently: each entry (or each student's
+entries, for an LMS download and for two files of one name) is one
+``Submission``, graded or with the reason it is not (a FIFO, a device, a
+hidden file, an archive, two files for one student, a folder with nothing to
+grade). A folder of several files is graded from its entry point (the one file
+that defines ``model``, else ``model.py``), the other ``.py`` files importable
+beside it in the room.
+
+Source is read as Python reads it (``cp_queens.grading.textfile.decode_source``:
+a BOM, a coding cookie), a notebook's code cells in time and memory linear in
+its size, and no file larger than the rubric's ``submission_kb`` is read at all.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from cp_queens.errors import CpQueensError, ParseError
+from cp_queens.grading.textfile import decode_source
+from cp_queens.json_depth import check_json_depth
+
+#: A notebook nested deeper than this is not a notebook (nbformat's own is about 6 deep).
+NOTEBOOK_DEPTH = 64
+
+#: What a submission's file may be called (compared case-insensitively, blanks at the
+#: end of the name ignored: ``SAM.PY``, ``tom.py ``).
+SUFFIXES = (".py", ".ipynb")
+
+#: Names of archives: their row says to unpack them.
+ARCHIVES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".7z", ".rar", ".zst")
+
+#: Moodle's "Download all submissions": ``Full Name_12345_assignsubmission_file_`` (a
+#: folder per student, Moodle 3.x+), or that prefix before each file's name (older
+#: Moodle, or "download submissions in folders" off). 12345 is the participant id.
+MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
+
+#: Canvas's "Download Submissions": ``lastfirst_12345_67890_name.py`` (user id, then the
+#: attachment's id; ``_late_`` or ``_LATE_`` after the name for a late one).
+CANVAS = re.compile(
+    r"^(?P<name>[^_\s]+)(?:_late)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)$", re.IGNORECASE
+)
+
+
+class GradeError(CpQueensError):
+    """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
+
+
+@dataclass(slots=True)
+class Submission:
+    """One student's work, or one entry of the class folder that is not: a name, where it
+    is, its Python code, or why it was not read (``refused``)."""
+
+    student: str
+    path: Path
+    source: str
+    refused: str | None = None
+    beside: dict[str, bytes] = field(default_factory=dict)  # files importable beside it
+    status: str = "graded"  # "graded", "not graded", "conflict"
+    student_id: str = ""  # the LMS's id, from the download's names
+    notes: list[str] = field(default_factory=list)  # said in the feedback, not fatal
+    entries: list[str] = field(default_factory=list)  # the class folder's names it stands for
+
+    def __post_init__(self) -> None:
+        if self.refused is not None and self.status == "graded":
+            self.status = "not graded"
+
+
+def is_submission_name(name: str) -> bool:
+    """A ``.py`` or ``.ipynb`` name, in any case, blanks after it ignored."""
+    return name.rstrip().lower().endswith(SUFFIXES) and not name.startswith(".")
+
+
+def shown(name: str) -> str:
+    """A file's name as a person can read it: quoted when it has blanks at either end or
+    characters that do not print (``'tom.py '``)."""
+    if name != name.strip() or not name.isprintable():
+        return repr(name)
+    return name
+
+
+def _stem(name: str) -> str:
+    base = name.rstrip()
+    return base[: base.rfind(".")] if "." in base else base
+
+
+@dataclass(slots=True)
+class _Group:
+    """The entries of one student: a key, their names, where they are."""
+
+    student: str
+    student_id: str = ""
+    entries: list[tuple[str, Path]] = field(default_factory=list)  # (name shown, path)
+    lms: bool = False  # an LMS download: several files are one submission
+
+
+def find_submissions(folder: str | Path, max_bytes: int | None = None) -> list[Submission]:
+    """One ``Submission`` per student of ``folder`` (every entry belongs to exactly one),
+    sorted by student; a file over ``max_bytes`` is refused before a byte of it is read."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise GradeError(f"{root}: not a folder of submissions")
+    try:
+        names = sorted(os.listdir(root))
+    except OSError as error:
+        raise GradeError(f"{root}: cannot list the folder: {error.strerror}") from None
+    if not names:
+        raise GradeError(f"{root}: an empty folder: no submissions to grade")
+    groups: dict[tuple[str, str], _Group] = {}
+    found: list[Submission] = []
+    for name in names:
+        path = root / name
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as error:
+            found.append(_not_graded(name, path, f"cannot be read: {error.strerror}"))
+            continue
+        other = _other_entry(name, path, mode)
+        if other is not None:
+            found.append(other)
+            continue
+        student, student_id, lms = _owner(name, stat.S_ISDIR(mode))
+        group = groups.setdefault((student.casefold(), student_id), _Group(student, student_id))
+        group.entries.append((name, path))
+        group.lms = group.lms or lms
+    for group in groups.values():
+        found.append(_from_group(group, max_bytes))
+    return _unique(sorted(found, key=lambda s: (s.student.casefold(), s.student_id)))
+
+
+def _owner(name: str, folder: bool) -> tuple[str, str, bool]:
+    """Whose entry this is: (student, LMS id, from an LMS download)."""
+    moodle = MOODLE.match(name)
+    if moodle is not None:
+        return moodle["name"].strip(), moodle["id"], True
+    canvas = CANVAS.match(name)
+    if canvas is not None and not folder:
+        return canvas["name"], canvas["id"], True
+    return (name if folder else _stem(name)), "", False
+
+
+def _other_entry(name: str, path: Path, mode: int) -> Submission | None:
+    """The row of an entry that is not a submission (hidden, a link, a FIFO, an archive,
+    another kind of file); None for a submission's file or a folder."""
+    if name.startswith("."):
+        return _not_graded(name, path, "a hidden file (its name starts with a dot)")
+    if stat.S_ISLNK(mode):
+        return _not_graded(name, path, "a symbolic link, not a file: not read")
+    kinds = {
+        stat.S_ISFIFO: "a FIFO (named pipe)",
+        stat.S_ISSOCK: "a socket",
+        stat.S_ISCHR: "a character device",
+        stat.S_ISBLK: "a block device",
+    }
+    for test, kind in kinds.items():
+        if test(mode):
+            return _not_graded(name, path, f"{kind}, not a file")
+    if stat.S_ISDIR(mode):
+        return None
+    lower = name.rstrip().lower()
+    if is_submission_name(name) or (
+        MOODLE.match(name) is not None or CANVAS.match(name) is not None
+    ):
+        return None
+    if lower.endswith(ARCHIVES):
+        return _not_graded(
+            name, path, "an archive: unpack it (each submission a file or folder) and grade again"
+        )
+    return _not_graded(name, path, "not a Python file (.py) or notebook (.ipynb)")
+
+
+def _not_graded(name: str, path: Path, why: str) -> Submission:
+    student = name if name.startswith(".") else _stem(name) or name
+    return Submission(student, path, "", why, status="not graded", entries=[name])
+
+
+def _from_group(group: _Group, max_bytes: int | None) -> Submission:
+    """One student's submission from their entries: a file, a folder, or an LMS student's
+    files; two entries of a plain name (``ada.py``, ``ada.ipynb``) are a conflict."""
+    names = [name for name, _ in group.entries]
+    if len(group.entries) > 1 and not group.lms:
+        listed = ", ".join(shown(n) for n in names)
+        return Submission(
+            group.student,
+            group.entries[0][1],
+            "",
+            f"{len(names)} submissions for {group.student}: {listed} (keep one and grade "
+            "again, or decide by an override)",
+            status="conflict",
+            entries=names,
+        )
+    files: list[tuple[str, Path]] = []  # (the name the student gave it, where it is)
+    other: list[str] = []
+    for name, path in group.entries:
+        if path.is_dir():
+            files += _folder_files(path, other)
+        else:
+            given = name
+            match = MOODLE.match(name) or (CANVAS.match(name) if group.lms else None)
+            if match is not None:
+                given = match["file"]
+            if is_submission_name(given):
+                files.append((given, path))
+            else:
+                other.append(shown(given))
+    where = group.entries[0][1]
+    submission = _entry_point(group.student, where, files, max_bytes)
+    submission.student_id = group.student_id
+    submission.entries = names
+    if other and submission.refused is None:
+        submission.notes.append(f"also handed in, not graded: {', '.join(sorted(other))}")
+    if any(name != name.strip() or not name.isprintable() for name in names):
+        submission.notes.append(f"handed in as {', '.join(shown(n) for n in names)}")
+    return submission
+
+
+def _folder_files(folder: Path, other: list[str]) -> list[tuple[str, Path]]:
+    """The submission files of a student's folder (its top level, links and hidden files
+    left out: Jupyter's ``.ipynb_checkpoints`` is no second submission)."""
+    files = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    for name in names:
+        path = folder / name
+        if name.startswith(".") or name == "__pycache__":
+            continue
+        try:
+            regular = stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            continue
+        if regular and is_submission_name(name):
+            files.append((name, path))
+        else:
+            other.append(shown(name))
+    return files
+
+
+def _entry_point(
+    student: str, where: Path, files: list[tuple[str, Path]], max_bytes: int | None
+) -> Submission:
+    """The file to grade among ``files``, the others importable beside it: the one that
+    defines ``model``, else ``model.py``, else the only one."""
+    if not files:
+        return Submission(
+            student,
+            where,
+            "",
+            "nothing to grade: no .py or .ipynb file in it",
+            status="not graded",
+        )
+    if len(files) == 1:
+        return read_submission(student, files[0][1], max_bytes)
+    read = [(name, path, read_submission(student, path, max_bytes)) for name, path in files]
+    for _, _, one in read:
+        if one.refused is not None:
+            return one
+    defining = [(name, path, one) for name, path, one in read if defines_model(one.source)]
+    called_model = [entry for entry in read if entry[0].rstrip().lower() == "model.py"]
+    if len(defining) == 1:
+        chosen = defining[0]
+    elif called_model and (not defining or called_model[0] in defining):
+        chosen = called_model[0]
+    else:
+        listed = ", ".join(shown(name) for name, _, _ in (defining or read))
+        said = "define model" if defining else "is a submission; none defines model"
+        return Submission(
+            student,
+            where,
+            "",
+            f"{len(defining or read)} files {said}: {listed}; cannot tell which to grade "
+            "(name the one to grade model.py, or keep one)",
+            status="conflict",
+        )
+    name, path, submission = chosen
+    total = len(submission.source.encode())
+    for other_name, other_path, _ in read:
+        if other_path == path or not other_name.rstrip().lower().endswith(".py"):
+            continue
+        module = other_name.rstrip()
+        if module == "submission.py" or not module[:-3].isidentifier():
+            submission.notes.append(f"{shown(other_name)} is not importable by that name")
+            continue
+        data = other_path.read_bytes()
+        total += len(data)
+        if max_bytes is not None and total > max_bytes:
+            return Submission(
+                student,
+                where,
+                "",
+                "its files together are over submission_kb: not read",
+                status="not graded",
+            )
+        submission.beside[module] = data
+    if submission.beside:
+        submission.notes.append(
+            f"graded {shown(name)}, with {', '.join(sorted(submission.beside))} beside it"
+        )
+    return submission
+
+
+def defines_model(source: str) -> bool:
+    """Does the module define ``model`` at its top level (a function, a name, an import)?"""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return re.search(r"(?m)^(?:async\s+)?def\s+model\b|^model\s*=", source) is not None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == "model":
+                return True
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "model" for t in targets):
+                return True
+        elif isinstance(node, ast.Import | ast.ImportFrom) and any(
+            (alias.asname or alias.name) == "model" for alias in node.names
+        ):
+            return True
+    return False
+
+
+def read_submission(student: str, path: Path, max_bytes: int | None = None) -> Submission:
+    """The student's code, or the reason it is not read: one student's file never stops
+    the class (a 20 GB file is refused by its size, before it is opened)."""
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            return Submission(student, path, "", "a symbolic link, not a file: not read")
+        if not stat.S_ISREG(mode):
+            return Submission(student, path, "", "not a regular file: not read")
+        size = os.stat(path).st_size
+        if max_bytes is not None and size > max_bytes:
+            return Submission(
+                student,
+                path,
+                "",
+                f"the file is {_size(size)}, over the {_size(max_bytes)} a submission may be "
+                "(the rubric's limits.submission_kb): not read",
+            )
+        if path.name.rstrip().lower().endswith(".ipynb"):
+            return Submission(student, path, notebook_code(path))
+        data = path.read_bytes()
+        try:
+            return Submission(student, path, decode_source(data))
+        except SyntaxError as error:
+            return Submission(student, path, "", f"Python cannot read the file: {error.msg}")
+    except GradeError as error:
+        return Submission(student, path, "", str(error))
+    except OSError as error:
+        return Submission(student, path, "", f"cannot read the file: {error.strerror}")
+
+
+def notebook_code(path: str | Path) -> str:
+    """The code cells of a notebook as one Python file, IPython magics (``%``, ``!``) commented
+    out: read with ``json``, no kernel, nothing run. Memory stays a small multiple of the
+    file's size: objects other than the notebook, its cells and their sources are dropped
+    as they are decoded, and lines are never split into a list."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            text = handle.read()
+        check_json_depth(text, NOTEBOOK_DEPTH, str(path))
+        notebook = json.loads(text, object_pairs_hook=_only_code)
+        del text
+        cells = notebook["cells"]
+        if not isinstance(cells, list):
+            raise TypeError
+    except ParseError:
+        raise GradeError(
+            f"{path}: not a Jupyter notebook (nested more than {NOTEBOOK_DEPTH} deep)"
+        ) from None
+    except (ValueError, KeyError, TypeError, RecursionError):
+        raise GradeError(f"{path}: not a Jupyter notebook (no list of cells)") from None
+    parts = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = "".join(map(str, source)) if isinstance(source, list) else str(source)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        parts.append(_MAGIC.sub("# ", text).rstrip("\n"))
+    return "\n\n".join(parts) + "\n"
+
+
+#: A line of IPython magic (``%timeit``, ``!pip``): commented out, indentation and all.
+_MAGIC = re.compile(r"(?m)^(?=[ \t]*[%!])")
+
+_KEPT = frozenset(("cells", "cell_type", "source"))
+
+
+def _only_code(pairs: Iterable[tuple[str, object]]) -> dict[str, object] | None:
+    """``json``'s hook for each object: only what ``notebook_code`` reads is kept (outputs,
+    metadata, attachments go as soon as they are decoded); an object with none of it is
+    None (a million ``{}`` cost a list of Nones, not a million dicts)."""
+    kept = {key: value for key, value in pairs if key in _KEPT}
+    return kept or None
+
+
+def _unique(found: list[Submission]) -> list[Submission]:
+    """Two rows never share a student name (their feedback files would): the second of two
+    namesakes of an LMS download is told apart by its id, else by a number."""
+    seen: set[str] = set()
+    for submission in found:
+        name = submission.student
+        if name.casefold() in seen:
+            name = (
+                f"{submission.student} [{submission.student_id}]" if submission.student_id else name
+            )
+            number = 2
+            while name.casefold() in seen:
+                name = f"{submission.student} ({number})"
+                number += 1
+            submission.student = name
+        seen.add(name.casefold())
+    return found
+
+
+class _Found(Protocol):
+    status: str
+    entries: list[str]
+
+
+def summary(found: Iterable[_Found], folder: str | Path) -> str:
+    """What was found in ``folder``, counted by what it is (a ``Submission`` or a graded
+    row): "12 entries (9 files, 3 folders): 1 conflict, 10 graded, 1 not graded"."""
+    root = Path(folder)
+    files = folders = entries = 0
+    statuses: dict[str, int] = {}
+    for one in found:
+        statuses[one.status] = statuses.get(one.status, 0) + 1
+        for name in one.entries:
+            entries += 1
+            if (root / name).is_dir() and not (root / name).is_symlink():
+                folders += 1
+            else:
+                files += 1
+    kinds = [f"{files} file{'s' * (files != 1)}", f"{folders} folder{'s' * (folders != 1)}"]
+    said = [f"{count} {status}" for status, count in sorted(statuses.items())]
+    return f"{entries} entries ({', '.join(kinds)}): {', '.join(said)}"
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"

@@ -1,0 +1,398 @@
+"""Issue 35, "out of the class": every entry of a class folder is one row; marks are never lost.
+
+Discovery is checked in-process (no submission runs): each odd entry a lecturer's
+folder holds (``SAM.PY``, ``tom.py `` with a trailing space, ``_ada.py``, a
+hidden file, a FIFO, a device, an archive, two files for one student, a folder
+of several files, Moodle and Canvas downloads) is one ``Submission`` with a
+status and a reason. From the command line: a judge that fails on one
+submission costs only its row; Ctrl-C keeps the rows graded before it; a full
+disk leaves the previous ``marks.csv`` as it was; no cell of ``marks.csv`` is a
+formula. The whole class, graded in sandboxes, is the slow test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from cp_queens.grading import written
+from cp_queens.grading.discover import find_submissions, notebook_code, summary
+from cp_queens.grading.grade import StudentResult
+from cp_queens.grading.marks import write_feedback, write_marks
+from cp_queens.grading.sandbox import room as sandbox_room
+from cp_queens.grading.textfile import decode_source
+from cp_queens.output import OutputError
+from tests.helpers import ROOT
+from tests.hostile import RIGHT
+
+#: Where bubblewrap cannot run, the command-line tests grade without it (what is tested
+#: here is the class, not the room).
+ISOLATION = [] if sandbox_room.unavailable() is None else ["--isolation", "none"]
+
+HELPER = RIGHT.replace("def model(", "def solve(")
+USES_HELPER = "from helpers import solve\n\ndef model(n):\n    return solve(n)\n"
+#: A hashable Mapping as a key of a returned dict: the judge's decoder crashed on it.
+MAPPING_KEY = """
+from collections.abc import Mapping
+
+class Key(Mapping):
+    def __getitem__(self, key):
+        raise KeyError(key)
+    def __iter__(self):
+        return iter(())
+    def __len__(self):
+        return 0
+    def __hash__(self):
+        return 1
+
+def model(n):
+    return [{Key(): 1}]
+"""
+
+
+def notebook(source: str) -> str:
+    return json.dumps({"cells": [{"cell_type": "code", "source": source}], "nbformat": 4})
+
+
+def write_class(folder: Path) -> Path:
+    """A lecturer's folder holding every kind of entry of issue 35."""
+    files: dict[str, str | bytes] = {
+        "SAM.PY": RIGHT,
+        "kim.Py": RIGHT,
+        "tom.py ": RIGHT,
+        "_ada.py": RIGHT,
+        ".eve.py": RIGHT,
+        "bom.py": b"\xef\xbb\xbf" + RIGHT.encode(),
+        "latin.py": b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + RIGHT.encode(),
+        "multi/model.py": USES_HELPER,
+        "multi/helpers.py": HELPER,
+        "multi/.ipynb_checkpoints/model-checkpoint.py": "broken(",
+        "two/queens.py": RIGHT,
+        "two/queens_old.py": RIGHT,
+        "ada.py": RIGHT,
+        "ada.ipynb": notebook(RIGHT),
+        "Ada Lovelace_12345_assignsubmission_file_/queens.py": RIGHT,
+        "Ada Lovelace_12345_assignsubmission_file_/notes.txt": "my notes",
+        "Bob Baker_12346_assignsubmission_file_/main.py": USES_HELPER,
+        "Bob Baker_12346_assignsubmission_file_/helpers.py": HELPER,
+        "lovelaceada_201_9001_queens.py": USES_HELPER,
+        "lovelaceada_201_9002_helpers.py": HELPER,
+        'HYPERLINK("x").py': RIGHT,
+        "=HYPERLINK(1).py": RIGHT,
+        "+1+1.py": RIGHT,
+        "@SUM(1).py": RIGHT,
+        "key.py": MAPPING_KEY,
+        "work.zip": b"PK\x03\x04",
+        "readme.txt": "hand-ins",
+    }
+    for name, content in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    os.mkfifo(folder / "pipe.py")
+    (folder / "null.py").symlink_to("/dev/null")
+    return folder
+
+
+#: Each entry's student and status, and a word of its reason.
+EXPECTED = {
+    "SAM": ("graded", ""),
+    "kim": ("graded", ""),
+    "tom": ("graded", ""),
+    "_ada": ("graded", ""),
+    ".eve.py": ("not graded", "hidden"),
+    "bom": ("graded", ""),
+    "latin": ("graded", ""),
+    "multi": ("graded", ""),
+    "two": ("conflict", "2 files define model: queens.py, queens_old.py"),
+    "ada": ("conflict", "2 submissions for ada: ada.ipynb, ada.py"),
+    "Ada Lovelace": ("graded", ""),
+    "Bob Baker": ("graded", ""),
+    "lovelaceada": ("graded", ""),
+    'HYPERLINK("x")': ("graded", ""),
+    "=HYPERLINK(1)": ("graded", ""),
+    "+1+1": ("graded", ""),
+    "@SUM(1)": ("graded", ""),
+    "key": ("graded", ""),
+    "work": ("not graded", "archive"),
+    "readme": ("not graded", "not a Python file"),
+    "pipe": ("not graded", "FIFO"),
+    "null": ("not graded", "symbolic link"),
+}
+
+
+def test_every_entry_of_the_class_folder_is_one_row(tmp_path: Path) -> None:
+    folder = write_class(tmp_path / "class")
+    found = {s.student: s for s in find_submissions(folder)}
+    assert set(found) == set(EXPECTED)
+    for student, (status, why) in EXPECTED.items():
+        assert found[student].status == status, (student, found[student])
+        assert why in (found[student].refused or ""), (student, found[student].refused)
+    assert sum(len(s.entries) for s in found.values()) == len(os.listdir(folder))
+    # Read as Python reads it: the BOM gone, the cookie's encoding used.
+    assert found["bom"].source == RIGHT
+    assert "# café" in found["latin"].source
+    # A folder's entry point, the other files importable beside it.
+    assert found["multi"].path.name == "model.py"
+    assert set(found["multi"].beside) == {"helpers.py"}
+    assert found["Bob Baker"].student_id == "12346"
+    assert set(found["Bob Baker"].beside) == {"helpers.py"}
+    assert found["lovelaceada"].student_id == "201"
+    assert set(found["lovelaceada"].beside) == {"helpers.py"}
+    assert "notes.txt" in " ".join(found["Ada Lovelace"].notes)
+    assert found["tom"].entries == ["tom.py "]
+    said = summary(found.values(), folder)
+    assert said.startswith(f"{len(os.listdir(folder))} entries (") and "4 folders" in said
+
+
+def test_a_device_and_a_namesake_are_rows_too(tmp_path: Path) -> None:
+    (tmp_path / "zero.py").symlink_to("/dev/zero")  # a link: never followed
+    (tmp_path / "Ann Lee_1_assignsubmission_file_").mkdir()
+    (tmp_path / "Ann Lee_1_assignsubmission_file_" / "q.py").write_text(RIGHT)
+    (tmp_path / "Ann Lee_2_assignsubmission_file_").mkdir()
+    (tmp_path / "Ann Lee_2_assignsubmission_file_" / "q.py").write_text(RIGHT)
+    (tmp_path / "empty").mkdir()
+    found = {s.student: s for s in find_submissions(tmp_path)}
+    assert set(found) == {"zero", "Ann Lee", "Ann Lee [2]", "empty"}
+    assert "nothing to grade" in (found["empty"].refused or "")
+    if os.geteuid() == 0:  # a device node (only root may make one)
+        os.mknod(tmp_path / "dev.py", 0o600 | 0o020000, os.makedev(1, 3))
+        device = {s.student: s for s in find_submissions(tmp_path)}["dev"]
+        assert device.status == "not graded" and "character device" in (device.refused or "")
+
+
+def test_source_is_read_as_python_reads_it() -> None:
+    assert decode_source(b"\xef\xbb\xbfx = 1\n") == "x = 1\n"
+    assert decode_source("# coding: cp1252\ns = '\u20ac'\n".encode("cp1252")).endswith("'\u20ac'\n")
+    with pytest.raises(SyntaxError):
+        decode_source(b"# coding: no-such-codec\n")
+    with pytest.raises(SyntaxError):
+        decode_source(b"s = '\xe9'\n")  # not UTF-8, nothing declared: python3 refuses it too
+
+
+def test_a_large_notebook_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    """4 MB of empty lines in one cell, and 4 MB of empty objects beside the cells: the
+    reader's peak memory stays a small multiple of the file (it was ~500 MB)."""
+    lines = tmp_path / "lines.ipynb"
+    lines.write_text(notebook("\n" * (2 << 20)), encoding="utf-8")
+    objects = tmp_path / "objects.ipynb"
+    objects.write_text(
+        '{"cells": [], "metadata": [' + ",".join(["{}"] * ((4 << 20) // 3)) + "]}",
+        encoding="utf-8",
+    )
+    code = (
+        "import resource, sys\nfrom cp_queens.grading.discover import notebook_code\n"
+        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "notebook_code(sys.argv[1])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base)"
+    )
+    for path in (lines, objects):
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT
+        )
+        assert done.returncode == 0, done.stderr
+        grown_mb = int(done.stdout) / 1024
+        print(f"{path.name}: {path.stat().st_size >> 20} MB read with {grown_mb:.0f} MB more")
+        assert grown_mb < 100, path.name
+    assert notebook_code(lines).strip() == ""
+
+
+def test_marks_csv_holds_no_formula_and_the_feedback_the_name(tmp_path: Path) -> None:
+    results = [
+        StudentResult(name, tmp_path / f"{name}.py", entries=[f"{name}.py"])
+        for name in ("=HYPERLINK(1)", "+1+1", "-2", "@SUM(1)", "\tTAB", "\rCR", "ada")
+    ]
+    write_marks(results, tmp_path / "marks.csv")
+    with open(tmp_path / "marks.csv", encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    for row in rows[1:]:
+        for value in row:
+            assert not value.startswith(written.FORMULA_STARTS), row
+    assert [row[0] for row in rows[1:]] == [
+        "'=HYPERLINK(1)", "'+1+1", "'-2", "'@SUM(1)", "'\tTAB", "'\rCR", "ada"
+    ]  # fmt: skip
+    paths = write_feedback(results, tmp_path / "feedback")
+    assert "# Feedback for =HYPERLINK(1)" in paths[0].read_text(encoding="utf-8")
+
+
+def test_the_lecturers_own_files_stay_and_stale_feedback_goes(tmp_path: Path) -> None:
+    folder = tmp_path / "feedback"
+    folder.mkdir()
+    (folder / "my-notes.md").write_text("the lecturer's", encoding="utf-8")
+    first = [StudentResult(name, tmp_path / f"{name}.py") for name in ("ada", "ben", "cy")]
+    write_feedback(first, folder)
+    (folder / "cy.md").write_text("edited by the lecturer", encoding="utf-8")
+    write_feedback(first[:1], folder)  # ben and cy are no longer in the class
+    assert sorted(p.name for p in folder.glob("*.md")) == ["ada.md", "cy.md", "my-notes.md"]
+    assert not list(folder.glob("*.part"))
+
+
+def test_a_full_disk_leaves_the_previous_marks(tmp_path: Path) -> None:
+    """Re-grading under a file-size limit (writes fail with EFBIG, as on a full disk):
+    exit 74, the previous marks.csv and feedback as they were, no temporary file left."""
+    out = tmp_path / "out"
+    many = [StudentResult(f"student{i:03}", tmp_path / "x.py") for i in range(200)]
+    out.mkdir()
+    write_marks(many[:2], out / "marks.csv")
+    write_feedback(many[:2], out / "feedback")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    code = (
+        "import pickle, resource, signal, sys\n"
+        "from pathlib import Path\n"
+        "from cp_queens.grading.grade import StudentResult\n"
+        "from cp_queens.grading.marks import write_feedback, write_marks\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (2000, resource.RLIM_INFINITY))\n"
+        "many = [StudentResult(f'student{i:03}', Path('x.py')) for i in range(200)]\n"
+        "out = Path(sys.argv[1])\n"
+        "try:\n"
+        "    write_marks(many, out / 'marks.csv')\n"
+        "except OSError as error:\n"
+        "    print('marks', error)\n"
+        "many[0].notes.append('x' * 5000)\n"
+        "try:\n"
+        "    write_feedback(many, out / 'feedback')\n"
+        "except OSError as error:\n"
+        "    print('feedback', error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(out)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("marks ") and "\nfeedback " in done.stdout
+    assert done.stdout.count("cannot write") == 2, done.stdout
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_a_failed_write_raises_and_keeps_the_old_file(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "marks.csv"
+    path.write_text("old\n", encoding="utf-8")
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(written.os, "write", full)
+    with pytest.raises(OutputError):
+        written.write_files(tmp_path, {"a.md": "new"}, replace=True)
+    monkeypatch.undo()
+    assert path.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["marks.csv"]
+
+
+def grade_cli(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cp_queens", "grade", *argv, *ISOLATION],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+
+
+def test_a_judge_that_fails_costs_only_that_row(tmp_path: Path) -> None:
+    """``model`` returning ``[{Key(): 1}]`` (a hashable Mapping as a key) crashed the judge:
+    exit 70, no marks for anyone. Now it is that submission's row, for a FILE too."""
+    (tmp_path / "key.py").write_text(MAPPING_KEY, encoding="utf-8")
+    done = grade_cli(str(tmp_path / "key.py"), "--n", "1..3")
+    assert done.returncode == 1, done.stderr
+    assert "Feedback for key" in done.stdout
+
+
+@pytest.mark.slow
+def test_a_judge_that_fails_costs_only_that_row_in_a_class(tmp_path: Path) -> None:
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "key.py").write_text(MAPPING_KEY, encoding="utf-8")
+    (folder / "right.py").write_text(RIGHT, encoding="utf-8")
+    for task in ("solutions", "dominate"):
+        out = tmp_path / task
+        done = grade_cli(str(folder), "--n", "4..5", "--task", task, "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        with open(out / "marks.csv", encoding="utf-8") as handle:
+            rows = {row["student"]: row for row in csv.DictReader(handle)}
+        assert set(rows) == {"key", "right"}
+        assert rows["key"]["points"] == "0"
+
+
+def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path) -> None:
+    """Three quick submissions, then two that sleep: SIGINT once the first sleeper runs.
+    Exit 130 within 5 s, the three quick ones in marks.csv, the sleepers' rooms gone."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("a1", "a2", "a3"):
+        (folder / f"{name}.py").write_text("def model(n):\n    return [[0]]\n")
+    for name in ("z1", "z2"):
+        (folder / f"{name}.py").write_text("import time\ndef model(n):\n    time.sleep(600)\n")
+    out = tmp_path / "out"
+    argv = ["grade", str(folder), "--n", "1", "--jobs", "1", "--out", str(out), *ISOLATION]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cp_queens", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    grader = psutil.Process(child.pid)
+    rooms: set[int] = set()
+    deadline = time.monotonic() + 120
+    while len(rooms) < 4 and time.monotonic() < deadline:  # the fourth room: z1 is running
+        for process in grader.children():
+            with contextlib.suppress(psutil.Error):
+                if "--probe" not in process.cmdline():  # bubblewrap's probe is no room
+                    rooms.add(process.pid)
+        time.sleep(0.01)
+    assert len(rooms) >= 4
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=30)
+    seconds = time.monotonic() - sent
+    print(f"\nexited {seconds:.2f} s after SIGINT")
+    assert child.returncode == 130, stderr
+    assert seconds < 5
+    with open(out / "marks.csv", encoding="utf-8") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert set(rows) == {"a1", "a2", "a3"}
+    assert b"3 of 5 graded" in stderr
+    assert not [pid for pid in rooms if psutil.pid_exists(pid)]
+
+
+@pytest.mark.slow
+def test_a_class_of_every_kind_of_entry(tmp_path: Path) -> None:
+    """Issue 35's "done when": one row per entry, the right models full marks (the BOM one
+    and the folders of several files included), marks.csv whole and free of formulas."""
+    folder = write_class(tmp_path / "class")
+    out = tmp_path / "out"
+    done = grade_cli(str(folder), "--n", "1..6", "--out", str(out), timeout=600)
+    assert done.returncode in (0, 1), done.stderr
+    text = (out / "marks.csv").read_text(encoding="utf-8")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    students = {row["student"].removeprefix("'"): row for row in rows}
+    assert set(students) == set(EXPECTED)
+    for row in rows:
+        assert not any(value.startswith(written.FORMULA_STARTS) for value in row.values()), row
+    right = [s for s, (status, _) in EXPECTED.items() if status == "graded" and s != "key"]
+    for student in right:
+        row = students[student]
+        assert row["points"] == row["max"], (student, row)
+    assert students["key"]["points"] == "0"
+    for student, (status, _) in EXPECTED.items():
+        if student == "key":  # its row, 0 points, whether the judge copes or fails
+            assert students[student]["status"] in ("graded", "grader error")
+        else:
+            assert students[student]["status"] == status, student
+    assert f"{len(os.listdir(folder))} entries" in done.stdout.replace("\n", " ")
