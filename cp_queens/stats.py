@@ -31,6 +31,8 @@ class Stats:
         status: ``COMPLETE``, ``TIME_LIMIT`` or ``STOPPED``.
         branches: search nodes / branches (backtracker nodes, CP-SAT branches).
         conflicts: dead ends the search met (backtracker failures, CP-SAT conflicts).
+        model_time: seconds of ``wall_time`` spent building the model, for engines
+            that build one and time it apart (``None`` otherwise).
         extra: anything else the engine wants to report (solver parameters, ...).
     """
 
@@ -42,6 +44,7 @@ class Stats:
     status: str = COMPLETE
     branches: int | None = None
     conflicts: int | None = None
+    model_time: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -56,6 +59,8 @@ class Stats:
         if self.conflicts is not None:
             parts.append(f"conflicts={self.conflicts}")
         parts.append(f"wall_time={self.wall_time:.3f}s")
+        if self.model_time is not None:
+            parts.append(f"model_time={self.model_time:.3f}s")
         if self.status != COMPLETE:
             parts.append(f"status={self.status}")
         parts.extend(f"{key}={_shown(value)}" for key, value in self.extra.items())

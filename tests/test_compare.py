@@ -28,7 +28,7 @@ from cp_queens.compare import (
     run_one,
 )
 from cp_queens.compare.report import PlotUnavailableError, plot, write_csv, write_json
-from cp_queens.engines.base import Engine
+from cp_queens.engines.base import Call, Engine
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import Stats
 
@@ -57,9 +57,20 @@ class Vanishing(Engine):
         os._exit(3)
 
 
+class Witness(Engine):
+    """Counts like the reference, and says which solver libraries its process had loaded."""
+
+    name = "witness"
+
+    def _count(self, problem: Problem, call: Call) -> int:
+        libraries = ("ortools", "constraint", "cpmpy")
+        call.stats.extra["loaded"] = [name for name in libraries if name in sys.modules]
+        return engines.get("reference").count(problem)
+
+
 @pytest.fixture
 def test_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-    for cls in (Sleepy, Broken, Vanishing):
+    for cls in (Sleepy, Broken, Vanishing, Witness):
         monkeypatch.setitem(engines._REGISTRY, cls.name, cls)
 
 
@@ -132,6 +143,26 @@ def test_compare_counts_agree_and_record_figures() -> None:
             assert run.peak_rss_mb and run.peak_rss_mb >= (run.baseline_rss_mb or 0) > 0
             assert run.branches and run.branches > 0
     assert by["mip", 5].status == UNSUPPORTED and "cannot count" in by["mip", 5].message
+
+
+def test_a_run_starts_with_nothing_loaded_and_its_start_up_is_apart(test_engines: None) -> None:
+    """Whatever ran before or beside it, a run starts in a fresh process: the witness sees
+    no OR-Tools though this process and the run before it loaded it. The start-up is
+    timed in its parts, apart from the solve; CP-SAT's model, presolve and search lie
+    inside the solve."""
+    import ortools  # noqa: F401  (loaded here: a forked run would inherit it)
+
+    board, witness = compare(["cpsat-board", "witness"], [5], "count", time_limit=20)
+    assert board.status == witness.status == OK and witness.agrees is True
+    assert witness.extra["loaded"] == []
+    for run in (board, witness):
+        assert set(run.startup) == {"python", "cp_queens", "engine"}
+        assert run.startup_time == pytest.approx(sum(run.startup.values()), abs=1e-5)
+    assert witness.model_time is None  # no model: nothing said about one
+    assert board.model_time is not None and board.wall_time is not None
+    assert 0 < board.model_time < board.wall_time
+    phases = board.extra["presolve_time"] + board.extra["search_time"]
+    assert 0 < phases < board.wall_time - board.model_time
 
 
 def test_first_task_runs_the_mip() -> None:

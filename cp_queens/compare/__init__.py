@@ -1,28 +1,41 @@
-"""Run engines side by side: one process per run, a time limit, and peak memory.
+"""Run engines side by side: one fresh process per run, a time limit, and peak memory.
 
 ``compare`` runs every chosen engine on every ``n`` for one task
 (``first``, ``count`` or ``enumerate``) and returns one ``Run`` per pair.
-Each run happens in a forked child process, for three reasons:
+Each run happens in a fresh Python process of its own (``cp_queens.compare.child``),
+for four reasons:
 
+* **what it measures is what it names** - the run's start-up (the interpreter,
+  ``cp_queens``, the engine's own libraries such as OR-Tools) is timed apart from the
+  task (``startup_time``, in three parts in ``startup``), and the task's time
+  (``wall_time``: building the model, then the search) starts once the engine is
+  ready. Every run starts with nothing loaded, so no figure depends on which other
+  engines are in the comparison;
 * **a fair clock and a hard time limit** - the engine gets the time limit
   itself (so it can stop cleanly and still report its search figures), and a
   child that overruns it by the grace period is killed, whatever it is doing
   (a MIP solve, a C++ search, a Python loop);
-* **peak memory per run** - ``os.wait4`` returns the child's own resource
-  usage, so ``ru_maxrss`` is the peak resident memory of that run alone, even
-  for a run that had to be killed. It includes what the child inherited from
-  the parent at fork time (the interpreter and the imported solvers), which
-  is reported separately as ``baseline_rss_mb``;
+* **peak memory per run** - the run's process reports its own peak resident memory
+  (``VmHWM``, and the largest of the worker processes it waited for), and the parent
+  reads it of a run it has to kill just before the kill; what the fresh interpreter
+  held with ``cp_queens`` loaded, before the engine, is ``baseline_rss_mb``;
 * **isolation** - a crash or a leak in one engine cannot spoil the next run.
+
+What the engine reports of its own time is in its ``Stats``: ``model_time`` (seconds
+of the task spent building the model) and, for the engines on CP-SAT, ``presolve_time``
+and ``search_time`` among its other figures (from CP-SAT's log, read as it is written).
 
 An engine that starts worker processes of its own (``cpsat``'s default
 ``method="fast"`` for n >= 10) is measured with them: the wall time includes
 their work, and ``ru_maxrss`` is then the largest single process among the
 run and the workers it waited for, not their sum. Engines are named as on the
 command line, optionally with constructor options: ``cpsat:method=plain``,
-``pyconstraint:solver=min-conflicts`` (see ``parse_engine_spec``).
+``pyconstraint:solver=min-conflicts`` (see ``parse_engine_spec``). An engine
+registered outside the package is known in the run's process when its class can be
+imported there (from its module, or from the script that defines it, which then
+needs an ``if __name__ == "__main__":`` guard, as with ``multiprocessing``).
 
-Forking needs a POSIX system (Linux, macOS). Tables, CSV, JSON and the plot
+Needs a POSIX system (Linux, macOS). Tables, CSV, JSON and the plot
 are in ``cp_queens.compare.report``.
 
 Examples:
@@ -37,9 +50,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
 import select
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -47,10 +60,9 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import cp_queens.engines as engines
-from cp_queens.answer import ANSWER, DISAGREE, Answer, answer
-from cp_queens.budget import Budget, Clock, check_budget
-from cp_queens.errors import CpQueensError, UnsupportedTaskError
-from cp_queens.problem import Problem
+from cp_queens.answer import ANSWER, DISAGREE, Answer
+from cp_queens.budget import Budget, check_budget
+from cp_queens.errors import CpQueensError
 from cp_queens.stats import Stats
 
 TASKS = engines.TASKS
@@ -112,11 +124,18 @@ class Run:
         status: ``ok``, ``timeout``, ``unsupported`` (the engine says it cannot
             do the task), ``skipped`` (timed out on a smaller n already) or
             ``error``.
-        wall_time: seconds the task took inside the child, measured around the call
-            (the time of the kill for a run that had to be killed; ``None`` if it
-            never ran).
+        wall_time: seconds the task took once the engine was ready: building its
+            model and searching (``model_time`` of it building), measured around the
+            call; the time of the kill for a run that had to be killed; ``None`` if it
+            never ran.
+        startup_time: seconds from starting the run's process to the engine being
+            ready: what any program pays once before its first call, apart from it.
+        startup: ``startup_time`` in parts: ``python`` (the interpreter starts),
+            ``cp_queens`` (the package loads) and ``engine`` (the engine is built and
+            its solver's libraries load).
         peak_rss_mb: peak resident memory of the run's process, in MiB.
-        baseline_rss_mb: resident memory the child started with (inherited).
+        baseline_rss_mb: resident memory of the run's process with ``cp_queens``
+            loaded, before the engine.
         agrees: for runs that finished, whether ``solutions`` equals that of every
             other finished run at the same n (``None`` when there is nothing to
             compare with).
@@ -133,6 +152,8 @@ class Run:
     #: The kind of solver (see ``FAMILIES``), so "same model, other solver" reads.
     family: str = ""
     wall_time: float | None = None
+    startup_time: float | None = None
+    startup: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: float | None = None
     baseline_rss_mb: float | None = None
     agrees: bool | None = None
@@ -154,6 +175,12 @@ class Run:
         return self.stats.solutions
 
     @property
+    def model_time(self) -> float | None:
+        """Seconds of ``wall_time`` the engine spent building its model (``None``: the
+        engine builds none, or does not time it apart)."""
+        return None if self.stats is None else self.stats.model_time
+
+    @property
     def branches(self) -> int | None:
         return None if self.stats is None else self.stats.branches
 
@@ -169,7 +196,7 @@ class Run:
     def as_dict(self) -> dict[str, Any]:
         """One flat record: the run's fields and the engine's figures side by side."""
         record = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "stats"}
-        figures = ("solutions", "lower_bound", "branches", "conflicts", "extra")
+        figures = ("model_time", "solutions", "lower_bound", "branches", "conflicts", "extra")
         return {**record, **{name: getattr(self, name) for name in figures}}
 
 
@@ -293,9 +320,8 @@ def compare(
     """
     check_task(task)
     budget = _budget(budget, time_limit)
-    if not hasattr(os, "fork"):
-        raise CompareError("compare runs each engine in a forked process: needs Linux or macOS")
-    engines.names()  # import every engine before forking, so each child starts alike
+    if os.name != "posix":
+        raise CompareError("compare runs each engine in a process of its own: needs Linux or macOS")
     runs: list[Run] = []
     for spec in map(_spec, engine_specs):
         timed_out_at: int | None = None
@@ -349,128 +375,193 @@ def run_one(
     grace: float = 2.0,
     budget: Budget | None = None,
 ) -> Run:
-    """One run in a forked child, with ``budget`` (or ``Budget.of(time_limit=...)``);
-    killed if it overruns its time limit by ``grace`` seconds."""
+    """One run in a fresh process, with ``budget`` (or ``Budget.of(time_limit=...)``);
+    killed if it overruns its time limit by ``grace`` seconds, counted from the moment
+    the engine is ready (its start-up gets ``STARTUP_ALLOWANCE`` seconds)."""
     budget = _budget(budget, time_limit)
     spec = _spec(engine)
     name = spec.label
     reason = unsupported_reason(spec, n, task)
     if reason is not None:
         return Run(name, n, task, UNSUPPORTED, message=reason)
-    sys.stdout.flush()
-    sys.stderr.flush()
     read_end, write_end = os.pipe()
-    clock = budget.clock()  # the child's limit, on the same clock as the child's own
-    parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:  # the child: run, send the result, and leave without cleanup
-        os.close(read_end)
-        code = 0
-        try:
-            from cp_queens.parallel import die_with_parent
-
-            die_with_parent(parent)  # a run never outlives compare, kill -9 included
-            result = _child_run(spec, n, task, budget)
-            with os.fdopen(write_end, "w") as out:
-                json.dump(result, out, default=str)
-        except BaseException:
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(write_end)
+    spawned = time.monotonic()
     try:
-        payload, killed = _read_until(read_end, clock.extended(grace))
+        process = subprocess.Popen(
+            _command(write_end, spawned, _job(spec, n, task, budget)),
+            stdin=subprocess.DEVNULL,
+            stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
+            pass_fds=(write_end,),
+        )
+    except BaseException:
+        os.close(read_end)
+        raise
+    finally:
+        os.close(write_end)
+    peak: float | None = None
+    try:
+        lines, killed, ready = _read_run(read_end, spawned, budget.time_limit, grace)
         if killed:
-            os.kill(pid, signal.SIGKILL)
+            peak = peak_megabytes(process.pid)  # the last moment it can be read
+            process.kill()
     except BaseException:  # Ctrl-C in the parent: take the child down too
-        os.kill(pid, signal.SIGKILL)
-        os.wait4(pid, 0)
+        process.kill()
+        os.wait4(process.pid, 0)
+        process.returncode = -signal.SIGKILL
         raise
     finally:
         os.close(read_end)
-    _, wait_status, usage = os.wait4(pid, 0)
-    elapsed = clock.elapsed()
-    peak = _megabytes(usage.ru_maxrss)
+    _, wait_status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
+    elapsed = time.monotonic() - (spawned if ready is None else ready)
+    if peak is None and lines and "peak_rss_mb" in lines[-1]:
+        peak = lines.pop(-1)["peak_rss_mb"]  # the run's own report, its workers included
+    if peak is None and sys.platform == "darwin":
+        peak = megabytes(usage.ru_maxrss)
+    startup = lines[0]["ready"] if lines and "ready" in lines[0] else {}
+    started: dict[str, Any] = {"startup": startup, "startup_time": _total(startup, ready)}
     if killed:
+        where = "" if ready is not None else " while starting"
         return Run(
             name,
             n,
             task,
             TIMEOUT,
-            wall_time=round(elapsed, 6),
+            wall_time=round(elapsed, 6) if ready is not None else None,
             peak_rss_mb=peak,
-            message=f"killed after {elapsed:.1f}s",
+            message=f"killed after {elapsed:.1f}s{where}",
+            **started,
         )
-    try:
-        result = json.loads(payload)
-    except ValueError:
+    result = lines[-1] if lines and "ready" not in lines[-1] else None
+    if result is None:
         return Run(
             name,
             n,
             task,
             ERROR,
-            wall_time=round(elapsed, 6),
             peak_rss_mb=peak,
             message=f"the run's process ended without a result ({_describe(wait_status)})",
+            **started,
         )
     if result.get("stats") is not None:
         result["stats"] = Stats(**result["stats"])
     return Run(peak_rss_mb=peak, **result)
 
 
-def _child_run(spec: EngineSpec, n: int, task: str, budget: Budget) -> dict[str, Any]:
-    """Inside the child: do the task and describe the outcome as a Run's fields."""
-    baseline = _megabytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-    known: dict[str, Any] = {
-        "engine": spec.label,
+#: The run's process (``cp_queens.compare.child``): its first line takes the time, before
+#: anything is imported.
+LAUNCH = (
+    "import time; started = time.monotonic()\n"
+    "from cp_queens.compare.child import main\n"
+    "main(started)\n"
+)
+
+
+def _command(fd: int, spawned: float, job: dict[str, Any]) -> list[str]:
+    return [sys.executable, "-c", LAUNCH, str(fd), repr(spawned), json.dumps(job)]
+
+
+#: Seconds a run's process may take to start (Python, ``cp_queens``, the engine's
+#: libraries) before it is killed; its time limit starts once it is ready.
+STARTUP_ALLOWANCE = 60.0
+
+
+def _job(spec: EngineSpec, n: int, task: str, budget: Budget) -> dict[str, Any]:
+    """What the run's process is told: the engine (and where its class is defined), the
+    size, the task, the run settings that travel as text (the time limit, workers)."""
+    cls = engines.engine_class(spec.name)
+    module = sys.modules.get(cls.__module__)
+    return {
+        "spec": {
+            "label": spec.label,
+            "name": spec.name,
+            "options": spec.options,
+            "module": cls.__module__,
+            "qualname": cls.__qualname__,
+            "path": getattr(module, "__file__", None),
+        },
         "n": n,
         "task": task,
-        "baseline_rss_mb": baseline,
+        "budget": {
+            key: getattr(budget, key)
+            for key in ("time_limit", "workers")
+            if getattr(budget, key) is not None
+        },
+        "parent": os.getpid(),
     }
+
+
+def _has_fileno(stream: Any) -> bool:
     try:
-        engine, budget = spec.build(budget)
-        known["family"] = family_of(engine)
-        problem = Problem(n)
-        started = time.perf_counter()
-        result = answer(ANSWER_TASKS[task], problem, engine, budget=budget)
-        finished = result.complete
-        found = result.found  # a partial figure, kept as such: only in ``lower_bound``
-        solutions = int(found is not None) if task == "first" else int(found or 0)
-        known["wall_time"] = round(time.perf_counter() - started, 6)
-    except UnsupportedTaskError as error:
-        return {**known, "status": UNSUPPORTED, "message": str(error)}
-    except Exception as error:
-        return {**known, "status": ERROR, "message": f"{type(error).__name__}: {error}"}
-    stats = engine.stats.as_dict()
-    stats["solutions"] = solutions  # what the task gave: first is 0 or 1, whatever was streamed
-    return {
-        **known,
-        "status": OK if finished else TIMEOUT,
-        "message": "" if finished else "stopped at its time limit",
-        "stats": stats,
-    }
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # a test's captured stream
+        return False
+    return True
 
 
-def _read_until(fd: int, clock: Clock) -> tuple[bytes, bool]:
-    """Everything the child writes, or ``killed=True`` once ``clock`` runs out."""
-    chunks: list[bytes] = []
+def _total(startup: dict[str, float], ready: float | None) -> float | None:
+    """The whole start-up of a run that got ready (``None``: it never did)."""
+    return None if ready is None else round(sum(startup.values()), 6)
+
+
+def _read_run(
+    fd: int, spawned: float, time_limit: float | None, grace: float
+) -> tuple[list[dict[str, Any]], bool, float | None]:
+    """The run's JSON lines, whether it had to be killed, and when it said it was ready.
+
+    Until it is ready the run has ``STARTUP_ALLOWANCE`` seconds; from then on its time
+    limit and ``grace``.
+    """
+    assert time_limit is not None  # a compare always has a time limit
+    deadline = spawned + STARTUP_ALLOWANCE
+    ready: float | None = None
+    data = b""
+    lines: list[dict[str, Any]] = []
     while True:
-        remaining = clock.remaining()
-        assert remaining is not None  # a compare always has a time limit
+        remaining = deadline - time.monotonic()
         if remaining <= 0:
-            return b"".join(chunks), True
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if ready:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks), False
-            chunks.append(chunk)
+            return lines, True, ready
+        readable, _, _ = select.select([fd], [], [], remaining)
+        if not readable:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return lines, False, ready
+        data += chunk
+        while b"\n" in data:
+            line, data = data.split(b"\n", 1)
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            lines.append(record)
+            if "ready" in record and ready is None:
+                ready = time.monotonic()
+                deadline = ready + time_limit + grace
 
 
-def _megabytes(maxrss: int) -> float:
+def megabytes(maxrss: int) -> float:
     """``ru_maxrss`` in MiB: Linux reports KiB, macOS bytes."""
     divisor = 1 << 20 if sys.platform == "darwin" else 1 << 10
     return round(maxrss / divisor, 1)
+
+
+def peak_megabytes(pid: int | str = "self") -> float | None:
+    """The peak resident memory of process ``pid`` since its ``exec``, in MiB
+    (``VmHWM``), or ``None`` where ``/proc`` does not tell (macOS).
+
+    Not ``ru_maxrss``: Linux carries that figure across ``exec`` from the memory of the
+    process that started it, so a run started by a ``compare`` that had loaded
+    OR-Tools reported OR-Tools' hundred MiB whatever it ran.
+    """
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def _describe(wait_status: int) -> str:

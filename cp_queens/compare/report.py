@@ -30,6 +30,8 @@ CSV_FIELDS = [
     "task",
     "status",
     "wall_time",
+    "model_time",
+    "startup_time",
     "peak_rss_mb",
     "baseline_rss_mb",
     "solutions",
@@ -38,6 +40,7 @@ CSV_FIELDS = [
     "conflicts",
     "agrees",
     "message",
+    "startup",
     "extra",
 ]
 
@@ -75,6 +78,9 @@ def table(
 ) -> Table:
     """One row per run, in the order they ran.
 
+    ``solve s`` is the task once the engine was ready (``model s`` of it building the
+    model), ``start-up s`` what the run's process took to get there (Python,
+    ``cp_queens``, the engine's libraries), apart.
     ``branches`` are the search nodes (queens placed by the backtrackers and by
     ``propagate``, CP-SAT's branches), ``conflicts`` the dead ends; a ``pruned``
     column (values crossed out by propagation, the engine's ``propagations``) appears
@@ -90,7 +96,9 @@ def table(
         "status": [
             run.status if run.status == OK else f"[yellow]{run.status}[/yellow]" for run in runs
         ],
-        "time s": [_number(run.wall_time, "{:.3f}") for run in runs],
+        "solve s": [_number(run.wall_time, "{:.3f}") for run in runs],
+        "model s": [_number(run.model_time, "{:.3f}") for run in runs],
+        "start-up s": [_number(run.startup_time, "{:.2f}") for run in runs],
         "peak MiB": [_number(run.peak_rss_mb, "{:.0f}") for run in runs],
         # a run cut short shows what it found as a bound, never as the answer
         "solutions": [
@@ -154,7 +162,8 @@ def write_csv(runs: Sequence[Run], path: Path) -> None:
         writer.writeheader()
         for run in runs:
             row = run.as_dict()
-            row["extra"] = json.dumps(row["extra"], sort_keys=True, default=str)
+            for nested in ("extra", "startup"):
+                row[nested] = json.dumps(row[nested], sort_keys=True, default=str)
             writer.writerow({key: "" if row[key] is None else row[key] for key in CSV_FIELDS})
 
 
@@ -167,9 +176,16 @@ def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> Non
 
 #: What ``plot`` can draw against n, and the axis label for it.
 PLOT_METRICS = {
-    "wall_time": "wall time (s, log scale)",
+    "wall_time": "solve time (s, log scale)",
     "branches": "search nodes (branches, log scale)",
     "conflicts": "dead ends (conflicts, log scale)",
+}
+
+#: The parts of a run's start-up (``Run.startup``), as the plot names them, bottom first.
+STARTUP_PARTS = {
+    "python": "Python starts",
+    "cp_queens": "cp_queens loads",
+    "engine": "the engine and its solver load (its colour)",
 }
 
 
@@ -181,9 +197,15 @@ def plot(
     title: str = "",
     metric: str = "wall_time",
 ) -> None:
-    """Log-scale wall time (or ``metric``) against n, one line per engine.
+    """Log-scale solve time (or ``metric``) against n, one line per engine; for the
+    time, a second panel beside it: each engine's start-up, in its parts.
 
-    Timeouts are marked with an ``x``: for wall time at the limit, for search figures
+    The solve is what the task took once the engine was ready (model and search); the
+    start-up (Python, ``cp_queens``, the engine's libraries) is paid once per process,
+    whatever the task, so it is drawn apart, as stacked bars (the median of the
+    engine's runs), on a linear scale of its own.
+
+    Timeouts are marked with an ``x``: for the time at the limit, for search figures
     at what the engine had counted when it stopped (a lower bound).
     """
     if metric not in PLOT_METRICS:
@@ -201,10 +223,40 @@ def plot(
             "(the plot extra: pip install '.[plot]' in a clone); the CSV and JSON were written"
         ) from None
 
-    figure, axes = plt.subplots(figsize=(9, 4.2), dpi=100)
     engine_names = list(dict.fromkeys(run.engine for run in runs))
+    startups = _startups(runs, engine_names) if metric == "wall_time" else {}
+    if startups:
+        figure, (axes, side) = plt.subplots(
+            1, 2, figsize=(10, 4.4), dpi=100, gridspec_kw={"width_ratios": [1.9, 1]}
+        )
+    else:
+        figure, axes = plt.subplots(figsize=(9, 4.2), dpi=100)
+    colours = _lines(axes, runs, engine_names, time_limit, metric)
+    axes.set_yscale("log")
+    axes.set_xlabel("n (board size)")
+    axes.set_ylabel(PLOT_METRICS[metric])
+    sizes = sorted({run.n for run in runs})
+    if sizes and len(sizes) <= 20 and _evenly_spread(sizes):
+        axes.set_xticks(sizes)
+    axes.set_title(title or f"time limit {time_limit:g}s per run", fontsize="medium")
+    axes.grid(True, which="major", alpha=0.3)
+    if startups:  # below the axes: the start-up panel stands beside them
+        axes.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
+        _startup_bars(side, startups, colours)
+    else:  # beside the axes, never over the curves (lesson 08 draws eight lines)
+        axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    figure.tight_layout()
+    figure.savefig(path, bbox_inches="tight")
+    plt.close(figure)
+
+
+def _lines(
+    axes: Any, runs: Sequence[Run], names: Sequence[str], time_limit: float, metric: str
+) -> dict[str, str]:
+    """One line per engine on ``axes``; returns each engine's colour."""
+    colours: dict[str, str] = {}
     marked_timeout = False
-    for name in engine_names:
+    for name in names:
         mine = [run for run in runs if run.engine == name]
         done = [run for run in mine if run.status == OK and getattr(run, metric) is not None]
         late = [run for run in mine if run.status == TIMEOUT]
@@ -220,6 +272,7 @@ def plot(
             markersize=4,
             label=f"{name} ({mine[0].family})" if mine[0].family else name,
         )
+        colours[name] = line.get_color()
         if late:
             axes.plot(
                 [run.n for run in late],
@@ -236,16 +289,47 @@ def plot(
     if marked_timeout:  # one legend entry for all timeouts, in neutral black
         where = "at the limit" if metric == "wall_time" else "so far"
         axes.plot([], [], "kx", markersize=9, markeredgewidth=2, label=f"timed out ({where})")
-    axes.set_yscale("log")
-    axes.set_xlabel("n (board size)")
-    axes.set_ylabel(PLOT_METRICS[metric])
-    sizes = sorted({run.n for run in runs})
-    if sizes and len(sizes) <= 20 and _evenly_spread(sizes):
-        axes.set_xticks(sizes)
-    axes.set_title(title or f"time limit {time_limit:g}s per run")
-    axes.grid(True, which="major", alpha=0.3)
-    # Beside the axes, never over the curves (lesson 08 draws eight lines).
-    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    figure.tight_layout()
-    figure.savefig(path)
-    plt.close(figure)
+    return colours
+
+
+def _startups(runs: Sequence[Run], names: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Each engine's start-up in parts: the median of its runs, part by part."""
+    from statistics import median
+
+    found: dict[str, dict[str, float]] = {}
+    for name in names:
+        parts = [run.startup for run in runs if run.engine == name and run.startup]
+        if parts:
+            found[name] = {key: median(p.get(key, 0.0) for p in parts) for key in STARTUP_PARTS}
+    return found
+
+
+def _startup_bars(
+    axes: Any, startups: dict[str, dict[str, float]], colours: dict[str, str]
+) -> None:
+    """Horizontal stacked bars, one per engine (top to bottom as in the legend)."""
+    names = list(startups)[::-1]
+    shades = ("#c8c8c8", "#8c8c8c", None)  # the engine's own part in its line's colour
+    left = [0.0] * len(names)
+    for (key, label), shade in zip(STARTUP_PARTS.items(), shades, strict=True):
+        widths = [startups[name][key] for name in names]
+        colour = [shade or colours.get(name, "#4c72b0") for name in names]
+        axes.barh(names, widths, left=left, color=colour, edgecolor="white", label=label)
+        left = [a + b for a, b in zip(left, widths, strict=True)]
+    for row, total in enumerate(left):
+        axes.text(total, row, f" {total:.2f}", va="center", fontsize="small")
+    axes.set_xlim(0, max(left) * 1.25 if max(left) > 0 else 1)
+    axes.set_xlabel("start-up (s, median of the runs)")
+    axes.set_title("start-up, paid once per process", fontsize="medium")
+    handles, labels = axes.get_legend_handles_labels()
+    # the engine part has one colour per engine: its legend entry in neutral grey
+    handles[-1] = _patch("#555555")
+    # below the bars, never over them (the figure is saved to fit it)
+    axes.legend(handles, labels, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2))
+    axes.grid(True, axis="x", alpha=0.3)
+
+
+def _patch(colour: str) -> Any:
+    from matplotlib.patches import Patch
+
+    return Patch(color=colour)

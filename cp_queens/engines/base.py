@@ -190,6 +190,12 @@ class Engine:
         """
         return {"enumerate": self.can_enumerate, "count": self.can_count}.get(task, True)
 
+    def prepare(self) -> None:
+        """Load what the engine's calls need (a solver's library), once, so that the
+        first call is not billed for it: ``compare`` times this as start-up, apart from
+        the search. Calls prepare on their own; an engine whose module imports its
+        solver has nothing left to do here."""
+
     @property
     def stats(self) -> Stats:
         """Statistics of the latest call made in this thread (a stream: ``stream.stats``)."""

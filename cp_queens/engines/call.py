@@ -7,6 +7,8 @@ on its own; every engine imports these names from ``base`` as before.
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -106,6 +108,17 @@ class Call:
         """Tell the progress callback, before any work, how long the call should take."""
         if self.progress is not None and seconds is not None:
             self.progress(Progress(0, 0.0, expected=seconds))
+
+    @contextlib.contextmanager
+    def building(self) -> Iterator[None]:
+        """Time the model's construction apart: ``with call.building(): model = ...``
+        adds its seconds to ``stats.model_time`` (``compare`` shows them)."""
+        begun = time.perf_counter()
+        try:
+            yield
+        finally:
+            spent = time.perf_counter() - begun
+            self.stats.model_time = (self.stats.model_time or 0.0) + spent
 
     def stop_for_time(self) -> None:
         """Mark the call as cut short by its time limit: its answer is incomplete."""

@@ -100,13 +100,16 @@ class CpSatBoardEngine(Engine):
         return self.settings.within(call.remaining())
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
-        model, x = build_model(problem)
+        with call.building():
+            model, x = build_model(problem)
         return runner.stream(model, _columns_of(x), self._settings(call), call.stats)
 
     def _count(self, problem: Problem, call: Call) -> int:
-        model, _ = build_model(problem)
+        with call.building():
+            model, _ = build_model(problem)
         return runner.count(model, self._settings(call), call.stats, call.report)
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
-        model, x = build_model(problem)
+        with call.building():
+            model, x = build_model(problem)
         return runner.first(model, _columns_of(x), self._settings(call), call.stats)

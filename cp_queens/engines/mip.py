@@ -87,7 +87,8 @@ class MipEngine(Engine):
         self.backend = backend
 
     def _first(self, problem: Problem, call: Call) -> Placement | None:
-        solver, x = build_model(problem, self.backend)
+        with call.building():
+            solver, x = build_model(problem, self.backend)
         remaining = call.remaining()
         if remaining is not None:
             solver.SetTimeLimit(max(1, int(remaining * 1000)))

@@ -393,14 +393,15 @@ infeasibility
         time limit ran out while building it (the call is then marked as cut short)."""
         tried, passed = _Tally(call.clock, problem.n), _Tally()
         try:
-            csp = build_problem(
-                problem,
-                self._solver(),
-                columns=self.columns,
-                values=self.values,
-                around=(tried, passed),
-                clock=call.clock,
-            )
+            with call.building():
+                csp = build_problem(
+                    problem,
+                    self._solver(),
+                    columns=self.columns,
+                    values=self.values,
+                    around=(tried, passed),
+                    clock=call.clock,
+                )
         except _TimeUp:
             call.stop_for_time()
             return None
@@ -418,7 +419,8 @@ infeasibility
         residue = problem.residue()
         if not residue.rows or residue.dead_row is not None:  # see _solutions
             return residue.place([]) if not residue.rows else None
-        csp = build_problem(problem, self._solver(), columns="pairwise")
+        with call.building():
+            csp = build_problem(problem, self._solver(), columns="pairwise")
         call.stats.extra["solver"] = self.solver
         solution = csp.getSolution()
         if solution is None:

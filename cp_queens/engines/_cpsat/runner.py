@@ -50,6 +50,58 @@ _DONE = object()
 _LIVE: weakref.WeakSet[_SolverThread] = weakref.WeakSet()
 
 
+#: Time CP-SAT's presolve and its search apart (``presolve_time``, ``search_time`` in the
+#: statistics), from the lines of its own log that start them, read as CP-SAT writes them
+#: (its response reports only the whole solve's time). Off by default: the log costs a
+#: few tenths of a millisecond a solve, a tenth of a small one. ``compare`` turns it on
+#: in the process of each of its runs.
+TIME_PHASES = False
+
+#: Which log line starts which phase: ``Starting presolve at 0.00s``, ``Starting search
+#: at 0.00s with 1 workers.``
+_PHASE_LINES = {"Starting presolve": "presolve", "Starting search": "search"}
+
+#: The moments each watched solver started its phases (``time.perf_counter()``).
+_PHASES: weakref.WeakKeyDictionary[cp_model.CpSolver, dict[str, float]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def watch_phases(solver: cp_model.CpSolver) -> None:
+    """With ``TIME_PHASES``: note when ``solver`` starts presolving and searching.
+
+    The log goes to the callback only (to stdout as well when the user asked for it).
+    """
+    if not TIME_PHASES:
+        return
+    marks: dict[str, float] = {}
+    params = solver.parameters
+    if not params.log_search_progress:
+        params.log_search_progress = True
+        params.log_to_stdout = False
+
+    def line(text: str) -> None:
+        if text.startswith("Starting "):  # one test for the thousands of other lines
+            for start, phase in _PHASE_LINES.items():
+                if text.startswith(start) and phase not in marks:
+                    marks[phase] = time.perf_counter()
+
+    solver.log_callback = line
+    _PHASES[solver] = marks
+
+
+def _record_phases(stats: Stats, solver: cp_model.CpSolver) -> None:
+    """``presolve_time`` and ``search_time`` of a watched solver, as far as it got."""
+    marks = _PHASES.pop(solver, None)
+    if not marks or "presolve" not in marks:
+        return
+    ended = time.perf_counter()
+    searched = marks.get("search", ended)
+    stats.extra["presolve_time"] = round(searched - marks["presolve"], 6)
+    if "search" in marks:
+        stats.extra["search_time"] = round(ended - searched, 6)
+
+
 def record(
     stats: Stats, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, stopped: bool
 ) -> None:
@@ -58,6 +110,7 @@ def record(
     stats.conflicts = solver.num_conflicts
     stats.extra["solver_status"] = solver.status_name(status)
     stats.extra["solver_wall_time"] = round(solver.wall_time, 4)
+    _record_phases(stats, solver)
     if stopped:
         stats.status = STOPPED
     elif status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
@@ -96,6 +149,7 @@ def first(
 ) -> Placement | None:
     """One solution with all workers (the portfolio), or ``None``."""
     solver = settings.solver(enumerate_all=False)
+    watch_phases(solver)
     status = solve(solver, model)
     record(stats, solver, status, stopped=False)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -128,6 +182,7 @@ def count(
 ) -> int:
     """Count every solution in the callback, keeping none of them."""
     solver = settings.solver(enumerate_all=True)
+    watch_phases(solver)
     counter = _Counter(progress)
     status = solve(solver, model, counter)
     record(stats, solver, status, stopped=False)
@@ -170,6 +225,7 @@ def visit(
     which must hand each solution over to another thread.
     """
     solver = settings.solver(enumerate_all=True)
+    watch_phases(solver)
     callback = _Visit(decode, visitor)
     status = solve(solver, model, callback)
     record(stats, solver, status, stopped=callback.stopped)
@@ -257,6 +313,7 @@ def stream(
 ) -> Iterator[Placement]:
     """Yield every solution as the solver finds it (see the module docstring)."""
     solver = settings.solver(enumerate_all=True)
+    watch_phases(solver)
     handover: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
     stop = threading.Event()
     callback = _Handover(decode, handover, stop)

@@ -179,11 +179,14 @@ class CpSatEngine(Engine):
             parameters=parameters,
         )
 
+    def prepare(self) -> None:
+        """Import OR-Tools (about half a second), which naming the engine does not."""
+        import cp_queens.engines._cpsat.runner as runner  # noqa: F401
+
     def _call(self, task: str, problem: Problem, **kwargs: Any) -> Call:
         # OR-Tools loads on the first call; its start-up (about half a second) is not
         # the search's, so it happens before the clock of the time limit starts.
-        import cp_queens.engines._cpsat.runner as runner  # noqa: F401
-
+        self.prepare()
         return super()._call(task, problem, **kwargs)
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
@@ -192,7 +195,8 @@ class CpSatEngine(Engine):
 
         if self._use_fast(problem, call):
             return orbits.stream(problem, self.settings, call, self._workers(call))
-        model, decode, settings = self._searched_model(problem, call)
+        with call.building():
+            model, decode, settings = self._searched_model(problem, call)
         return runner.stream(model, decode, settings, call.stats)
 
     def _count(self, problem: Problem, call: Call) -> int:
@@ -200,7 +204,8 @@ class CpSatEngine(Engine):
 
         if self._use_fast(problem, call):
             return self._fast_count(problem, call).total
-        model, _, settings = self._searched_model(problem, call)
+        with call.building():
+            model, _, settings = self._searched_model(problem, call)
         return runner.count(model, settings, call.stats, call.report)
 
     def _count_unique(self, problem: Problem, call: Call) -> UniqueCount:
@@ -241,7 +246,8 @@ class CpSatEngine(Engine):
     def _first(self, problem: Problem, call: Call) -> Placement | None:
         import cp_queens.engines._cpsat.runner as runner
 
-        model, decode, settings = self._searched_model(problem, call)
+        with call.building():
+            model, decode, settings = self._searched_model(problem, call)
         # The limit covers the whole call: building a large model takes time too.
         if call.expired():
             call.stop_for_time()
