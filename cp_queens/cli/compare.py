@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if not document:
         screen = Console()
         if not screen.is_terminal:
-            screen = Console(width=140)  # piped or captured: do not squeeze the table to 80 columns
+            screen = Console(width=160)  # piped or captured: do not squeeze the table to 80 columns
         screen.print(compare_report.table(runs, title=title))
         legend = compare_report.family_legend(runs)
         if legend:

@@ -383,7 +383,8 @@ def run_one(
     name = spec.label
     reason = unsupported_reason(spec, n, task)
     if reason is not None:
-        return Run(name, n, task, UNSUPPORTED, message=reason)
+        family = family_of(spec.build()[0])
+        return Run(name, n, task, UNSUPPORTED, family=family, message=reason)
     read_end, write_end = os.pipe()
     spawned = time.monotonic()
     try:

@@ -134,7 +134,7 @@ def table(
             else "right",
             no_wrap=heading not in wraps,
             overflow="fold" if heading in wraps else "ellipsis",
-            min_width={"n": 2, "engine": min(widest, 40)}.get(heading, len(heading)),
+            min_width={"n": 2, "engine": min(widest, 40), "note": 12}.get(heading, len(heading)),
         )
     for row in zip(*cells.values(), strict=True):
         grid.add_row(*row)
