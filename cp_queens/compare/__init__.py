@@ -47,10 +47,8 @@ Examples:
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -59,6 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+import cp_queens.compare.process as process
 import cp_queens.engines as engines
 from cp_queens.answer import ANSWER, DISAGREE, Answer
 from cp_queens.budget import Budget, check_budget
@@ -388,10 +387,10 @@ def run_one(
     read_end, write_end = os.pipe()
     spawned = time.monotonic()
     try:
-        process = subprocess.Popen(
-            _command(write_end, spawned, _job(spec, n, task, budget)),
+        child = subprocess.Popen(
+            process.command(write_end, spawned, _job(spec, n, task, budget)),
             stdin=subprocess.DEVNULL,
-            stdout=sys.stderr.fileno() if _has_fileno(sys.stderr) else subprocess.DEVNULL,
+            stdout=sys.stderr.fileno() if process.has_fileno(sys.stderr) else subprocess.DEVNULL,
             pass_fds=(write_end,),
         )
     except BaseException:
@@ -401,24 +400,24 @@ def run_one(
         os.close(write_end)
     peak: float | None = None
     try:
-        lines, killed, ready = _read_run(read_end, spawned, budget.time_limit, grace)
+        lines, killed, ready = process.read_run(read_end, spawned, budget.time_limit, grace)
         if killed:
-            peak = peak_megabytes(process.pid)  # the last moment it can be read
-            process.kill()
+            peak = process.peak_megabytes(child.pid)  # the last moment it can be read
+            child.kill()
     except BaseException:  # Ctrl-C in the parent: take the child down too
-        process.kill()
-        os.wait4(process.pid, 0)
-        process.returncode = -signal.SIGKILL
+        child.kill()
+        os.wait4(child.pid, 0)
+        child.returncode = -signal.SIGKILL
         raise
     finally:
         os.close(read_end)
-    _, wait_status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
+    _, wait_status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
     elapsed = time.monotonic() - (spawned if ready is None else ready)
     if peak is None and lines and "peak_rss_mb" in lines[-1]:
         peak = lines.pop(-1)["peak_rss_mb"]  # the run's own report, its workers included
     if peak is None and sys.platform == "darwin":
-        peak = megabytes(usage.ru_maxrss)
+        peak = process.megabytes(usage.ru_maxrss)
     startup = lines[0]["ready"] if lines and "ready" in lines[0] else {}
     started: dict[str, Any] = {"startup": startup, "startup_time": _total(startup, ready)}
     if killed:
@@ -441,30 +440,12 @@ def run_one(
             task,
             ERROR,
             peak_rss_mb=peak,
-            message=f"the run's process ended without a result ({_describe(wait_status)})",
+            message=f"the run's process ended without a result ({process.describe(wait_status)})",
             **started,
         )
     if result.get("stats") is not None:
         result["stats"] = Stats(**result["stats"])
     return Run(peak_rss_mb=peak, **result)
-
-
-#: The run's process (``cp_queens.compare.child``): its first line takes the time, before
-#: anything is imported.
-LAUNCH = (
-    "import time; started = time.monotonic()\n"
-    "from cp_queens.compare.child import main\n"
-    "main(started)\n"
-)
-
-
-def _command(fd: int, spawned: float, job: dict[str, Any]) -> list[str]:
-    return [sys.executable, "-c", LAUNCH, str(fd), repr(spawned), json.dumps(job)]
-
-
-#: Seconds a run's process may take to start (Python, ``cp_queens``, the engine's
-#: libraries) before it is killed; its time limit starts once it is ready.
-STARTUP_ALLOWANCE = 60.0
 
 
 def _job(spec: EngineSpec, n: int, task: str, budget: Budget) -> dict[str, Any]:
@@ -492,83 +473,9 @@ def _job(spec: EngineSpec, n: int, task: str, budget: Budget) -> dict[str, Any]:
     }
 
 
-def _has_fileno(stream: Any) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):  # a test's captured stream
-        return False
-    return True
-
-
 def _total(startup: dict[str, float], ready: float | None) -> float | None:
     """The whole start-up of a run that got ready (``None``: it never did)."""
     return None if ready is None else round(sum(startup.values()), 6)
-
-
-def _read_run(
-    fd: int, spawned: float, time_limit: float | None, grace: float
-) -> tuple[list[dict[str, Any]], bool, float | None]:
-    """The run's JSON lines, whether it had to be killed, and when it said it was ready.
-
-    Until it is ready the run has ``STARTUP_ALLOWANCE`` seconds; from then on its time
-    limit and ``grace``.
-    """
-    assert time_limit is not None  # a compare always has a time limit
-    deadline = spawned + STARTUP_ALLOWANCE
-    ready: float | None = None
-    data = b""
-    lines: list[dict[str, Any]] = []
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return lines, True, ready
-        readable, _, _ = select.select([fd], [], [], remaining)
-        if not readable:
-            continue
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return lines, False, ready
-        data += chunk
-        while b"\n" in data:
-            line, data = data.split(b"\n", 1)
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            lines.append(record)
-            if "ready" in record and ready is None:
-                ready = time.monotonic()
-                deadline = ready + time_limit + grace
-
-
-def megabytes(maxrss: int) -> float:
-    """``ru_maxrss`` in MiB: Linux reports KiB, macOS bytes."""
-    divisor = 1 << 20 if sys.platform == "darwin" else 1 << 10
-    return round(maxrss / divisor, 1)
-
-
-def peak_megabytes(pid: int | str = "self") -> float | None:
-    """The peak resident memory of process ``pid`` since its ``exec``, in MiB
-    (``VmHWM``), or ``None`` where ``/proc`` does not tell (macOS).
-
-    Not ``ru_maxrss``: Linux carries that figure across ``exec`` from the memory of the
-    process that started it, so a run started by a ``compare`` that had loaded
-    OR-Tools reported OR-Tools' hundred MiB whatever it ran.
-    """
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def _describe(wait_status: int) -> str:
-    if os.WIFSIGNALED(wait_status):
-        return f"killed by signal {os.WTERMSIG(wait_status)}"
-    return f"exit code {os.WEXITSTATUS(wait_status)}"
 
 
 def mark_agreement(runs: Sequence[Run]) -> None:

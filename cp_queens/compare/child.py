@@ -1,7 +1,7 @@
 """One ``compare`` run in a fresh interpreter: its start-up timed apart from its solve.
 
 ``run_one`` starts ``python -c LAUNCH FD SPAWNED JOB`` for every run
-(``cp_queens.compare.LAUNCH``). A fresh
+(``cp_queens.compare.process.LAUNCH``). A fresh
 interpreter, not a fork of ``compare``, so that a run starts with nothing loaded:
 what it pays to start (the interpreter, ``cp_queens``, the engine's own libraries such
 as OR-Tools) is the same whichever engines ran before it or beside it. Forked, a run
@@ -64,9 +64,8 @@ def _run(job: dict[str, Any], started: float, spawned: float, out: Any) -> dict[
         UNSUPPORTED,
         EngineSpec,
         family_of,
-        megabytes,
-        peak_megabytes,
     )
+    from cp_queens.compare.process import megabytes, peak_megabytes
     from cp_queens.errors import UnsupportedTaskError
     from cp_queens.problem import Problem
 
@@ -128,7 +127,7 @@ def _peak() -> float | None:
     process it waited for (a count on every core), whichever is larger."""
     import resource
 
-    from cp_queens.compare import megabytes, peak_megabytes
+    from cp_queens.compare.process import megabytes, peak_megabytes
 
     own = peak_megabytes()
     if own is None:  # no /proc (macOS): ru_maxrss, which exec does not reset there
