@@ -52,7 +52,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -60,7 +59,7 @@ from typing import Any
 import cp_queens.compare.process as process
 import cp_queens.engines as engines
 from cp_queens.answer import ANSWER, DISAGREE, Answer
-from cp_queens.budget import Budget, check_budget
+from cp_queens.budget import Budget, Clock, check_budget
 from cp_queens.errors import CpQueensError
 from cp_queens.stats import Stats
 
@@ -385,10 +384,10 @@ def run_one(
         family = family_of(spec.build()[0])
         return Run(name, n, task, UNSUPPORTED, family=family, message=reason)
     read_end, write_end = os.pipe()
-    spawned = time.monotonic()
+    starting = Clock.start(process.STARTUP_ALLOWANCE)
     try:
         child = subprocess.Popen(
-            process.command(write_end, spawned, _job(spec, n, task, budget)),
+            process.command(write_end, starting.started, _job(spec, n, task, budget)),
             stdin=subprocess.DEVNULL,
             stdout=sys.stderr.fileno() if process.has_fileno(sys.stderr) else subprocess.DEVNULL,
             pass_fds=(write_end,),
@@ -400,7 +399,9 @@ def run_one(
         os.close(write_end)
     peak: float | None = None
     try:
-        lines, killed, ready = process.read_run(read_end, spawned, budget.time_limit, grace)
+        lines, killed, ready = process.read_run(
+            read_end, starting, lambda: budget.clock().extended(grace)
+        )
         if killed:
             peak = process.peak_megabytes(child.pid)  # the last moment it can be read
             child.kill()
@@ -413,7 +414,7 @@ def run_one(
         os.close(read_end)
     _, wait_status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
-    elapsed = time.monotonic() - (spawned if ready is None else ready)
+    elapsed = (starting if ready is None else ready).elapsed()
     if peak is None and lines and "peak_rss_mb" in lines[-1]:
         peak = lines.pop(-1)["peak_rss_mb"]  # the run's own report, its workers included
     if peak is None and sys.platform == "darwin":
@@ -473,7 +474,7 @@ def _job(spec: EngineSpec, n: int, task: str, budget: Budget) -> dict[str, Any]:
     }
 
 
-def _total(startup: dict[str, float], ready: float | None) -> float | None:
+def _total(startup: dict[str, float], ready: Clock | None) -> float | None:
     """The whole start-up of a run that got ready (``None``: it never did)."""
     return None if ready is None else round(sum(startup.values()), 6)
 

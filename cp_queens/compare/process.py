@@ -11,8 +11,10 @@ import json
 import os
 import select
 import sys
-import time
+from collections.abc import Callable
 from typing import Any
+
+from cp_queens.budget import Clock
 
 #: The run's process (``cp_queens.compare.child``): its first line takes the time, before
 #: anything is imported.
@@ -41,20 +43,20 @@ def has_fileno(stream: Any) -> bool:
 
 
 def read_run(
-    fd: int, spawned: float, time_limit: float | None, grace: float
-) -> tuple[list[dict[str, Any]], bool, float | None]:
-    """The run's JSON lines, whether it had to be killed, and when it said it was ready.
+    fd: int, starting: Clock, running: Callable[[], Clock]
+) -> tuple[list[dict[str, Any]], bool, Clock | None]:
+    """The run's JSON lines, whether it had to be killed, and the clock of its task.
 
-    Until it is ready the run has ``STARTUP_ALLOWANCE`` seconds; from then on its time
-    limit and ``grace``.
+    Until the run says it is ready it has the ``starting`` clock (``STARTUP_ALLOWANCE``);
+    from then on ``running()``, started at that moment: its time limit and the grace.
     """
-    assert time_limit is not None  # a compare always has a time limit
-    deadline = spawned + STARTUP_ALLOWANCE
-    ready: float | None = None
+    clock = starting
+    ready: Clock | None = None
     data = b""
     lines: list[dict[str, Any]] = []
     while True:
-        remaining = deadline - time.monotonic()
+        remaining = clock.remaining()
+        assert remaining is not None  # a compare always has a time limit
         if remaining <= 0:
             return lines, True, ready
         readable, _, _ = select.select([fd], [], [], remaining)
@@ -72,8 +74,7 @@ def read_run(
                 continue
             lines.append(record)
             if "ready" in record and ready is None:
-                ready = time.monotonic()
-                deadline = ready + time_limit + grace
+                ready = clock = running()
 
 
 def megabytes(maxrss: int) -> float:
