@@ -288,8 +288,8 @@ SAMPLE_MARKS = {
     "jo": "11",  # garbage, a stray process; its forged result for n = 8 costs that size
     "kim": "2",  # notebook, (column, row) pairs
     "kai": "0",  # a fork bomb: its first fork fails
-    "lou": "1.37",  # no diagonal checked: every permutation, 92 right of 40,320 at n = 8
-    "max": "2.83",  # one diagonal forgotten: 92 right of 2,113 at n = 8
+    "lou": "1.36",  # no diagonal checked: every permutation, 92 right of 40,320 at n = 8
+    "max": "2.82",  # one diagonal forgotten: 92 right of 2,113 at n = 8
 }
 
 

@@ -173,7 +173,10 @@ def test_an_override_shows_in_marks_csv_and_the_feedback(tmp_path: Path) -> None
     [
         ("name,points,reason\n", "line 1: the header must be student,points,reason"),
         ("student,points,reason\neve,twelve,why\n", "line 2: points must be a number"),
-        ("student,points,reason\neve,-1,why\n", "line 2: points must be a number >= 0"),
+        ("student,points,reason\neve,-x,why\n", "line 2: points must be a number >= 0"),
+        ("student,points,reason\neve,12/0,why\n", "or a correction (-3, +1.5), got '12/0'"),
+        ("student,points,reason\neve,-3/13,why\n", "line 2: points must be"),
+        ("student,points,reason\neve,--1,why\n", "line 2: points must be"),
         ("student,points,reason\neve,12,\n", "line 2: eve: an override needs a reason"),
         ("student,points,reason\neve,12,a,b\n", "line 2: 4 fields"),
         ("student,points,reason\neve,1,a\neve,2,b\n", "line 3: eve is overridden twice"),

@@ -8,6 +8,7 @@ the grader's runner, where what came back crossed the sandbox's JSON channel fir
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +182,101 @@ def test_a_hashable_mapping_key_costs_only_its_own_sizes(tmp_path: Path) -> None
     dominate = grade_file(tmp_path / "keyed.py", [4], task="dominate")
     assert dominate.points == 0 and dominate.statuses() == ["error"]
     assert "is not a (row, column) pair" in feedback(dominate)
+
+
+# -- points exact until shown ---------------------------------------------------------------
+
+
+def test_one_missing_solution_of_724_is_not_full_marks() -> None:
+    """Issue 36: rounded per size, 723 of 724 (n = 10) scored 2 of 2 points."""
+    truth = tasks.reference("solutions", 10)
+    result = result_of("solutions", {10: truth[1:]})
+    assert result.points < result.max_points == 2 and not result.full_marks
+    text = feedback(result)
+    assert "**Points: 1.99 of 2.**" in text and "| 1.99 of 2 |" in text
+    right = result_of("solutions", {10: truth})
+    assert right.full_marks and right.points == 2
+
+
+def test_shares_add_up_exactly() -> None:
+    """Thirds of a size add up to the whole, not to 0.9999; only the display rounds."""
+    from cp_queens.grading.points import exact, shown
+
+    row = tasks.judge("solutions", 4, [[1, 3, 0, 2], [2, 0, 3, 1], [2, 0, 3, 1]], queens4())
+    share = tasks.share(row, load())
+    assert share * 3 == 2 and shown(share) == "0.67" and shown(exact(0.1) * 3) == "0.3"
+
+
+def queens4() -> list[tuple[int, ...]]:
+    return tasks.reference("solutions", 4)
+
+
+MISSING_ONE_AT_10 = """
+def model(n):
+    found = []
+    def place(q):
+        if len(q) == n:
+            found.append(list(q))
+            return
+        for c in range(n):
+            if all(c != d and abs(c - d) != len(q) - r for r, d in enumerate(q)):
+                place(q + [c])
+    place([])
+    return found[1:] if n == 10 else found
+"""
+
+
+def test_grade_file_exits_1_for_one_missing_of_724(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import run_cli
+
+    path = tmp_path / "almost.py"
+    path.write_text(MISSING_ONE_AT_10, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "grade", str(path), "--n", "10")
+    assert code == 1
+    assert "**Points: 1.99 of 2.**" in out and "1 missing" in out
+
+
+# -- overrides: points, of a maximum, or a correction ---------------------------------------
+
+
+def test_an_override_may_be_a_correction(tmp_path: Path) -> None:
+    from cp_queens.grading.overrides import apply_overrides, read_overrides
+
+    result = result_of("solutions", {4: queens4(), 5: tasks.reference("solutions", 5)[2:]})
+    result.student = "eve"
+    path = tmp_path / "overrides.csv"
+    path.write_text("student,points,reason\neve,-0.5,helper copied from lesson 02\n")
+    computed = result.computed_points
+    apply_overrides([result], read_overrides(path), str(path))
+    assert result.points == computed - exact_half()
+    assert "The lecturer's correction (-0.5): helper copied" in feedback(result)
+
+
+def exact_half() -> Fraction:
+    return Fraction(1, 2)
+
+
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [
+        ("12/15", "decided against a maximum of 15; this rubric gives 4: decide again"),
+        ("5", "5 points is more than the maximum 4"),
+        ("-5", "-5 takes the computed 3 points below 0"),
+        ("+2", "5 points (3 +2) is more than the maximum 4"),
+    ],
+)
+def test_a_decision_that_no_longer_fits_the_rubric_is_flagged(
+    tmp_path: Path, points: str, message: str
+) -> None:
+    from cp_queens.grading.overrides import OverrideError, apply_overrides, read_overrides
+
+    result = result_of("solutions", {4: queens4(), 5: tasks.reference("solutions", 5)[:5]})
+    result.student = "eve"
+    assert result.computed_points == 3 and result.max_points == 4
+    path = tmp_path / "overrides.csv"
+    path.write_text(f"student,points,reason\neve,{points},why\n")
+    with pytest.raises(OverrideError, match=r"overrides\.csv: eve: ") as caught:
+        apply_overrides([result], read_overrides(path), str(path))
+    assert message in str(caught.value)

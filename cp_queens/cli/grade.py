@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         grade_file,
     )
     from cp_queens.grading.marks import feedback, summary_table, write_feedback, write_marks
-    from cp_queens.grading.overrides import apply_overrides, read_overrides
+    from cp_queens.grading.overrides import apply_overrides, check_overrides, read_overrides
+    from cp_queens.grading.points import shown, total
     from cp_queens.grading.rubric import load
     from cp_queens.grading.sandbox import IsolationError
 
@@ -119,15 +120,8 @@ def run(args: argparse.Namespace) -> int:
             submission.student
             for submission in find_submissions(args.folder, rubric.limits.submission_kb << 10)
         }
-        most = sum(rubric.points_for(n) for n in sizes)
-        for student, override in overrides.items():
-            if student not in students:
-                raise CpQueensError(f"{args.overrides}: {student}: no such student in this class")
-            if override.points > most:
-                raise CpQueensError(
-                    f"{args.overrides}: {student}: {override.points:g} points is more than "
-                    f"the maximum {most:g}"
-                )
+        most = total([rubric.points_for(n) for n in sizes])
+        check_overrides(overrides, students, most, str(args.overrides))
     out = Path(args.out if args.out is not None else "grades")
     if args.out is not None or not one_file:
         try:
@@ -148,7 +142,10 @@ def run(args: argparse.Namespace) -> int:
 
     def show(done: StudentResult) -> None:
         if progress.is_terminal and not args.quiet:
-            progress.print(f"[dim]graded {done.student}: {done.points:g}[/dim]", highlight=False)
+            progress.print(
+                f"[dim]graded {done.student}: {shown(done.points, done.max_points)}[/dim]",
+                highlight=False,
+            )
 
     try:
         results = grade(

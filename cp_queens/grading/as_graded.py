@@ -35,6 +35,7 @@ import cp_queens.grading.judge as judge
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.grade import StudentResult, grade_file
 from cp_queens.grading.judge import CheckReport, CheckRow
+from cp_queens.grading.points import shown
 from cp_queens.grading.rubric import Rubric
 
 
@@ -102,7 +103,10 @@ def report_from(result: StudentResult, name: str) -> CheckReport:
         if not isinstance(row, CheckRow):
             row = CheckRow(size.n, 0, error=size.problem or size.status)
         rows.append(row)
-    marks = f"{result.points:g} of {result.max_points:g} points, as the grader marks it"
+    marks = (
+        f"{shown(result.points, result.max_points)} of {shown(result.max_points)} points, "
+        "as the grader marks it"
+    )
     return CheckReport(name, rows, notes=list(result.notes), marks=marks)
 
 

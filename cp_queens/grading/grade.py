@@ -19,9 +19,9 @@ Examples:
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "ada.py").write_text("def model(n):\\n    return [[0]] if n == 1 else []\\n")
     >>> [(r.student, r.points, r.max_points, r.statuses()) for r in grade(folder, [1, 2, 4])]
-    [('ada', 2.0, 4.0, ['ok', 'ok', '2 missing'])]
-    >>> [(r.student, r.points, r.full_marks) for r in grade(folder, [1])]
-    [('ada', 1.0, True)]
+    [('ada', Fraction(2, 1), Fraction(4, 1), ['ok', 'ok', '2 missing'])]
+    >>> [(r.student, str(r.points), r.full_marks) for r in grade(folder, [1])]
+    [('ada', '1', True)]
 """
 
 from __future__ import annotations
@@ -35,9 +35,11 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import cp_queens.grading.points as points
 import cp_queens.grading.sandbox as sandbox
 import cp_queens.grading.tasks as tasks
 from cp_queens.grading.discover import (  # noqa: F401  (their home before discover)
@@ -49,6 +51,7 @@ from cp_queens.grading.discover import (  # noqa: F401  (their home before disco
     notebook_code,
     read_submission,
 )
+from cp_queens.grading.points import Number
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.rubric import load as load_rubric
 
@@ -67,8 +70,8 @@ class SizeResult:
 
     n: int
     status: str
-    points: float
-    max_points: float
+    points: Number  # exact (a Fraction) from the judge; cp_queens.grading.points
+    max_points: Number
     row: tasks.Row | None = None
     problem: str | None = None  # a limit, a crash, an exception: the reason in words
 
@@ -87,7 +90,7 @@ class StudentResult:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     task: str = "solutions"
-    override: float | None = None  # the lecturer's decision (``--overrides``), if any
+    override: Number | None = None  # the lecturer's decision (``--overrides``), if any
     override_reason: str = ""
     # "graded"; "not graded" (not read: its reason is the first note), "conflict" (two
     # submissions of one student), "missing" (on the roster, nothing handed in); ", not on
@@ -95,25 +98,33 @@ class StudentResult:
     status: str = "graded"
     student_id: str = ""  # the roster's id (or the LMS's, from the download's names)
     entries: list[str] = field(default_factory=list)  # the class folder's names behind it
+    override_given: str = ""  # the decision as written: "12", "12 of 13", "-3"
 
     @property
-    def computed_points(self) -> float:
-        """The points the rubric gives, size by size, before any override."""
-        return round(sum(size.points for size in self.sizes), 2)
+    def computed_points(self) -> Fraction:
+        """The points the rubric gives, size by size, before any override: exact, never
+        rounded (``cp_queens.grading.points.shown`` rounds for the eye)."""
+        return points.total([size.points for size in self.sizes])
 
     @property
-    def points(self) -> float:
+    def points(self) -> Fraction:
         """The mark: the lecturer's override where there is one, else the computed points."""
-        return self.override if self.override is not None else self.computed_points
+        if self.override is not None:
+            return points.exact(self.override)
+        return self.computed_points
 
     @property
     def full_marks(self) -> bool:
-        """Full marks: what ``cp-queens grade FILE`` exits 0 for."""
-        return bool(self.sizes) and self.points >= self.max_points
+        """Full marks, what ``cp-queens grade FILE`` exits 0 for: every size right (nothing
+        missing, repeated or wrong anywhere) and every point earned; or a lecturer's
+        override of the maximum."""
+        if not self.sizes or self.points < self.max_points:
+            return False
+        return self.override is not None or all(size.status == "ok" for size in self.sizes)
 
     @property
-    def max_points(self) -> float:
-        return round(sum(size.max_points for size in self.sizes), 2)
+    def max_points(self) -> Fraction:
+        return points.total([size.max_points for size in self.sizes])
 
     def statuses(self) -> list[str]:
         return [size.status for size in self.sizes]

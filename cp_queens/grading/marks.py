@@ -21,6 +21,8 @@ import cp_queens.grading.written as written
 from cp_queens.grading.discover import shown
 from cp_queens.grading.grade import SizeResult, StudentResult
 from cp_queens.grading.judge import CheckReport, CheckRow
+from cp_queens.grading.points import Number
+from cp_queens.grading.points import shown as shown_points
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.tasks import DominateRow
 
@@ -73,9 +75,9 @@ def write_marks(
         rows.append(
             [
                 result.student,
-                _number(result.points),
+                _number(result.points, result.max_points),
                 _number(result.max_points),
-                _number(result.computed_points),
+                _number(result.computed_points, result.max_points),
                 reason(result),
                 f"{result.seconds:.2f}",
                 result.task,
@@ -117,11 +119,15 @@ def _cut(text: str, width: int = 160) -> str:
 
 def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
     """The student's feedback, in Markdown."""
-    points = f"**Points: {_number(result.points)} of {_number(result.max_points)}.**"
+    points = (
+        f"**Points: {_number(result.points, result.max_points)} of {_number(result.max_points)}.**"
+    )
     if result.override is not None:
+        given = result.override_given
+        decision = f"correction ({given})" if given[:1] in "+-" else "decision"
         points += (
-            f" The lecturer's decision: {result.override_reason} (the rubric gave "
-            f"{_number(result.computed_points)})."
+            f" The lecturer's {decision}: {result.override_reason} (the rubric gave "
+            f"{_number(result.computed_points, result.max_points)})."
         )
     lines = [f"# Feedback for {result.student}", "", f"Submission: `{result.path.name}`. {points}"]
     if rubric is not None:
@@ -205,7 +211,7 @@ def _solutions_table(result: StudentResult) -> list[str]:
         expected = "-" if row is None else str(row.expected)
         lines.append(
             f"| {size.n} | {expected} | {returned} | {correct} | {size.status} | "
-            f"{_number(size.points)} of {_number(size.max_points)} |"
+            f"{_number(size.points, size.max_points)} of {_number(size.max_points)} |"
         )
     return lines
 
@@ -223,7 +229,7 @@ def _dominate_table(result: StudentResult) -> list[str]:
         queens = str(row.queens) if usable and isinstance(row, DominateRow) else _came_back(row)
         lines.append(
             f"| {size.n} | {minimum} | {queens} | {size.status} | "
-            f"{_number(size.points)} of {_number(size.max_points)} |"
+            f"{_number(size.points, size.max_points)} of {_number(size.max_points)} |"
         )
     return lines
 
@@ -298,7 +304,7 @@ def summary_table(results: Sequence[StudentResult], title: str = "") -> Any:
         cells = [_mark(size.status) for size in result.sizes]
         table.add_row(
             result.student,
-            f"{_number(result.points)}/{_number(result.max_points)}"
+            f"{_number(result.points, result.max_points)}/{_number(result.max_points)}"
             + ("*" if result.override is not None else ""),
             *cells,
             f"{result.seconds:.1f}",
@@ -328,5 +334,6 @@ def _mark(status: str) -> str:
     return _MARKS.get(status, "[yellow]wrong[/yellow]")
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
+def _number(value: Number, most: Number | None = None) -> str:
+    """Points for a person to read: two decimals at most, never rounded up to ``most``."""
+    return shown_points(value, most)

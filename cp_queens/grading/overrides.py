@@ -1,20 +1,33 @@
-"""A lecturer's decisions: ``--overrides FILE`` replaces a student's computed points.
+"""A lecturer's decisions: ``--overrides FILE`` sets or corrects a student's points.
 
 A rubric marks every submission by the same rules, and now and then a
 lecturer decides otherwise: a right model that counts columns from 1 earns
 little by the rules and 12 of 13 by the lecturer's judgement. The decision is
 recorded, not typed over the CSV: a file ``student,points,reason``, read
-here, checked (every student must be in the class, the points within the
-maximum, the reason given), and applied to the results, so that
-``marks.csv`` shows the mark, the computed points beside it and the reason,
-and the student's feedback says the same.
+here, checked, and applied to the results, so that ``marks.csv`` shows the
+mark, the computed points beside it and the reason, and the student's
+feedback says the same.
+
+A decision is given in one of three ways in the ``points`` column:
+
+* ``12``: the points, whatever the rubric gives;
+* ``12/13``: the points *of the maximum they were given against*: when the
+  rubric changes (13 points become 21), the file is refused instead of
+  silently keeping 12 of what is now 21;
+* ``-3`` or ``+1.5``: a correction of the computed points (three off for a
+  copied helper, whatever the rubric gives), which follows a rubric change.
+
+Whatever the way, the mark must land within 0..the maximum: a decision that
+does not (an absolute one above a new maximum, a correction below zero) is one
+line naming the file, the student and why, before the class is graded where
+it can be, else before anything is written.
 
 Examples:
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "overrides.csv"
-    >>> _ = path.write_text("student,points,reason\\neve,12,right model with 1-based columns\\n")
-    >>> read_overrides(path)
-    {'eve': Override(points=12.0, reason='right model with 1-based columns')}
+    >>> _ = path.write_text("student,points,reason\\neve,12/13,right model with 1-based columns\\n")
+    >>> read_overrides(path)["eve"].describe()
+    '12 of 13'
 """
 
 from __future__ import annotations
@@ -22,11 +35,13 @@ from __future__ import annotations
 import csv
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.grade import StudentResult
+from cp_queens.grading.points import exact, shown
 
 COLUMNS = ("student", "points", "reason")
 
@@ -36,10 +51,46 @@ class OverrideError(CpQueensError):
 
 
 class Override(NamedTuple):
-    """The lecturer's points for one student, and why."""
+    """The lecturer's decision for one student, and why: ``points`` (``correction``: added
+    to the computed points; else the mark itself, given of ``of`` points when said)."""
 
-    points: float
+    points: Fraction
     reason: str
+    correction: bool = False
+    of: Fraction | None = None  # the maximum an absolute decision was given against
+
+    def describe(self) -> str:
+        """The decision as the file says it: ``12``, ``12 of 13``, ``-3``."""
+        if self.correction:
+            return ("+" if self.points >= 0 else "") + shown(self.points)
+        if self.of is not None:
+            return f"{shown(self.points)} of {shown(self.of)}"
+        return shown(self.points)
+
+    def mark(self, computed: Fraction, most: Fraction) -> Fraction:
+        """The points this decision gives a student the rubric gave ``computed`` of
+        ``most``; ``OverrideProblem`` when it cannot stand against this rubric."""
+        if self.of is not None and self.of != most:
+            raise OverrideProblem(
+                f"{self.describe()} points was decided against a maximum of {shown(self.of)}; "
+                f"this rubric gives {shown(most)}: decide again (or give a correction, "
+                "e.g. -3)"
+            )
+        value = computed + self.points if self.correction else self.points
+        if value > most:
+            said = f" ({shown(computed)} {self.describe()})" if self.correction else ""
+            raise OverrideProblem(
+                f"{shown(value)} points{said} is more than the maximum {shown(most)}"
+            )
+        if value < 0:
+            raise OverrideProblem(
+                f"{self.describe()} takes the computed {shown(computed)} points below 0"
+            )
+        return value
+
+
+class OverrideProblem(ValueError):
+    """A decision that cannot stand against this rubric (the message says why)."""
 
 
 def read_overrides(path: str | Path) -> dict[str, Override]:
@@ -64,34 +115,82 @@ def read_overrides(path: str | Path) -> dict[str, Override]:
                 "quote a reason that holds a comma)"
             )
         student, text, reason = (cell.strip() for cell in row)
-        try:
-            points = float(text)
-        except ValueError:
-            points = math.nan
-        if not math.isfinite(points) or points < 0:
-            raise OverrideError(f"{where}: line {line}: points must be a number >= 0, got {text!r}")
+        decision = _decision(text, reason)
+        if decision is None:
+            raise OverrideError(
+                f"{where}: line {line}: points must be a number >= 0 (12), of a maximum "
+                f"(12/13), or a correction (-3, +1.5), got {text!r}"
+            )
         if not reason:
             raise OverrideError(f"{where}: line {line}: {student}: an override needs a reason")
         if student in found:
             raise OverrideError(f"{where}: line {line}: {student} is overridden twice")
-        found[student] = Override(points, reason)
+        found[student] = decision
     return found
+
+
+def _decision(text: str, reason: str) -> Override | None:
+    """The ``points`` cell read: ``12``, ``12/13``, ``-3``, ``+1.5``; None if it is none."""
+    correction = text[:1] in "+-" and text[1:2] not in ("", "+", "-")
+    main, slash, of = text.partition("/")
+    value = _number(main[1:] if correction else main)
+    most = _number(of) if slash else None
+    if value is None or (slash and (most is None or most <= 0 or correction)):
+        return None
+    if correction:
+        return Override(-value if text[0] == "-" else value, reason, correction=True)
+    return Override(value, reason, of=most)
+
+
+def _number(text: str) -> Fraction | None:
+    """A finite number >= 0 as written (``12.5`` is 25/2), else None."""
+    text = text.strip()
+    if not text or text[0] in "+-":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(value) or value < 0:
+        return None
+    return exact(value)
+
+
+def check_overrides(
+    overrides: dict[str, Override],
+    students: set[str],
+    most: Fraction,
+    source: str = "overrides",
+) -> None:
+    """Before a class runs: every student named is in it, and every decision that can be
+    judged without the marks (an absolute one, a correction larger than the maximum) fits
+    this rubric's maximum ``most``."""
+    for student, override in overrides.items():
+        if student not in students:
+            raise OverrideError(f"{source}: {student}: no such student in this class")
+        try:
+            if override.correction:
+                override.mark(max(Fraction(0), -override.points), most)
+            else:
+                override.mark(Fraction(0), most)
+        except OverrideProblem as why:
+            raise OverrideError(f"{source}: {student}: {why}") from None
 
 
 def apply_overrides(
     results: Sequence[StudentResult], overrides: dict[str, Override], source: str = "overrides"
 ) -> None:
-    """Set each overridden student's mark; refuse a student not in the class or points above
-    the maximum (a typo must not give a mark to nobody, or 120 of 13)."""
+    """Set each overridden student's mark; refuse a student not in the class or a mark
+    outside 0..the maximum (a typo must not give a mark to nobody, or 120 of 13)."""
     by_student = {result.student: result for result in results}
     for student, override in overrides.items():
         result = by_student.get(student)
         if result is None:
             raise OverrideError(f"{source}: {student}: no such student in this class")
-        if override.points > result.max_points:
-            raise OverrideError(
-                f"{source}: {student}: {override.points:g} points is more than the maximum "
-                f"{result.max_points:g}"
-            )
-        result.override = override.points
+        try:
+            mark = override.mark(result.computed_points, result.max_points)
+        except OverrideProblem as why:
+            raise OverrideError(f"{source}: {student}: {why}") from None
+        result.override = mark
         result.override_reason = override.reason
+        result.override_given = override.describe()

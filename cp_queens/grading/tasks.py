@@ -23,22 +23,24 @@ Examples:
     >>> answer = [[1, 3, 0, 2], [2, 0, 3, 1], [2, 0, 3, 1]]
     >>> row = judge("solutions", 4, answer, reference("solutions", 4))
     >>> row.verdict(), share(row, rubric)
-    ('1 duplicate', 0.6667)
+    ('1 duplicate', Fraction(2, 3))
     >>> row = judge("dominate", 4, [(0, 0), (2, 2)], reference("dominate", 4))
     >>> row.verdict(), share(row, rubric)
-    ('ok', 1.0)
+    ('ok', Fraction(1, 1))
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from cp_queens.dominate.check import attacks, dominates
 from cp_queens.grading.answers import UnusableOutput, describe, is_int, shown
 from cp_queens.grading.judge import CheckRow, reference_solutions
 from cp_queens.grading.judge import judge as judge_solutions
+from cp_queens.grading.points import exact
 
 if TYPE_CHECKING:
     from cp_queens.grading.rubric import Rubric
@@ -244,30 +246,31 @@ def draw_domination(
     return "\n".join(" ".join(marks.get((r, c), ".") for c in range(n)) for r in range(n))
 
 
-def share(row: Row, rubric: Rubric) -> float:
-    """The share (0..1) of a size's points this row earns under ``rubric``."""
+def share(row: Row, rubric: Rubric) -> Fraction:
+    """The share (0..1) of a size's points this row earns under ``rubric``, exact: a ratio
+    of counts, never rounded (``cp_queens.grading.points``)."""
     if row.error is not None:
-        return 0.0
+        return Fraction(0)
     if isinstance(row, DominateRow):
         if not row.valid:
-            return 0.0
+            return Fraction(0)
         extra = max(0, row.queens - row.minimum)
         shares = rubric.above_minimum
-        return shares[extra] if extra < len(shares) else 0.0
+        return exact(shares[extra]) if extra < len(shares) else Fraction(0)
     if rubric.scheme == "exact":
-        return 1.0 if row.ok else 0.0
-    found = row.correct / row.expected if row.expected else 1.0
+        return Fraction(1 if row.ok else 0)
+    found = Fraction(row.correct, row.expected) if row.expected else Fraction(1)
     if rubric.scheme == "penalties":
         value = found
         if row.invalid:
-            value -= rubric.invalid_penalty
+            value -= exact(rubric.invalid_penalty)
         if row.duplicates:
-            value -= rubric.duplicate_penalty
-        return round(max(0.0, value), 4)
-    exact = row.correct / row.returned if row.returned else 1.0
-    return round(found * exact, 4)
+            value -= exact(rubric.duplicate_penalty)
+        return max(Fraction(0), value)
+    precise = Fraction(row.correct, row.returned) if row.returned else Fraction(1)
+    return found * precise
 
 
-def points(row: Row, worth: float, rubric: Rubric) -> float:
-    """The points a size's row earns: its worth times its share, to two decimals."""
-    return round(worth * share(row, rubric), 2)
+def points(row: Row, worth: float, rubric: Rubric) -> Fraction:
+    """The points a size's row earns: its worth times its share, exact."""
+    return exact(worth) * share(row, rubric)
