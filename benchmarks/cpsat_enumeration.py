@@ -100,11 +100,13 @@ def main() -> None:
     for n in range(10, max_n + 1):
         r = REPEAT if n <= 12 else 1
         plain = engines.get("cpsat", method="plain")
-        plain_count_s, plain_cpu, plain_total = timed_with_cpu(r, plain.count, Problem(n))
+        plain_count_s, plain_cpu, counted = timed_with_cpu(r, plain.count, Problem(n))
+        plain_total = counted.value
         plain_enum_s, plain_set = timed(r, solution_set, {"method": "plain"}, n)
         ordered_s, ordered_total = timed(r, plain_first_fail_count, n)
         quick = engines.get("cpsat", method="fast")
-        fast_count_s, fast_cpu, (total, unique) = timed_with_cpu(r, quick.count_unique, Problem(n))
+        fast_count_s, fast_cpu, both = timed_with_cpu(r, quick.count_unique, Problem(n))
+        total, unique = both.value
         fast_enum_s, fast_set = timed(r, solution_set, {"method": "fast"}, n)
         assert plain_total == total == ordered_total == len(fast_set), n
         print(

@@ -32,7 +32,7 @@ import sys
 import time
 from importlib import metadata
 
-from cp_queens import Problem, TimeLimitError, engines, verify
+from cp_queens import Problem, engines, verify
 
 
 def machine() -> str:
@@ -48,14 +48,12 @@ def machine() -> str:
 
 
 def run_engine(n: int, options: dict) -> tuple[float, dict]:
-    engine = engines.get("cpsat", **options)
+    engine, budget = engines.build("cpsat", **options)
     started = time.perf_counter()
-    try:
-        placement = engine.first(Problem(n))
-    except TimeLimitError:  # out of time: no placement, and ``status`` says so
-        placement = None
+    answer = engine.first(Problem(n), budget=budget)
+    placement = answer.value  # out of time: no placement, and ``status`` says so
     seconds = time.perf_counter() - started
-    stats = engine.stats
+    stats = answer.stats
     if placement is not None and not verify(placement).ok:
         raise AssertionError(f"n={n} {options}: {verify(placement).reason}")
     return seconds, {

@@ -99,11 +99,10 @@ def local_search(n: int = 100_000) -> None:
     engines.get("minconflicts", seed=0).first(Problem(20))  # compile / load the kernels
     print(f"\n3. minconflicts, n = {n:,}")
     for seed in (1, 2, 3):
-        engine = engines.get("minconflicts", seed=seed)
-        placement = engine.first(Problem(n))
-        extra = engine.stats.extra
+        answer = engines.get("minconflicts", seed=seed).first(Problem(n))
+        placement, extra = answer.value, answer.stats.extra
         print(
-            f"   seed {seed}: {engine.stats.wall_time:6.3f} s, "
+            f"   seed {seed}: {answer.stats.wall_time:6.3f} s, "
             f"{extra['start_conflicts']} attacked queens after the greedy start, "
             f"{extra['moves']} moves, {extra['restarts']} restarts, valid={verify(placement).ok}"
         )

@@ -38,19 +38,28 @@ CHILD = """
 import json, sys, time
 from cp_queens import Problem, engines
 n, task, consistency, variable_order, value_order, limit = sys.argv[1:]
-engine = engines.get("propagate", consistency=consistency, variable_order=variable_order,
-                     value_order=value_order, time_limit=float(limit))
+options = dict(consistency=consistency, variable_order=variable_order, value_order=value_order,
+               time_limit=float(limit))
+if hasattr(engines, "build"):  # the run settings go with the call
+    engine, budget = engines.build("propagate", **options)
+    call = {"budget": budget}
+else:  # older trees kept them on the engine
+    engine, call = engines.get("propagate", **options), {}
 cpu, wall = time.process_time(), time.perf_counter()
 try:
-    result = engine.count(Problem(int(n))) if task == "count" else engine.first(Problem(int(n)))
+    result = (engine.count if task == "count" else engine.first)(Problem(int(n)), **call)
+    stats = getattr(result, "stats", None)
 except Exception as cut:  # TimeLimitError, which older trees do not have
     if type(cut).__name__ != "TimeLimitError":
         raise
-    result = cut.partial
+    result, stats = cut.partial, None
 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+if hasattr(result, "complete"):  # an answer, with its own statistics
+    result = result.value if result.complete else result.partial
+stats = stats or engine.stats  # older trees kept the latest call's on the engine
 import cp_queens.engines.propagate as module
-print(json.dumps({"cpu": cpu, "wall": wall, "nodes": engine.stats.branches,
-                  "fails": engine.stats.conflicts, "status": engine.stats.status,
+print(json.dumps({"cpu": cpu, "wall": wall, "nodes": stats.branches,
+                  "fails": stats.conflicts, "status": stats.status,
                   "solutions": result if task == "count" else int(result is not None),
                   "module": module.__file__}))
 """

@@ -21,7 +21,7 @@ from importlib import metadata
 
 import constraint
 
-from cp_queens import Problem, engines, verify
+from cp_queens import Budget, Problem, engines, verify
 from cp_queens.engines.pyconstraint import build_problem
 
 FIRST_LIMIT = 10.0
@@ -30,16 +30,14 @@ FIRST_LIMIT = 10.0
 def timed_count(columns: str, n: int) -> tuple[float, int, int]:
     engine = engines.get("pyconstraint", columns=columns)
     started = time.perf_counter()
-    total = engine.count(Problem(n))
-    return time.perf_counter() - started, total, engine.stats.branches or 0
+    answer = engine.count(Problem(n))
+    return time.perf_counter() - started, answer.value, answer.stats.branches or 0
 
 
 def timed_first(solver: str, n: int, values: str = "centre") -> str:
-    engine = engines.get(
-        "pyconstraint", solver=solver, values=values, time_limit=FIRST_LIMIT, seed=1
-    )
+    engine = engines.get("pyconstraint", solver=solver, values=values, seed=1)
     started = time.perf_counter()
-    placement = engine.first(Problem(n))
+    placement = engine.first(Problem(n), budget=Budget.of(time_limit=FIRST_LIMIT)).value
     seconds = time.perf_counter() - started
     if placement is None:
         return f">{FIRST_LIMIT:g} s" if solver != "min-conflicts" else f"gave up {seconds:.2f} s"

@@ -49,24 +49,21 @@ ENGINES = [
 CHILD = """
 import json, resource, sys, time
 from cp_queens import engines, Problem, verify
-from cp_queens.errors import TimeLimitError
 name, options, task, n, limit = json.loads(sys.argv[1])
-engine = engines.get(name, time_limit=limit, **options)
+engine, budget = engines.build(name, time_limit=limit, **options)
 def cpu():
     usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     return sum(u.ru_utime + u.ru_stime for u in usage)
 wall, used = time.perf_counter(), cpu()
-try:
-    if task == "count":
-        answer = engine.count(Problem(n))
-    else:
-        found = engine.first(Problem(n))
-        answer = bool(found is not None and verify(found).ok)
-    status = "ok"
-except TimeLimitError:
+result = (engine.count if task == "count" else engine.first)(Problem(n), budget=budget)
+if not result.complete:
     answer, status = None, "limit"
+elif task == "count":
+    answer, status = result.value, "ok"
+else:
+    answer, status = bool(result.value is not None and verify(result.value).ok), "ok"
 print(json.dumps({"status": status, "answer": answer, "wall": time.perf_counter() - wall,
-                  "cpu": cpu() - used, "stats": engine.stats.summary()}))
+                  "cpu": cpu() - used, "stats": result.stats.summary()}))
 """
 
 

@@ -10,8 +10,9 @@ goes. ``value`` holds the answer only when ``complete``; ``partial`` holds what 
 found only when not. A reader of the JSON document meets ``"value"`` or
 ``"partial"``, never a lower bound under the answer's name.
 
-``answer()`` is the one place an engine's return, or its ``TimeLimitError``, becomes
-an ``Answer``:
+Every engine call (``count``, ``count_unique``, ``first``) returns an ``Answer`` with
+its statistics; ``answer()`` asks an engine any task, a stream of solutions included,
+and gives its ``Answer``:
 
     >>> from cp_queens import engines
     >>> reference = engines.get("reference")
@@ -300,8 +301,8 @@ def answer(
     progress: ProgressCallback | None = None,
     each: Callable[[Placement], object] | None = None,
 ) -> Answer:
-    """Ask ``engine`` one task about ``problem``: the one place where what an engine
-    returns, or the ``TimeLimitError`` it raises, becomes an ``Answer``.
+    """Ask ``engine`` one task about ``problem``: the one door to every task, a stream
+    of solutions included (whose ``TimeLimitError`` becomes an incomplete answer here).
 
     Args:
         task: ``first`` / ``complete`` (one solution), ``count``, ``count_unique``
@@ -309,7 +310,7 @@ def answer(
             the value is how many).
         problem: the board and its given queens.
         engine: the engine that answers (``cp_queens.engines.get``).
-        budget: the run settings of this call (default: the engine's own).
+        budget: the run settings of this call (default: none: no time limit).
         limit: for ``solutions``, stop after this many (not an incomplete answer).
         progress: for counts, called now and then with a ``Progress``.
         each: for ``solutions``, called with every placement as it is found.
@@ -318,26 +319,15 @@ def answer(
         The answer; ``complete=False`` with the partial figure when a limit cut the
         call short. Bad input still raises (``CpQueensError``).
     """
-    try:
-        if task in ("first", "complete"):
-            found = engine.first(problem, budget=budget)
-            return Answer(
-                task,
-                problem,
-                found,
-                outcome=NEGATIVE if found is None else ANSWER,
-                stats=engine.stats,
-            )
-        if task == "count":
-            total = engine.count(problem, progress=progress, budget=budget)
-            return Answer(task, problem, total, stats=engine.stats)
-        if task == "count_unique":
-            both = engine.count_unique(problem, progress=progress, budget=budget)
-            return Answer(task, problem, both, stats=engine.stats)
-        if task == "solutions":
-            return _stream(problem, engine, budget, limit, each)
-    except IncompleteError as error:
-        return cut_short(task, problem, error)
+    if task in ("first", "complete"):
+        found = engine.first(problem, budget=budget)
+        return found if task == "first" else found.replace(task=task)
+    if task == "count":
+        return engine.count(problem, progress=progress, budget=budget)
+    if task == "count_unique":
+        return engine.count_unique(problem, progress=progress, budget=budget)
+    if task == "solutions":
+        return _stream(problem, engine, budget, limit, each)
     raise ValueError(f"answer(): {task!r} is not an engine task")
 
 

@@ -58,7 +58,7 @@ def first_completion(
         TimeLimitError: the time limit ran out first (see ``Engine.first``).
     """
     solver, budget = _engine(engine, budget, options)
-    found = solver.first(problem, budget=budget)
+    found = solver.first(problem, budget=budget).result()
     return None if found is None else checked(problem, found, solver.name)
 
 
@@ -169,8 +169,9 @@ def cross_check(
     name = solver.name
     try:
         return _differs(problem, solver, budget, exists, count, found)
-    except IncompleteError:
-        return f"{name} stopped early ({solver.stats.status})"
+    except IncompleteError as error:
+        status = error.stats.status if error.stats is not None else "incomplete"
+        return f"{name} stopped early ({status})"
 
 
 def _differs(
@@ -191,7 +192,7 @@ def _differs(
             )
         return None
     if count is not None:
-        theirs_count = solver.count(problem, budget=budget)
+        theirs_count = solver.count(problem, budget=budget).result()
         if theirs_count != count:
             return f"{name} counts {theirs_count} completions, not {count}"
         return None
@@ -248,9 +249,9 @@ def generate(
     if source not in SOURCES:
         raise ValueError(f"unknown source {source!r} (choose from {', '.join(SOURCES)})")
     if source == "construct":
-        solution = engines.get("construct").first(Problem(n))
+        solution = engines.get("construct").first(Problem(n)).result()
     else:
-        solution = engines.get("minconflicts", seed=seed).first(Problem(n))
+        solution = engines.get("minconflicts", seed=seed).first(Problem(n)).result()
     if solution is None:
         raise ValueError(f"{source} has no solution of n={n} to start from")
     chance = random.Random(seed)

@@ -50,16 +50,17 @@ print(f"8 x 8 board model: {len(proto.variables)} Booleans, {len(proto.constrain
 
 # %%
 engine = engines.get("cpsat-board")
-placement = engine.first(Problem(8))
-show(placement)  # a board: text in a terminal, a picture in Jupyter
-print(wrapped(engine.stats.summary()))
+answer = engine.first(Problem(8))  # the answer, with the statistics of the call
+show(answer.value)  # a board: text in a terminal, a picture in Jupyter
+print(wrapped(answer.stats.summary()))
 
 # %% [markdown]
 # 3. Count every solution (the solver enumerates them through a callback).
 
 # %%
-print("solutions for n = 8:", engine.count(Problem(8)))
-print(wrapped(engine.stats.summary()))
+answer = engine.count(Problem(8))
+print("solutions for n = 8:", answer.value)
+print(wrapped(answer.stats.summary()))
 
 # %% [markdown]
 # 4. Complete a board with given queens: fix x[r][c] = 1 for each of them.

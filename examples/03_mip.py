@@ -53,16 +53,17 @@ print("solver:", solver.SolverVersion())
 # %%
 engine = engines.get("mip")
 for n in (8, 20, 40):
-    placement = engine.first(Problem(n))
-    print(f"n = {n:>2}: {list(placement)[:10]}{' ...' if n > 10 else ''}")
-    print(wrapped("        " + engine.stats.summary(), indent="        "))
+    answer = engine.first(Problem(n))
+    print(f"n = {n:>2}: {list(answer.value)[:10]}{' ...' if n > 10 else ''}")
+    print(wrapped("        " + answer.stats.summary(), indent="        "))
 
 # %% [markdown]
 # 3. Infeasible is a proof here (branch and bound is complete), e.g. n = 3:
 
 # %%
-print("n = 3:", engine.first(Problem(3)))
-print(wrapped(engine.stats.summary()))
+answer = engine.first(Problem(3))
+print("n = 3:", answer.value)
+print(wrapped(answer.stats.summary()))
 
 # %% [markdown]
 # 4. ... but there is no way to list or count all solutions.

@@ -35,9 +35,9 @@ if importlib.util.find_spec("cp_queens") is None:
 # %%
 import constraint
 
-from cp_queens import Problem, engines
+from cp_queens import Budget, Problem, engines
 from cp_queens.course.display import wrapped
-from cp_queens.errors import TimeLimitError, UnsupportedTaskError
+from cp_queens.errors import UnsupportedTaskError
 
 # %% [markdown]
 # 1. The model written directly against the library (n = 6).
@@ -59,8 +59,9 @@ for solution in sorted(tuple(s[r] for r in range(n)) for s in csp.getSolutions()
 
 # %%
 engine = engines.get("pyconstraint")
-print("n = 10 count:", engine.count(Problem(10)))
-print(wrapped(engine.stats.summary()))
+answer = engine.count(Problem(10))
+print("n = 10 count:", answer.value)
+print(wrapped(answer.stats.summary()))
 
 # %% [markdown]
 # 3. Why the solver matters for a first solution at n = 40:
@@ -68,14 +69,14 @@ print(wrapped(engine.stats.summary()))
 #    'optimized' (python-constraint2's default) fixes the row order once.
 
 # %%
+second = Budget.of(time_limit=1.0)  # the run settings go with each call
 for solver in ("backtracking", "optimized", "min-conflicts"):
-    engine = engines.get("pyconstraint", solver=solver, time_limit=1.0, seed=1)
-    try:
-        found = "found" if engine.first(Problem(40)) else "none"
-    except TimeLimitError:  # out of time (or min-conflicts gave up): not a proof of "none"
-        found = "nothing"
+    engine = engines.get("pyconstraint", solver=solver, seed=1)
+    answer = engine.first(Problem(40), budget=second)
+    # Incomplete: out of time (or min-conflicts gave up), which is not a proof of "none".
+    found = "found" if answer.value else "none" if answer.complete else "nothing"
     print(f"{solver:>13}: {found}")
-    print(wrapped("      " + engine.stats.summary(), indent="      "))
+    print(wrapped("      " + answer.stats.summary(), indent="      "))
 
 # %% [markdown]
 # 4. Min-conflicts is local search: one solution at most, never a count.

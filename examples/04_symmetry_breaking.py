@@ -90,6 +90,6 @@ print("orbit sizes:", {size: sizes.count(size) for size in sorted(set(sizes))})
 for method in ("plain", "fast"):
     engine = engines.get("cpsat", method=method)
     started = time.perf_counter()
-    total, unique = engine.count_unique(Problem(10))
+    total, unique = engine.count_unique(Problem(10)).value
     seconds = time.perf_counter() - started
     print(f"n = 10, method={method:<5}: {total} solutions, {unique} unique, {seconds:.2f} s")

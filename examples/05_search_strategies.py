@@ -47,7 +47,7 @@ if importlib.util.find_spec("cp_queens") is None:
     sys.path.insert(0, str(clone))  # a running kernel does not see the new install path
 
 # %%
-from cp_queens import Problem, TimeLimitError, engines, verify
+from cp_queens import Budget, Problem, engines, verify
 
 N = 28
 STRATEGIES = [
@@ -62,12 +62,12 @@ STRATEGIES = [
 
 
 def show(n: int, options: dict) -> None:
-    engine = engines.get("cpsat", time_limit=1.0, seed=1, **options)
-    try:
-        placement = engine.first(Problem(n))
-    except TimeLimitError:  # out of time: no answer (``None`` would mean "none exists")
-        placement = None
-    stats = engine.stats
+    engine = engines.get("cpsat", seed=1, **options)
+    answer = engine.first(Problem(n), budget=Budget.of(time_limit=1.0))
+    # Out of time, there is no answer: ``complete`` is false (``None`` as a complete
+    # answer would mean "none exists").
+    placement = answer.value if answer.complete else None
+    stats = answer.stats
     seconds = "-" if placement is None else f"{stats.wall_time:.2f}"
     assert placement is None or verify(placement).ok
     label = stats.extra["strategy"]

@@ -77,8 +77,8 @@ print(unicode(solution, given=problem.fixed))
 
 # %%
 for name in ("cpsat", "reference"):
-    engine = engines.get(name)
-    print(f"{name:>9}: {engine.count(problem)} completions, {engine.stats.wall_time:.3f}s")
+    answer = engines.get(name).count(problem)  # the answer and its statistics, in one
+    print(f"{name:>9}: {answer.value} completions, {answer.stats.wall_time:.3f}s")
 
 # %% [markdown]
 # One more queen, attacking neither given queen, can make the board impossible.
@@ -132,7 +132,7 @@ blocked = parse_partial(BLOCKED, "blocked board")
 print(f"\n{len(blocked.blocked)} blocked squares:")
 for name in ("cpsat", "pyconstraint", "reference"):
     engine = engines.get(name)
-    print(f"{name:>12}: {engine.count(blocked)} completions")
+    print(f"{name:>12}: {engine.count(blocked).value} completions")
 print(
     "no queen on a blocked square:", all(blocked.admits(p) for p in completions(blocked, "cpsat"))
 )

@@ -54,7 +54,7 @@ from cp_queens import Problem, engines, verify
 def timed(engine_name: str, n: int, **options) -> None:
     engine = engines.get(engine_name, **options)
     started = time.perf_counter()
-    placement = engine.first(Problem(n))
+    placement = engine.first(Problem(n)).value
     solve_seconds = time.perf_counter() - started
     started = time.perf_counter()
     verdict = verify(placement)
@@ -82,8 +82,8 @@ for n in (1_000, 100_000):
 # per seed - handy when you need many different large solutions.
 
 # %%
-a = engines.get("minconflicts", seed=1).first(Problem(50))
-b = engines.get("minconflicts", seed=2).first(Problem(50))
+a = engines.get("minconflicts", seed=1).first(Problem(50)).value
+b = engines.get("minconflicts", seed=2).first(Problem(50)).value
 print("\nseed 1 and seed 2 give different boards:", a != b)
 
 # %% [markdown]
@@ -91,5 +91,5 @@ print("\nseed 1 and seed 2 give different boards:", a != b)
 # sample of rows, so the notebook is not flooded.
 
 # %%
-picture = engines.get("construct").first(Problem(1_000_000))._repr_svg_()
+picture = engines.get("construct").first(Problem(1_000_000)).value._repr_svg_()
 print(f"SVG of the million-queen board: {len(picture):,} characters")

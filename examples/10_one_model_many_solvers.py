@@ -60,7 +60,7 @@ require("lesson 10", "solvers", *SOLVER_MODULES)
 
 import cpmpy as cp  # noqa: E402 (after the check above, which says what to install)
 
-from cp_queens import Problem, engines  # noqa: E402
+from cp_queens import Budget, Problem, engines  # noqa: E402
 from cp_queens.engines.minizinc import model_path  # noqa: E402
 
 SOLVERS = ("ortools", "choco", "exact", "pumpkin", "pysat")
@@ -102,8 +102,8 @@ for solver in SOLVERS:
 # %%
 def timed_count(engine, n):
     started = time.perf_counter()
-    total = engine.count(Problem(n))
-    return total, time.perf_counter() - started, engine.stats
+    answer = engine.count(Problem(n))  # the count and the statistics of this call
+    return answer.value, time.perf_counter() - started, answer.stats
 
 
 reference = engines.get("reference")
@@ -117,7 +117,7 @@ for spec in [*(f"cpmpy:solver={s}" for s in SOLVERS), *gecode]:
     cells = []
     for n in COUNT_SIZES:
         total, seconds, stats = timed_count(engine, n)
-        assert total == reference.count(Problem(n)), (spec, n, total)
+        assert total == reference.count(Problem(n)).value, (spec, n, total)
         cells.append(f"{seconds:8.2f}")
     how = stats.extra.get("enumeration", "native")
     print(f"{options['solver']:10}{engine.family:24}{''.join(cells)}  {how}")
@@ -157,7 +157,7 @@ else:
 for n in FIRST_SIZES if MINIZINC else ():
     nodes = []
     for variant in ("plain", "first-fail"):
-        engine = engines.get("minizinc", model=variant, time_limit=20)
-        engine.first(Problem(n))
-        nodes.append(engine.stats.branches)
+        engine = engines.get("minizinc", model=variant)
+        answer = engine.first(Problem(n), budget=Budget.of(time_limit=20))
+        nodes.append(answer.stats.branches)
     print(f"{n:>4}{nodes[0]:>12,}{nodes[1]:>12,}")

@@ -69,15 +69,13 @@ class SmallTemplate(TemplateEngine):
 
 @pytest.fixture
 def make_engine(engine_name: str) -> Callable[..., Engine]:
-    """Builds the engine under test with the given options (the template included)."""
+    """Builds the engine under test with the given options of its method (the template
+    included); the run settings go with each call (``budget=``)."""
 
     def build(**options: Any) -> Engine:
         if engine_name in UNREGISTERED:
-            run = {key: options.pop(key) for key in list(options) if key in budget.KEYWORDS}
             cls = SmallTemplate if engine_name == TEMPLATE_SMALL else TemplateEngine
-            engine = cls(**options)
-            engine.budget = budget.Budget.of(**run)
-            return engine
+            return cls(**options)
         return build_or_skip(engine_name, **options)
 
     return build

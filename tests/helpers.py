@@ -79,6 +79,15 @@ def build_or_skip(name: str, **options: Any) -> engines.Engine:
         pytest.skip(str(error))
 
 
+def ask(name: str, task: str, problem: Problem, **chosen: Any) -> Any:
+    """One call of engine ``name``: ``task`` (``count``, ``count_unique``, ``first`` or
+    ``solutions``) on ``problem``, the engine built with its options and the call given
+    its run settings (``engines.build`` splits ``chosen``). ``progress`` goes to the call."""
+    call = {key: chosen.pop(key) for key in ("progress", "limit") if key in chosen}
+    engine, budget = engines.build(name, **chosen)
+    return getattr(engine, task)(problem, budget=budget, **call)
+
+
 def usable(names: list[str]) -> list[str]:
     """``names`` without the engines whose solver is not installed here, outside CI only
     (tests that loop over many engines; the engine contract skips those with the reason)."""

@@ -28,9 +28,10 @@ N = 9
 
 
 def count(path: Path) -> tuple[int, dict]:
-    engine = engines.get("fast", workers=1, checkpoint=str(path))
-    found = engine.count(Problem(N))
-    return found, engine.stats.extra
+    engine, budget = engines.build("fast", workers=1, checkpoint=str(path))
+    answer = engine.count(Problem(N), budget=budget)
+    assert answer.stats is not None
+    return answer.value, answer.stats.extra
 
 
 @pytest.fixture

@@ -28,9 +28,10 @@ N = 9
 
 
 def count(path: Path, **options: Any) -> tuple[int, dict]:
-    engine = engines.get("fast", workers=1, checkpoint=str(path), **options)
-    found = engine.count(Problem(N))
-    return found, engine.stats.extra
+    engine, budget = engines.build("fast", workers=1, checkpoint=str(path), **options)
+    answer = engine.count(Problem(N), budget=budget)
+    assert answer.stats is not None
+    return answer.value, answer.stats.extra
 
 
 def forge(record: dict[str, Any], residues: bool = True) -> str:
@@ -205,5 +206,6 @@ def test_a_full_disk_while_recording_is_exit_74_in_words(tmp_path: Path) -> None
     assert done.stderr.count("\n") == 1 and "cannot write checkpoint" in done.stderr
     assert "None" not in done.stderr
     assert path.read_bytes().endswith(b"\n")
-    engine = engines.get("fast", workers=1, checkpoint=str(path))
-    assert engine.count(Problem(11)) == total(11) and engine.stats.extra["resumed"] > 0
+    engine, budget = engines.build("fast", workers=1, checkpoint=str(path))
+    answer = engine.count(Problem(11), budget=budget)
+    assert answer.value == total(11) and answer.stats and answer.stats.extra["resumed"] > 0

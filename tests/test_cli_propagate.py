@@ -36,8 +36,9 @@ def test_count_runs_the_chosen_consistency(capsys, engine_flags: list[str]) -> N
     seen = figures(err)
     assert seen["consistency"] == "alldiff" and seen["variable_order"] == "first-fail"
     library = engines.get("propagate", consistency="alldiff", variable_order="first-fail")
-    library.count(Problem(8))
-    assert int(seen["branches"]) == library.stats.branches  # the same search, not the default
+    stats = library.count(Problem(8)).stats
+    assert stats is not None
+    assert int(seen["branches"]) == stats.branches  # the same search, not the default
 
 
 @pytest.mark.parametrize("consistency", ["none", "forward", "arc", "alldiff"])
@@ -45,8 +46,8 @@ def test_nodes_fall_with_stronger_consistency_from_the_command_line(capsys, cons
     code, _, err = run_cli(capsys, "count", "7", "-e", f"propagate:consistency={consistency}")
     assert code == 0
     library = engines.get("propagate", consistency=consistency)
-    library.count(Problem(7))
-    assert int(figures(err)["branches"]) == library.stats.branches
+    stats = library.count(Problem(7)).stats
+    assert stats is not None and int(figures(err)["branches"]) == stats.branches
 
 
 def test_solve_takes_the_heuristics_and_prints_a_valid_board(capsys) -> None:

@@ -65,7 +65,7 @@ class Witness(Engine):
     def _count(self, problem: Problem, call: Call) -> int:
         libraries = ("ortools", "constraint", "cpmpy")
         call.stats.extra["loaded"] = [name for name in libraries if name in sys.modules]
-        return engines.get("reference").count(problem)
+        return engines.get("reference").count(problem).value
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ cannot do a task must say so (``UnsupportedTaskError``), never pretend.
 
 from __future__ import annotations
 
+import pickle
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from cp_queens import Problem, engines, verify
+from cp_queens.answer import Answer
 from cp_queens.budget import Budget
 from cp_queens.engines.base import Engine, UniqueCount
 from cp_queens.errors import (
@@ -62,18 +64,19 @@ def test_first_is_a_valid_solution(make_engine: MakeEngine, n: int) -> None:
         with pytest.raises(UnsupportedTaskError, match=f"n <= {engine.max_n}"):
             engine.first(Problem(n))
         return
-    placement = engine.first(Problem(n))
-    assert placement is not None and placement.n == n
+    answer = engine.first(Problem(n))
+    placement = answer.value
+    assert answer.complete and placement is not None and placement.n == n
     assert verify(placement)
-    assert engine.stats.solutions == 1
-    assert (engine.stats.task, engine.stats.n) == ("first", n)
+    assert answer.stats is not None and answer.stats.solutions == 1
+    assert (answer.stats.task, answer.stats.n) == ("first", n)
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_first_reports_no_solution(make_engine: MakeEngine, n: int) -> None:
-    engine = make_engine()
-    assert engine.first(Problem(n)) is None
-    assert engine.stats.solutions == 0
+    answer = make_engine().first(Problem(n))
+    assert (answer.value, answer.complete, answer.outcome) == (None, True, "negative")
+    assert answer.stats is not None and answer.stats.solutions == 0
 
 
 def test_unable_engines_say_so(make_engine: MakeEngine, engine_name: str) -> None:
@@ -105,9 +108,11 @@ def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
             engine.count(Problem(6))
         return
     for n in range(1, fit(engine, check_up_to(engine_name) + 1) + 1):
-        assert engine.count(Problem(n)) == total(n), f"n={n}"
-        assert (engine.stats.solutions, engine.stats.status) == (total(n), COMPLETE)
-        assert (engine.stats.engine, engine.stats.task) == (engine.name, "count")
+        answer = engine.count(Problem(n))
+        assert (answer.value, answer.complete) == (total(n), True), f"n={n}"
+        assert answer.stats is not None
+        assert (answer.stats.solutions, answer.stats.status) == (total(n), COMPLETE)
+        assert (answer.stats.engine, answer.stats.task) == (engine.name, "count")
 
 
 def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
@@ -117,8 +122,9 @@ def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> 
             engine.count(Problem(6))
         return
     for n in range(1, fit(engine, min(8, check_up_to(engine_name))) + 1):
-        assert engine.count_unique(Problem(n)) == (total(n), unique(n)), f"n={n}"
-        assert engine.stats.extra["unique"] == unique(n)
+        answer = engine.count_unique(Problem(n))
+        assert answer.value == (total(n), unique(n)), f"n={n}"
+        assert answer.stats is not None and answer.stats.extra["unique"] == unique(n)
 
 
 @pytest.mark.parametrize("limit", [0, 1, 3, 5, 100])
@@ -164,39 +170,43 @@ def test_closing_a_stream_early_leaves_no_thread_running(
 
 
 def test_a_time_limit_stops_the_call_and_says_so(make_engine: MakeEngine) -> None:
-    """Either the work finished exactly in time, or it raised ``TimeLimitError``.
+    """Either the work finished exactly in time, or its answer says it was cut short.
 
     The bound on the elapsed time is generous on purpose: this checks that the
     limit is obeyed at all, not how fast anything is (benchmarks do that).
     """
-    engine = make_engine(time_limit=0.2)
+    engine, limited = make_engine(), Budget.of(time_limit=0.2)
     # n = 12: more than 0.2 s for every engine here, and 'fast' still counts it without
     # building its compiled kernels (a first build takes half a minute).
     n = min(engine.max_n or 12, 12)
     started = time.perf_counter()
-    try:
-        if engine.can_count:
-            found = engine.count(Problem(n))
-            exact = total(n)
-        else:
-            placement = engine.first(Problem(n))
-            found, exact = (0 if placement is None else 1), 1
-    except TimeLimitError as cut:
-        assert engine.stats.status == TIME_LIMIT and cut.stats is engine.stats
-        assert cut.partial is None or cut.partial < total(n)
+    if engine.can_count:
+        answer, exact = engine.count(Problem(n), budget=limited), total(n)
+        found = answer.found
     else:
-        assert (engine.stats.status, found) == (COMPLETE, exact)
+        answer, exact = engine.first(Problem(n), budget=limited), 1
+        found = int(answer.found is not None)
+    assert answer.stats is not None
+    if answer.complete:
+        assert (answer.stats.status, found) == (COMPLETE, exact)
+    else:
+        assert (answer.stats.status, answer.reason) == (TIME_LIMIT, TIME_LIMIT)
+        assert answer.value is None and (found is None or found < exact)
+        with pytest.raises(TimeLimitError) as cut:
+            answer.result()
+        assert cut.value.stats is answer.stats and cut.value.partial == answer.partial
     assert time.perf_counter() - started < 30
 
 
 # -- the completeness convention: a tiny time limit on every task --------------------
 #
 # With a limit that has passed before the search starts, each task either finished
-# anyway (a small board, checked against the exact answer) or raised TimeLimitError
-# with a partial figure that cannot be mistaken for the answer. Never a plain return
-# of something incomplete. n = 12 has 14,200 solutions: no engine streams them all
-# before its first look at the clock.
-TINY = 1e-6
+# anyway (a small board, checked against the exact answer) or gave an answer marked
+# incomplete, its partial figure under ``partial`` (never ``value``), which cannot be
+# mistaken for the answer, and ``result()`` raising ``TimeLimitError``. Never an
+# incomplete figure where the answer goes. n = 12 has 14,200 solutions: no engine
+# streams them all before its first look at the clock.
+TINY = Budget.of(time_limit=1e-6)
 N = 12
 
 
@@ -204,57 +214,65 @@ def _sized(engine: Engine) -> int:
     return min(engine.max_n or N, N)
 
 
-def test_a_count_cut_short_raises_with_the_partial_count(make_engine: MakeEngine) -> None:
-    engine = make_engine(time_limit=TINY)
+def _cut_short(answer: Answer) -> TimeLimitError:
+    """What ``result()`` raises for an ``answer`` a time limit cut short, checked against
+    the answer's own fields."""
+    assert not answer.complete and answer.value is None and answer.outcome == "incomplete"
+    assert answer.stats is not None and answer.stats.status == answer.reason == TIME_LIMIT
+    with pytest.raises(TimeLimitError) as cut:
+        answer.result()
+    assert cut.value.partial == answer.partial and cut.value.stats is answer.stats
+    assert not isinstance(cut.value, CpQueensError)
+    return cut.value
+
+
+def test_a_count_cut_short_is_marked_with_the_partial_count(make_engine: MakeEngine) -> None:
+    engine = make_engine()
+    if not engine.can_count:
+        return
+    n = _sized(engine)
+    answer = engine.count(Problem(n), budget=TINY)
+    if answer.complete:
+        assert answer.value == total(n) and answer.stats and answer.stats.status == COMPLETE
+        return
+    assert isinstance(answer.partial, int) and 0 <= answer.partial < total(n)
+    assert "lower bound" in str(_cut_short(answer))
+
+
+def test_a_unique_count_cut_short_is_marked_with_partial_counts(make_engine: MakeEngine) -> None:
+    engine = make_engine()
     if not engine.can_count:
         return
     n = _sized(engine)
     try:
-        found = engine.count(Problem(n))
-    except TimeLimitError as cut:
-        assert isinstance(cut.partial, int) and 0 <= cut.partial < total(n)
-        assert cut.stats is engine.stats and cut.stats.status == TIME_LIMIT
-        assert "lower bound" in str(cut) and not isinstance(cut, CpQueensError)
-    else:
-        assert found == total(n) and engine.stats.status == COMPLETE
-
-
-def test_a_unique_count_cut_short_raises_with_partial_counts(make_engine: MakeEngine) -> None:
-    engine = make_engine(time_limit=TINY)
-    if not engine.can_count:
-        return
-    n = _sized(engine)
-    try:
-        found = engine.count_unique(Problem(n))
+        answer = engine.count_unique(Problem(n), budget=TINY)
     except UnsupportedTaskError:
         return  # e.g. cpsat with symmetry breaking: says so, which is fine
-    except TimeLimitError as cut:
-        assert isinstance(cut.partial, UniqueCount)
-        assert cut.partial.total < total(n) or cut.partial.unique < unique(n)
-        assert cut.stats.status == TIME_LIMIT
-    else:
-        assert found == (total(n), unique(n))
+    if answer.complete:
+        assert answer.value == (total(n), unique(n))
+        return
+    assert isinstance(answer.partial, UniqueCount)
+    assert answer.partial.total < total(n) or answer.partial.unique < unique(n)
+    _cut_short(answer)
 
 
-def test_first_out_of_time_raises_instead_of_saying_none(make_engine: MakeEngine) -> None:
-    engine = make_engine(time_limit=TINY)
-    n = _sized(engine)
-    try:
-        placement = engine.first(Problem(n))
-    except TimeLimitError as cut:
-        assert cut.partial is None and cut.stats.status == TIME_LIMIT
-        assert "not proven" in str(cut)
-    else:  # ``None`` would claim that n = 12 has no solution
-        assert placement is not None and verify(placement).ok
+def test_first_out_of_time_is_marked_instead_of_saying_none(make_engine: MakeEngine) -> None:
+    engine = make_engine()
+    answer = engine.first(Problem(_sized(engine)), budget=TINY)
+    if answer.complete:  # ``None`` would claim that n = 12 has no solution
+        assert answer.value is not None and verify(answer.value).ok
+        return
+    assert answer.partial is None and answer.outcome != "negative"
+    assert "not proven" in str(_cut_short(answer))
 
 
 def test_a_stream_cut_short_yields_then_raises(make_engine: MakeEngine) -> None:
-    engine = make_engine(time_limit=TINY)
+    engine = make_engine()
     if not engine.can_enumerate:
         return
     n = _sized(engine)
     got = []
-    stream = engine.solutions(Problem(n))
+    stream = engine.solutions(Problem(n), budget=TINY)
     try:
         for placement in stream:
             got.append(placement)
@@ -267,22 +285,26 @@ def test_a_stream_cut_short_yields_then_raises(make_engine: MakeEngine) -> None:
 
 
 def test_a_limit_or_closing_the_stream_is_not_an_error(make_engine: MakeEngine) -> None:
-    engine = make_engine(time_limit=60)
+    engine, roomy = make_engine(), Budget.of(time_limit=60)
     if not engine.can_enumerate:
         return
     n = fit(engine, 8)
-    assert len(list(engine.solutions(Problem(n), limit=3))) == 3
-    with engine.solutions(Problem(n)) as stream:
+    assert len(list(engine.solutions(Problem(n), limit=3, budget=roomy))) == 3
+    with engine.solutions(Problem(n), budget=roomy) as stream:
         next(stream)
     assert stream.stats.status != TIME_LIMIT
 
 
-def test_a_budget_per_call_overrides_the_engine_default(make_engine: MakeEngine) -> None:
-    engine = make_engine(time_limit=TINY)
+def test_each_call_runs_under_its_own_budget(make_engine: MakeEngine) -> None:
+    """A call cut short leaves nothing behind: the next call, with room, is whole."""
+    engine = make_engine()
     if not engine.can_count:
         return
-    n = min(_sized(engine), 8)
-    assert engine.count(Problem(n), budget=Budget.of(time_limit=60)) == total(n)
+    n = _sized(engine)
+    engine.count(Problem(n), budget=TINY)
+    n = min(n, 8)
+    assert engine.count(Problem(n), budget=Budget.of(time_limit=60)).value == total(n)
+    assert engine.count(Problem(n)).value == total(n)
 
 
 def test_progress_comes_as_progress_records(make_engine: MakeEngine) -> None:
@@ -291,7 +313,7 @@ def test_progress_comes_as_progress_records(make_engine: MakeEngine) -> None:
         return
     seen: list[Progress] = []
     n = fit(engine, 10)
-    assert engine.count(Problem(n), progress=seen.append) == total(n)
+    assert engine.count(Problem(n), progress=seen.append).value == total(n)
     assert all(isinstance(p, Progress) for p in seen)
     solutions = [p.solutions for p in seen]
     assert solutions == sorted(solutions) and all(s <= total(n) for s in solutions)
@@ -304,7 +326,43 @@ def test_options_are_checked_when_the_engine_is_made(engine_name: str) -> None:
         engines.get(engine_name, nope=1)
     for bad in (-1, 0, float("inf"), "soon"):
         with pytest.raises(CpQueensError, match="time_limit"):
-            engines.get(engine_name, time_limit=bad)
+            engines.build(engine_name, time_limit=bad)
+
+
+def test_run_settings_are_not_kept_on_the_engine(engine_name: str) -> None:
+    """``get`` builds an engine of its method only; a run setting is refused in one line
+    naming both ways to give it with a call."""
+    if engine_name in UNREGISTERED:
+        return
+    with pytest.raises(EngineOptionError) as refused:
+        engines.get(engine_name, time_limit=5)
+    said = str(refused.value)
+    assert "\n" not in said and "budget=Budget.of(time_limit=5)" in said
+    assert f"engines.build('{engine_name}', time_limit=5)" in said
+    engine, budget = engines.build(engine_name, time_limit=5)
+    assert budget.time_limit == 5.0 and not hasattr(engine, "budget")
+
+
+def _state(engine: Engine) -> bytes:
+    """Everything the engine object holds, to the last byte (its attributes, pickled)."""
+    return pickle.dumps(vars(engine))
+
+
+def test_a_call_leaves_the_engine_as_it_was(make_engine: MakeEngine) -> None:
+    """Nothing of a call is kept on the engine: its whole state is the same after each
+    task, a time limit and a stream included."""
+    engine = make_engine()
+    before = _state(engine)
+    assert not hasattr(engine, "stats") and not hasattr(engine, "budget")
+    n = fit(engine, 6)
+    answers = [engine.first(Problem(n)), engine.first(Problem(n), budget=TINY)]
+    if engine.can_count:
+        answers += [engine.count(Problem(n)), engine.count(Problem(n), budget=TINY)]
+    if engine.can_enumerate:
+        with engine.solutions(Problem(n), limit=2) as stream:
+            list(stream)
+    assert _state(engine) == before
+    assert all(answer.stats is not None and answer.stats.n == n for answer in answers)
 
 
 def test_one_engine_serves_two_streams_at_once(make_engine: MakeEngine) -> None:
@@ -324,21 +382,27 @@ def test_one_engine_serves_two_streams_at_once(make_engine: MakeEngine) -> None:
 
 
 def test_one_engine_serves_two_threads_at_once(make_engine: MakeEngine) -> None:
+    """Two threads count on one engine at the same time (held at a barrier until both
+    are ready), each with its own answer and its own statistics."""
     engine = make_engine()
     if not engine.can_count:
         return
-    results: dict[int, tuple[int, int]] = {}
+    sizes = (fit(engine, 8) - 1, fit(engine, 8))
+    ready = threading.Barrier(len(sizes), timeout=60)
+    results: dict[int, tuple[int, int, int]] = {}
 
     def count(n: int) -> None:
-        results[n] = (engine.count(Problem(n)), engine.stats.n)
+        ready.wait()
+        answer = engine.count(Problem(n))
+        assert answer.stats is not None
+        results[n] = (answer.value, answer.stats.n, answer.stats.solutions)
 
-    sizes = (fit(engine, 8) - 1, fit(engine, 8))
     threads = [threading.Thread(target=count, args=(n,)) for n in sizes]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert results == {n: (total(n), n) for n in sizes}
+    assert results == {n: (total(n), n, total(n)) for n in sizes}
 
 
 # -- the limits contract: every engine and backend stops at a time limit --------------
@@ -450,15 +514,15 @@ import sys
 from cp_queens import Problem, engines
 from cp_queens.errors import TimeLimitError
 name, options = engines.parse_spec(sys.argv[1])
-engine = engines.get(name, time_limit={limit}, **options)
+engine, budget = engines.build(name, time_limit={limit}, **options)
 task, n = sys.argv[2], int(sys.argv[3])
 try:
     if task == "first":
-        engine.first(Problem(n))
+        engine.first(Problem(n), budget=budget).result()
     elif task == "count":
-        engine.count(Problem(n))
+        engine.count(Problem(n), budget=budget).result()
     else:
-        for _ in engine.solutions(Problem(n)):
+        for _ in engine.solutions(Problem(n), budget=budget):
             pass
 except TimeLimitError:
     print("TimeLimitError")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cp_queens import Problem, engines, verify
+from cp_queens import Budget, Problem, engines, verify
 from cp_queens.engines._cpsat.runner import SolverSettings
 from cp_queens.engines.cpsat.greedy import build_model
 from cp_queens.engines.cpsat.search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
@@ -45,17 +45,17 @@ def test_every_strategy_counts_like_oeis_and_keeps_given_queens(options: dict) -
     engine = engines.get("cpsat", **options)
     # n = 7: counting all 92 solutions at n = 8 under a random value order takes CP-SAT
     # 0.9 s of CPU (under 0.05 s with any other order); n = 7's 40 take a quarter of it.
-    assert engine.count(Problem(7)) == total(7)
+    assert engine.count(Problem(7)).value == total(7)
     completion = Problem(8, {0: 0, 2: 4})
     assert set(engine.solutions(completion)) == _reference(completion)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 50, 200])
 def test_default_first_is_the_greedy_search_and_its_answer_is_verified(n: int) -> None:
-    engine = engines.get("cpsat")
-    placement = engine.first(Problem(n))
-    assert engine.stats.extra["strategy"] == "greedy"
-    assert engine.stats.status == COMPLETE
+    answer = engines.get("cpsat").first(Problem(n))
+    placement = answer.value
+    assert answer.stats is not None and answer.stats.extra["strategy"] == "greedy"
+    assert answer.stats.status == COMPLETE
     if n in (2, 3):
         assert placement is None  # proved: the search is complete
     else:
@@ -64,24 +64,24 @@ def test_default_first_is_the_greedy_search_and_its_answer_is_verified(n: int) -
 
 @pytest.mark.parametrize("options", FIXED, ids=_label)
 def test_fixed_strategies_find_verified_solutions(options: dict) -> None:
-    engine = engines.get("cpsat", **options)
-    placement = engine.first(Problem(12))
+    answer = engines.get("cpsat", **options).first(Problem(12))
+    placement = answer.value
     assert placement is not None and verify(placement).ok
-    assert engine.stats.extra["strategy"].startswith("fixed(")
+    assert answer.stats is not None and answer.stats.extra["strategy"].startswith("fixed(")
 
 
 def test_greedy_first_respects_given_queens_and_proves_impossible_completions() -> None:
     problem = Problem(60, {0: 7, 1: 30, 59: 2})
-    placement = engines.get("cpsat").first(problem)
+    placement = engines.get("cpsat").first(problem).value
     assert placement is not None and verify(placement, problem).ok
-    engine = engines.get("cpsat")
-    assert engine.first(Problem(4, {0: 0})) is None  # no 4-queens solution has a corner queen
-    assert engine.stats.status == COMPLETE
+    none = engines.get("cpsat").first(Problem(4, {0: 0}))
+    assert none.value is None  # no 4-queens solution has a corner queen
+    assert none.outcome == "negative" and none.stats and none.stats.status == COMPLETE
 
 
 def test_greedy_seed_changes_the_solution_and_repeats_it() -> None:
     def first(seed: int) -> tuple[int, ...]:
-        return engines.get("cpsat", seed=seed).first(Problem(40)).cols
+        return engines.get("cpsat", seed=seed).first(Problem(40)).value.cols
 
     assert first(3) == first(3)
     assert len({first(seed) for seed in (1, 2, 3)}) > 1
@@ -90,17 +90,17 @@ def test_greedy_seed_changes_the_solution_and_repeats_it() -> None:
 def test_random_value_order_really_depends_on_the_seed() -> None:
     def first(seed: int) -> tuple[int, ...]:
         options = {"strategy": "fixed", "value_order": "random", "seed": seed}
-        return engines.get("cpsat", **options).first(Problem(20)).cols
+        return engines.get("cpsat", **options).first(Problem(20)).value.cols
 
     assert len({first(seed) for seed in (1, 2, 3)}) > 1
 
 
 def test_time_limit_covers_the_whole_call() -> None:
-    engine = engines.get("cpsat", time_limit=1e-9)
+    answer = engines.get("cpsat").first(Problem(300), budget=Budget.of(time_limit=1e-9))
     with pytest.raises(TimeLimitError, match="none is not proven") as cut:
-        engine.first(Problem(300))
-    assert cut.value.partial is None
-    assert engine.stats.status == TIME_LIMIT
+        answer.result()
+    assert cut.value.partial is None and answer.partial is None
+    assert answer.stats is not None and answer.stats.status == TIME_LIMIT
 
 
 def test_channel_model_has_one_boolean_per_square_and_one_constraint_per_line() -> None:
@@ -129,9 +129,9 @@ def test_bad_strategy_options_are_clear_errors(options: dict, fragment: str) -> 
 def test_auto_means_greedy_for_one_solution_and_cp_sat_search_otherwise() -> None:
     assert SearchStrategy().resolve("first") == "greedy"
     assert SearchStrategy().resolve("count") == "portfolio"
-    engine = engines.get("cpsat", symmetry="mirror")
-    assert verify(engine.first(Problem(10))).ok
-    assert engine.stats.extra["strategy"] == "portfolio"
+    answer = engines.get("cpsat", symmetry="mirror").first(Problem(10))
+    assert verify(answer.value).ok
+    assert answer.stats is not None and answer.stats.extra["strategy"] == "portfolio"
 
 
 def test_user_parameters_beat_strategy_defaults_and_enums_take_names() -> None:

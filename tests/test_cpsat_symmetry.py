@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from cp_queens import engines
+from cp_queens import Answer, Budget, engines
 from cp_queens.engines.cpsat import orbits as fast
 from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
@@ -17,7 +17,8 @@ from tests.helpers import reference_set, total, unique
 
 
 def listed(n: int, **options: object) -> list[Placement]:
-    return list(engines.get("cpsat", **options).solutions(Problem(n)))
+    engine, budget = engines.build("cpsat", **options)
+    return list(engine.solutions(Problem(n), budget=budget))
 
 
 @pytest.mark.parametrize("n", range(1, 11))
@@ -40,7 +41,7 @@ def test_mirror_break_keeps_the_first_queen_in_the_left_half(n: int) -> None:
 @pytest.mark.parametrize("level", ["none", "mirror", "full"])
 def test_counting_agrees_with_enumerating_under_each_break(level: str) -> None:
     engine = engines.get("cpsat", symmetry=level, method="plain")
-    assert engine.count(Problem(8)) == len(listed(8, symmetry=level, method="plain"))
+    assert engine.count(Problem(8)).value == len(listed(8, symmetry=level, method="plain"))
 
 
 def test_completion_with_symmetry_breaking_is_the_intersection() -> None:
@@ -52,21 +53,23 @@ def test_completion_with_symmetry_breaking_is_the_intersection() -> None:
 @pytest.mark.parametrize("processes", [1, 2])
 @pytest.mark.parametrize("n", range(1, 11))
 def test_fast_enumeration_gives_exactly_every_solution_once(n: int, processes: int) -> None:
-    engine = engines.get("cpsat", method="fast", workers=processes)
-    found = list(engine.solutions(Problem(n)))
+    engine = engines.get("cpsat", method="fast")
+    stream = engine.solutions(Problem(n), budget=Budget.of(workers=processes))
+    found = list(stream)
     assert len(found) == total(n)
     assert set(found) == reference_set(n)
-    assert engine.stats.solutions == total(n)
-    assert engine.stats.status == COMPLETE
+    assert stream.stats.solutions == total(n)
+    assert stream.stats.status == COMPLETE
 
 
 @pytest.mark.parametrize("n", [11, pytest.param(12, marks=pytest.mark.slow)])
 def test_fast_counts_match_oeis(n: int) -> None:
     engine = engines.get("cpsat", method="fast")
-    assert tuple(engine.count_unique(Problem(n))) == (total(n), unique(n))
-    assert engine.stats.extra["method"] == "fast"
-    assert engine.stats.extra["enumerated"] < total(n) // 4
-    assert engine.count(Problem(n)) == total(n)
+    answer = engine.count_unique(Problem(n))
+    assert tuple(answer.value) == (total(n), unique(n)) and answer.stats is not None
+    assert answer.stats.extra["method"] == "fast"
+    assert answer.stats.extra["enumerated"] < total(n) // 4
+    assert engine.count(Problem(n)).value == total(n)
 
 
 def test_fast_stream_order_is_deterministic_and_grouped_by_orbit() -> None:
@@ -77,33 +80,39 @@ def test_fast_stream_order_is_deterministic_and_grouped_by_orbit() -> None:
 
 
 def test_fast_stream_stops_early_and_cleanly() -> None:
-    engine = engines.get("cpsat", method="fast", workers=2)
-    found = list(engine.solutions(Problem(12), limit=5))
+    engine, two = engines.get("cpsat", method="fast"), Budget.of(workers=2)
+    found = list(engine.solutions(Problem(12), limit=5, budget=two))
     assert len(found) == 5
     assert all(verify(p) for p in found)
-    stream = engine.solutions(Problem(12))
+    stream = engine.solutions(Problem(12), budget=two)
     head = list(itertools.islice(stream, 300))
     stream.close()
     assert len(set(head)) == 300
-    assert engine.stats.solutions == 300
+    assert stream.stats.solutions == 300
 
 
 def test_fast_count_honours_the_time_limit() -> None:
-    engine = engines.get("cpsat", method="fast", time_limit=0.01)
+    answer = engines.get("cpsat", method="fast").count(
+        Problem(14), budget=Budget.of(time_limit=0.01)
+    )
     with pytest.raises(TimeLimitError):
-        engine.count(Problem(14))
-    assert engine.stats.status == TIME_LIMIT
+        answer.result()
+    assert answer.stats is not None and answer.stats.status == TIME_LIMIT
 
 
 def test_auto_takes_the_fast_path_only_where_it_pays() -> None:
     engine = engines.get("cpsat")
-    engine.count(Problem(10))
-    assert engine.stats.extra.get("method") == "fast"
+
+    def extra(answer: Answer) -> dict:
+        assert answer.stats is not None
+        return answer.stats.extra
+
+    assert extra(engine.count(Problem(10))).get("method") == "fast"
     for problem in (Problem(8), Problem(10, {0: 1})):
-        engine.count(problem)
-        assert "method" not in engine.stats.extra
-    list(engine.solutions(Problem(10), limit=3))
-    assert "method" not in engine.stats.extra
+        assert "method" not in extra(engine.count(problem))
+    with engine.solutions(Problem(10), limit=3) as stream:
+        list(stream)
+    assert "method" not in stream.stats.extra
 
 
 def test_subproblems_are_the_left_half_of_the_first_row_and_its_safe_extensions() -> None:
@@ -139,9 +148,9 @@ def test_fast_path_is_exact_while_another_cpsat_search_runs_in_a_thread() -> Non
     open_stream = engines.get("cpsat", method="plain").solutions(Problem(10))
     next(open_stream)  # the plain search now waits in its worker thread
     try:
-        engine = engines.get("cpsat", method="fast", workers=2)
-        assert tuple(engine.count_unique(Problem(10))) == (total(10), unique(10))
-        assert set(engine.solutions(Problem(9))) == reference_set(9)
+        engine, two = engines.get("cpsat", method="fast"), Budget.of(workers=2)
+        assert tuple(engine.count_unique(Problem(10), budget=two).value) == (total(10), unique(10))
+        assert set(engine.solutions(Problem(9), budget=two)) == reference_set(9)
     finally:
         open_stream.close()
 
@@ -150,4 +159,4 @@ def test_fast_path_is_exact_while_another_cpsat_search_runs_in_a_thread() -> Non
 def test_fast_and_plain_enumerate_the_same_set_at_11_and_count_13_exactly() -> None:
     assert set(listed(11, method="fast")) == set(listed(11, method="plain"))
     engine = engines.get("cpsat", method="fast")
-    assert tuple(engine.count_unique(Problem(13))) == (total(13), unique(13))
+    assert tuple(engine.count_unique(Problem(13)).value) == (total(13), unique(13))

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from cp_queens import Problem, engines
+from cp_queens import Problem
 from cp_queens.errors import CpQueensError
 from cp_queens.parallel.dask import Cluster, dask_cluster, parse_cluster
 from cp_queens.stats import Progress
-from tests.helpers import total, unique
+from tests.helpers import ask, total, unique
 
 pytest.importorskip("distributed")
 
@@ -28,25 +28,25 @@ def cluster() -> Iterator[Cluster]:
 def test_a_local_cluster_of_threads_counts_on_them() -> None:
     with dask_cluster(cluster="local:2") as threads:
         assert set(threads.client.run(os.getpid).values()) == {os.getpid()}
-        engine = engines.get("fast", executor=threads.executor)
-        assert engine.count_unique(Problem(12)) == (total(12), unique(12))
-    engine = engines.get("fast", cluster="local:2")
-    assert engine.count_unique(Problem(11)) == (total(11), unique(11))
-    assert engine.stats.extra["where"] == "local Dask cluster (2 workers)"
+        answer = ask("fast", "count_unique", Problem(12), executor=threads.executor)
+        assert answer.value == (total(12), unique(12))
+    answer = ask("fast", "count_unique", Problem(11), cluster="local:2")
+    assert answer.value == (total(11), unique(11))
+    assert answer.stats.extra["where"] == "local Dask cluster (2 workers)"
 
 
 def test_a_local_cluster_gives_the_local_pool_counts(cluster: Cluster) -> None:
     assert "2 workers" in cluster.description
-    on_dask = engines.get("fast", executor=cluster.executor).count_unique(Problem(11))
-    on_pool = engines.get("fast", workers=2).count_unique(Problem(11))
+    on_dask = ask("fast", "count_unique", Problem(11), executor=cluster.executor).value
+    on_pool = ask("fast", "count_unique", Problem(11), workers=2).value
     assert on_dask == on_pool == (total(11), unique(11))
 
 
 def test_the_engine_connects_to_a_scheduler_itself(cluster: Cluster) -> None:
     address = cluster.client.scheduler.address
-    engine = engines.get("fast", scheduler=address)
-    assert engine.count_unique(Problem(10)) == (total(10), unique(10))
-    assert engine.stats.extra["where"].startswith(f"Dask cluster at {address}")
+    answer = ask("fast", "count_unique", Problem(10), scheduler=address)
+    assert answer.value == (total(10), unique(10))
+    assert answer.stats.extra["where"].startswith(f"Dask cluster at {address}")
 
 
 def test_a_worker_killed_mid_run_still_gives_the_exact_total(cluster: Cluster) -> None:
@@ -59,11 +59,12 @@ def test_a_worker_killed_mid_run_still_gives_the_exact_total(cluster: Cluster) -
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
-    engine = engines.get("fast", executor=cluster.executor)
-    result = engine.count_unique(Problem(12), progress=kill_a_worker)
+    answer = ask(
+        "fast", "count_unique", Problem(12), progress=kill_a_worker, executor=cluster.executor
+    )
     assert killed
-    assert result == (total(12), unique(12))
-    assert engine.stats.status == "complete"
+    assert answer.value == (total(12), unique(12))
+    assert answer.stats.status == "complete"
     assert victim not in live_pids(cluster)  # it really died
 
 

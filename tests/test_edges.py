@@ -18,7 +18,7 @@ from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensError, ParseError, TimeLimitError, UnsupportedTaskError
 from cp_queens.formats import read_placements
 from cp_queens.stats import TIME_LIMIT
-from tests.helpers import run_cli
+from tests.helpers import ask, run_cli
 
 
 def run(capsys, argv: list[str]) -> tuple[int, str, str]:
@@ -179,11 +179,11 @@ def test_workers_are_capped_at_the_cores_and_say_so(capsys, workers: str) -> Non
 
 def test_a_count_with_a_time_limit_stops_while_splitting_interpreted() -> None:
     """The engine under the CLI test below, on the interpreted kernels (no build)."""
-    engine = engines.get("fast", time_limit=1, force_python=True)
+    answer = ask("fast", "count", Problem(30), time_limit=1, force_python=True)
     with pytest.raises(TimeLimitError) as cut:
-        engine.count(Problem(30))
-    assert cut.value.partial == 0
-    assert engine.stats.status == TIME_LIMIT and engine.stats.extra["subproblems"] == 0
+        answer.result()
+    assert cut.value.partial == answer.partial == 0
+    assert answer.stats.status == TIME_LIMIT and answer.stats.extra["subproblems"] == 0
 
 
 #: A second of the clock, spent counting: in the slow run (the interpreted splitting is
@@ -217,11 +217,11 @@ def test_estimates_refuse_only_what_cannot_fit() -> None:
 
 
 def test_pyconstraint_honours_a_short_time_limit() -> None:
-    engine = engines.get("pyconstraint", time_limit=0.5)
     started = time.perf_counter()
+    answer = ask("pyconstraint", "first", Problem(300), time_limit=0.5)
     with pytest.raises(TimeLimitError):
-        engine.first(Problem(300))
-    assert engine.stats.status == TIME_LIMIT
+        answer.result()
+    assert answer.stats.status == TIME_LIMIT
     # It once took 16 s for a 2 s limit (building the model ignored the clock). The
     # bound is loose on purpose: this machine is shared, only "stops" is asserted.
     assert time.perf_counter() - started < 15

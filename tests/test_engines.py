@@ -12,13 +12,13 @@ import pytest
 import cp_queens
 from cp_queens import Budget, Problem, engines, verify
 from cp_queens.errors import CpQueensError, CpQueensWarning, TimeLimitError
-from tests.helpers import total
+from tests.helpers import ask, total
 
 
 #: n = 12 takes seconds: in the slow run (n = 11 already needs every branch of the search).
 @pytest.mark.parametrize("n", [*range(1, 12), pytest.param(12, marks=pytest.mark.slow)])
 def test_reference_counts_match_oeis(n: int) -> None:
-    assert engines.get("reference").count(Problem(n)) == total(n)
+    assert engines.get("reference").count(Problem(n)).value == total(n)
 
 
 @pytest.mark.parametrize("n", range(1, 11))
@@ -38,25 +38,25 @@ def test_cpsat_stream_memory_is_bounded_by_its_queue() -> None:
     next(stream)
     time.sleep(0.5)  # give the solver time to run ahead if it could
     stream.close()
-    assert engine.stats.solutions == 1
-    assert engine.stats.status == "stopped"
+    assert stream.stats.solutions == 1
+    assert stream.stats.status == "stopped"
     # 14200 solutions exist; the solver was held back once the queue was full.
-    produced = engine.stats.extra["solver_found"]
+    produced = stream.stats.extra["solver_found"]
     assert produced <= 1 + _cpsat_runner.QUEUE_SIZE + 1
 
 
 def test_cpsat_time_limit_is_reported() -> None:
-    engine = engines.get("cpsat", time_limit=0.05, method="plain")
+    answer = ask("cpsat", "count", Problem(13), time_limit=0.05, method="plain")
     with pytest.raises(TimeLimitError):
-        engine.count(Problem(13))
-    assert engine.stats.status == "time_limit"
+        answer.result()
+    assert answer.stats.status == answer.reason == "time_limit"
 
 
 def test_reference_time_limit_is_reported() -> None:
-    engine = engines.get("reference", time_limit=0.01)
+    answer = ask("reference", "count", Problem(14), time_limit=0.01)
     with pytest.raises(TimeLimitError, match="a lower bound") as cut:
-        engine.count(Problem(14))
-    assert engine.stats.status == "time_limit" and cut.value.stats is engine.stats
+        answer.result()
+    assert answer.stats.status == "time_limit" and cut.value.stats is answer.stats
     assert isinstance(cut.value.partial, int) and cut.value.partial < total(14)
 
 
@@ -89,7 +89,7 @@ def test_too_many_workers_warn_once(monkeypatch) -> None:
 def test_budget_is_checked_once_for_every_door() -> None:
     assert Budget.of(time_limit=2, workers=1) == Budget(2.0, 1, None, None)
     with pytest.raises(CpQueensError, match="time_limit"):
-        engines.get("reference", time_limit=-1)
+        engines.build("reference", time_limit=-1)
     with pytest.raises(CpQueensError, match="give one of scheduler and cluster"):
         Budget.of(scheduler="tcp://127.0.0.1:8786", cluster="local:2")
     with pytest.raises(CpQueensError, match="workers is for local processes"):
@@ -103,11 +103,10 @@ def test_budget_is_checked_once_for_every_door() -> None:
 
 
 def test_cpsat_reports_solver_statistics() -> None:
-    engine = engines.get("cpsat")
-    engine.count(Problem(8))
-    assert engine.stats.branches > 0
-    assert engine.stats.conflicts is not None
-    assert engine.stats.extra["solver_status"] == "OPTIMAL"
+    stats = engines.get("cpsat").count(Problem(8)).stats
+    assert stats is not None and stats.branches and stats.branches > 0
+    assert stats.conflicts is not None
+    assert stats.extra["solver_status"] == "OPTIMAL"
 
 
 #: n = 10 for CP-SAT: each solution reports (PROGRESS_EVERY = 0), a few seconds at n = 11.
@@ -121,7 +120,8 @@ def test_count_reports_progress_as_it_goes(name: str, options: dict, n: int) -> 
     previous, runner.PROGRESS_EVERY = runner.PROGRESS_EVERY, 0.0
     try:
         engine = engines.get(name, **options)
-        assert engine.count(Problem(n), progress=lambda p: seen.append(p.solutions)) == total(n)
+        answer = engine.count(Problem(n), progress=lambda p: seen.append(p.solutions))
+        assert answer.value == total(n)
     finally:
         runner.PROGRESS_EVERY = previous
     assert seen, "no progress reported"

@@ -13,32 +13,33 @@ from cp_queens.errors import CpQueensWarning, TimeLimitError, UnsupportedTaskErr
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import TIME_LIMIT, Progress
 from cp_queens.verify import verify
-from tests.helpers import total, unique
+from tests.helpers import ask, total, unique
 
 
 @pytest.mark.parametrize("n", range(1, 15))
 def test_counts_and_unique_counts_match_oeis(n: int) -> None:
     engine = engines.get("fast")
-    assert engine.count_unique(Problem(n)) == UniqueCount(total(n), unique(n))
-    assert engine.count(Problem(n)) == total(n)
-    assert engine.stats.branches is not None
+    assert engine.count_unique(Problem(n)).value == UniqueCount(total(n), unique(n))
+    counted = engine.count(Problem(n))
+    assert counted.value == total(n)
+    assert counted.stats is not None and counted.stats.branches is not None
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [15, 16, 17])
 def test_large_counts_match_oeis(n: int) -> None:
-    result = engines.get("fast", workers=0).count_unique(Problem(n))
+    result = ask("fast", "count_unique", Problem(n), workers=0).value
     assert result == UniqueCount(total(n), unique(n))
 
 
 def test_workers_count_in_a_process_pool_with_progress() -> None:
     seen: list[Progress] = []
-    engine = engines.get("fast", workers=2)
-    assert engine.count_unique(Problem(11), progress=seen.append) == (total(11), unique(11))
+    answer = ask("fast", "count_unique", Problem(11), progress=seen.append, workers=2)
+    assert answer.value == (total(11), unique(11))
     solutions = [p.solutions for p in seen]
     assert solutions and solutions[-1] == total(11) and solutions == sorted(solutions)
-    assert seen[-1].done == seen[-1].total == engine.stats.extra["subproblems"]
-    assert engine.stats.extra["subproblems"] > 2
+    assert seen[-1].done == seen[-1].total == answer.stats.extra["subproblems"]
+    assert answer.stats.extra["subproblems"] > 2
 
 
 def test_the_streamed_split_is_counted_beside_the_search_for_the_eta() -> None:
@@ -56,14 +57,14 @@ def test_one_process_presets_fewer_rows_unless_a_time_limit_needs_small_subprobl
     from cp_queens.engines.fast import HERE_DEPTH
 
     n = 11  # the two splits differ in size (34 and 173 subproblems)
-    here = engines.get("fast", workers=1)
-    assert here.count_unique(Problem(n)) == (total(n), unique(n))
+    here = ask("fast", "count_unique", Problem(n), workers=1)
+    assert here.value == (total(n), unique(n))
     assert here.stats.extra["subproblems"] == len(split_module.split(n, depth=HERE_DEPTH))
-    limited = engines.get("fast", workers=1, time_limit=600)
-    assert limited.count_unique(Problem(n)) == (total(n), unique(n))
+    limited = ask("fast", "count_unique", Problem(n), workers=1, time_limit=600)
+    assert limited.value == (total(n), unique(n))
     assert limited.stats.extra["subproblems"] == len(split_module.split(n))
-    pool = engines.get("fast", workers=2)
-    assert pool.count_unique(Problem(n)) == (total(n), unique(n))
+    pool = ask("fast", "count_unique", Problem(n), workers=2)
+    assert pool.value == (total(n), unique(n))
     assert pool.stats.extra["subproblems"] == len(split_module.split(n))
 
 
@@ -71,18 +72,22 @@ def test_a_time_limit_stops_a_large_count_in_this_process_on_time() -> None:
     import time
 
     split_module.warm_up(False, 20)  # the compiled kernels, loaded before the clock starts
-    engine = engines.get("fast", workers=1, time_limit=0.3)
     started = time.perf_counter()
-    with pytest.raises(TimeLimitError) as cut:
-        engine.count(Problem(25))  # with the default split: one subproblem took 28 s
+    # With the default split, one subproblem took 28 s.
+    answer = ask("fast", "count", Problem(25), workers=1, time_limit=0.3)
     assert time.perf_counter() - started < 0.3 + 1.5
-    assert engine.stats.status == TIME_LIMIT and cut.value.partial % 2 == 0
+    with pytest.raises(TimeLimitError) as cut:
+        answer.result()
+    assert answer.stats.status == TIME_LIMIT and cut.value.partial % 2 == 0
     assert split_module.deadline_depth(25) > split_module.default_depth(25)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 5, 20])
 def test_the_split_depth_does_not_change_the_answer(depth: int) -> None:
-    assert engines.get("fast", depth=depth).count_unique(Problem(11)) == (total(11), unique(11))
+    assert engines.get("fast", depth=depth).count_unique(Problem(11)).value == (
+        total(11),
+        unique(11),
+    )
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -110,7 +115,7 @@ def test_completion_counts_and_streams_equal_the_reference(fixed: dict[int, int]
         return
     reference = engines.get("reference")
     fast = engines.get("fast")
-    assert fast.count(problem) == reference.count(problem)
+    assert fast.count(problem).value == reference.count(problem).value
     assert list(fast.solutions(problem)) == list(reference.solutions(problem))
 
 
@@ -120,9 +125,12 @@ def test_completion_counts_and_streams_equal_the_reference(fixed: dict[int, int]
 )
 def test_limit_stops_the_stream_early(streamed: int, first: int) -> None:
     engine = engines.get("fast")
-    assert len(list(engine.solutions(Problem(streamed), limit=5))) == 5
-    assert engine.stats.status == "stopped"
-    assert engine.first(Problem(first)) == engines.get("reference").first(Problem(first))
+    stream = engine.solutions(Problem(streamed), limit=5)
+    assert len(list(stream)) == 5
+    assert stream.stats.status == "stopped"
+    assert (
+        engine.first(Problem(first)).value == engines.get("reference").first(Problem(first)).value
+    )
 
 
 #: The 64-bit masks are the compiled kernels'; the interpreted ones run over Python's
@@ -134,21 +142,21 @@ def test_boards_beyond_the_masks_are_refused_clearly(force_python: bool) -> None
     # The widest board still works: complete a known solution of n = 62 from 50 of its rows.
     known = tuple(int(c) for c in construct_columns(62))
     problem = Problem(62, dict(enumerate(known[:50])))
-    assert engines.get("fast", force_python=force_python).first(problem) == Placement(known)
+    assert engines.get("fast", force_python=force_python).first(problem).value == Placement(known)
 
 
 def test_an_expired_time_limit_reports_a_partial_count() -> None:
-    engine = engines.get("fast", time_limit=1e-9)
+    answer = ask("fast", "count", Problem(12), time_limit=1e-9)
     with pytest.raises(TimeLimitError) as cut:
-        engine.count(Problem(12))
-    assert cut.value.partial < total(12)
-    assert engine.stats.status == TIME_LIMIT
+        answer.result()
+    assert cut.value.partial == answer.partial < total(12)
+    assert answer.stats.status == TIME_LIMIT
 
 
 def test_interpreted_kernels_give_the_same_answers() -> None:
     engine = engines.get("fast", force_python=True)
     for n in range(1, 9):
-        assert engine.count_unique(Problem(n)) == (total(n), unique(n))
+        assert engine.count_unique(Problem(n)).value == (total(n), unique(n))
     assert list(engine.solutions(Problem(6))) == list(engines.get("fast").solutions(Problem(6)))
 
 
@@ -157,8 +165,8 @@ def test_missing_extension_means_one_warning_with_why_and_how(monkeypatch) -> No
     monkeypatch.setattr(loader, "MISSING", "no C extension was built (gcc: not found)")
     monkeypatch.setattr(split_module, "_warned", False)
     with pytest.warns(CpQueensWarning) as caught:
-        assert engines.get("fast").count(Problem(8)) == 92
-        assert engines.get("fast").count(Problem(9)) == 352
+        assert engines.get("fast").count(Problem(8)).value == 92
+        assert engines.get("fast").count(Problem(9)).value == 352
     assert len(caught) == 1  # once per process
     message = str(caught[0].message)
     assert "\n" not in message

@@ -13,7 +13,7 @@ from cp_queens import Problem, engines, verify
 from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.problem import diagonals
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT
-from tests.helpers import total
+from tests.helpers import ask, total
 
 
 def reference_set(problem: Problem) -> set[tuple[int, ...]]:
@@ -49,16 +49,17 @@ def test_pyconstraint_value_order_changes_no_solution(solver: str) -> None:
 
 @pytest.mark.parametrize("n", [100, pytest.param(200, marks=pytest.mark.slow)])
 def test_pyconstraint_first_solution_on_a_large_board(n: int) -> None:
-    placement = engines.get("pyconstraint").first(Problem(n))
+    placement = engines.get("pyconstraint").first(Problem(n)).value
     assert placement is not None and verify(placement).ok
 
 
 def test_pyconstraint_counts_n9_and_n10_match_oeis() -> None:
     engine = engines.get("pyconstraint")
-    assert engine.count(Problem(9)) == total(9)
-    assert engine.count(Problem(10)) == total(10)
-    assert engine.stats.branches and engine.stats.conflicts
-    assert engine.stats.status == COMPLETE
+    assert engine.count(Problem(9)).value == total(9)
+    ten = engine.count(Problem(10))
+    assert ten.value == total(10) and ten.stats is not None
+    assert ten.stats.branches and ten.stats.conflicts
+    assert ten.stats.status == COMPLETE
 
 
 @pytest.mark.parametrize("problem", COMPLETIONS, ids=str)
@@ -70,34 +71,36 @@ def test_pyconstraint_completion_matches_reference(problem: Problem) -> None:
 def test_pyconstraint_default_finds_a_first_solution_at_n50() -> None:
     # The library's own default (static order) finds nothing here in minutes.
     engine = engines.get("pyconstraint")
-    placement = engine.first(Problem(50))
+    placement = engine.first(Problem(50)).value
     assert placement is not None and verify(placement).ok
 
 
 def test_pyconstraint_stream_stops_early() -> None:
-    engine = engines.get("pyconstraint")
-    assert len(list(engine.solutions(Problem(10), limit=3))) == 3
-    assert engine.stats.status == STOPPED
+    stream = engines.get("pyconstraint").solutions(Problem(10), limit=3)
+    assert len(list(stream)) == 3
+    assert stream.stats.status == STOPPED
 
 
 def test_pyconstraint_time_limit_is_reported() -> None:
-    engine = engines.get("pyconstraint", solver="optimized", time_limit=0.2)
+    answer = ask("pyconstraint", "first", Problem(60), solver="optimized", time_limit=0.2)
     with pytest.raises(TimeLimitError):
-        engine.first(Problem(60))
-    assert engine.stats.status == TIME_LIMIT
+        answer.result()
+    assert answer.stats.status == TIME_LIMIT
 
 
 def test_min_conflicts_finds_one_solution_with_given_queens() -> None:
     engine = engines.get("pyconstraint", solver="min-conflicts", seed=3, steps=2000)
-    placement = engine.first(Problem(30, {0: 5}))
+    placement = engine.first(Problem(30, {0: 5})).value
     assert placement is not None and verify(placement).ok and placement[0] == 5
 
 
 def test_min_conflicts_giving_up_is_not_a_proof() -> None:
     engine = engines.get("pyconstraint", solver="min-conflicts", seed=1, steps=20)
+    answer = engine.first(Problem(3))
+    assert answer.outcome == "incomplete" and answer.value is None
     with pytest.raises(TimeLimitError, match="gave up"):
-        engine.first(Problem(3))
-    assert engine.stats.status == TIME_LIMIT
+        answer.result()
+    assert answer.stats is not None and answer.stats.status == TIME_LIMIT
 
 
 @pytest.mark.parametrize("task", ["count", "solutions"])
@@ -143,14 +146,14 @@ def test_cpsat_board_solution_sets_match_reference() -> None:
 def test_cpsat_board_completion_matches_reference(problem: Problem) -> None:
     engine = engines.get("cpsat-board")
     assert solution_set(engine, problem) == reference_set(problem)
-    assert engine.count(problem) == len(reference_set(problem))
+    assert engine.count(problem).value == len(reference_set(problem))
 
 
 def test_cpsat_board_count_n10_and_first_n40() -> None:
     engine = engines.get("cpsat-board")
-    assert engine.count(Problem(10)) == total(10)
-    assert engine.stats.branches is not None
-    placement = engine.first(Problem(40))
+    ten = engine.count(Problem(10))
+    assert ten.value == total(10) and ten.stats and ten.stats.branches is not None
+    placement = engine.first(Problem(40)).value
     assert placement is not None and verify(placement).ok
 
 
@@ -161,16 +164,17 @@ def test_cpsat_board_count_n10_and_first_n40() -> None:
 def test_mip_first_is_a_solution_exactly_when_one_exists(backend: str) -> None:
     engine = engines.get("mip", backend=backend)
     for n in range(1, 13):
-        placement = engine.first(Problem(n))
+        answer = engine.first(Problem(n))
+        placement = answer.value
         if total(n) == 0:
-            assert placement is None and engine.stats.status == COMPLETE
+            assert placement is None and answer.stats and answer.stats.status == COMPLETE
         else:
             assert placement is not None and verify(placement).ok, n
 
 
 @pytest.mark.parametrize("problem", COMPLETIONS, ids=str)
 def test_mip_completion_keeps_the_given_queens(problem: Problem) -> None:
-    placement = engines.get("mip").first(problem)
+    placement = engines.get("mip").first(problem).value
     expected = reference_set(problem)
     if expected:
         assert placement is not None and placement.cols in expected
@@ -181,9 +185,9 @@ def test_mip_completion_keeps_the_given_queens(problem: Problem) -> None:
 def test_mip_infeasible_completion_is_none() -> None:
     problem = Problem(4, {0: 0})  # no 4-queens solution has a corner queen
     assert not reference_set(problem)
-    engine = engines.get("mip")
-    assert engine.first(problem) is None
-    assert engine.stats.extra["solver_status"] == "INFEASIBLE"
+    answer = engines.get("mip").first(problem)
+    assert answer.value is None and answer.outcome == "negative"
+    assert answer.stats is not None and answer.stats.extra["solver_status"] == "INFEASIBLE"
 
 
 @pytest.mark.parametrize("task", ["count", "solutions"])
@@ -194,11 +198,11 @@ def test_mip_refuses_to_enumerate_or_count(task: str) -> None:
 
 
 def test_mip_time_limit_is_reported_not_taken_for_infeasibility() -> None:
-    engine = engines.get("mip", time_limit=0.01)  # far too short for 14 400 binaries
+    answer = ask("mip", "first", Problem(120), time_limit=0.01)  # 14 400 binaries: too short
     with pytest.raises(TimeLimitError):
-        engine.first(Problem(120))
-    assert engine.stats.status == TIME_LIMIT
-    assert engine.stats.extra["solver_status"] == "NOT_SOLVED"
+        answer.result()
+    assert answer.stats.status == TIME_LIMIT
+    assert answer.stats.extra["solver_status"] == "NOT_SOLVED"
 
 
 def test_mip_unknown_backend_is_a_clear_error() -> None:

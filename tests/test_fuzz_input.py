@@ -89,17 +89,18 @@ def test_any_input_many_examples(capsys, tmp_path, command: str, data: bytes) ->
 @given(tail=st.one_of(structured, boards))
 def test_any_checkpoint_tail_is_refused_or_recomputed(tmp_path_factory, tail: str) -> None:
     """A checkpoint with anything appended gives an exact count, a warning, or one error."""
-    from cp_queens import Problem, engines
+    from cp_queens import Problem
     from cp_queens.errors import CpQueensError, CpQueensWarning
+    from tests.helpers import ask
 
     path = tmp_path_factory.mktemp("ck") / "n6.jsonl"
-    engines.get("fast", workers=1, checkpoint=str(path)).count(Problem(6))
+    ask("fast", "count", Problem(6), workers=1, checkpoint=str(path))
     with path.open("a") as handle:
         handle.write(tail)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            found = engines.get("fast", workers=1, checkpoint=str(path)).count(Problem(6))
+            found = ask("fast", "count", Problem(6), workers=1, checkpoint=str(path)).value
         except CpQueensError:
             return
     assert found == 4

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import cp_queens
 from cp_queens import Problem, engines, limits
 from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
-from tests.helpers import ROOT, run_cli
+from tests.helpers import ROOT, ask, run_cli
 
 DATA = Path(__file__).parent / "data"
 BLOCKED_20 = DATA / "blocked-20-no-completion.txt"
@@ -151,14 +151,13 @@ def test_every_backtracking_engine_has_a_reach(name: str) -> None:
 def test_heuristics_lift_the_reach_where_they_scale() -> None:
     engine = engines.get("propagate", variable_order="first-fail", value_order="centre")
     assert engine.first_reach is None
-    assert cp_queens.verify(engine.first(Problem(60)))
+    assert cp_queens.verify(engine.first(Problem(60)).value)
     assert engines.get("pyconstraint", solver="optimized").first_reach == 30
 
 
 def test_with_a_time_limit_propagate_may_search_and_stops_at_it() -> None:
-    engine = engines.get("propagate", time_limit=0.3)
     with pytest.raises(TimeLimitError):
-        engine.first(Problem(2000))
+        ask("propagate", "first", Problem(2000), time_limit=0.3).result()
 
 
 # -- time limits cover model building -----------------------------------------------------
@@ -167,9 +166,8 @@ def test_with_a_time_limit_propagate_may_search_and_stops_at_it() -> None:
 def test_pyconstraint_stops_while_building_a_large_model() -> None:
     """n = 1500 has 1.1 million pair constraints (seconds to build): a 0.2 s limit stops
     the building, long before the search."""
-    engine = engines.get("pyconstraint", time_limit=0.2)
     with pytest.raises(TimeLimitError) as cut:
-        engine.first(Problem(1500))
+        ask("pyconstraint", "first", Problem(1500), time_limit=0.2).result()
     assert cut.value.stats.branches in (None, 0)
 
 
@@ -188,7 +186,7 @@ def test_a_model_whose_setup_exceeds_the_limit_stops_before_building(capsys) -> 
     assert code == 4 and out == ""
     assert "setup_seconds=" in err and len(errors_of(err)) == 1
     with pytest.raises(TimeLimitError, match="to build and load its model"):
-        engines.get("cpsat-board", time_limit=1).first(Problem(1000))
+        ask("cpsat-board", "first", Problem(1000), time_limit=1).result()
 
 
 # -- input lines --------------------------------------------------------------------------
@@ -248,11 +246,11 @@ def test_a_small_completion_is_searched_as_the_count_searches() -> None:
 
     problem = parse_partial(BLOCKED_20.read_text())
     assert cp_queens.default_complete_engine(problem) == "cpsat"
-    engine = engines.get("cpsat", time_limit=60)
-    engine.first(Problem(6, blocked=[(0, 0)]))
-    assert engine.stats.extra["strategy"] == "portfolio"
-    engine.first(Problem(8))  # an empty board keeps the greedy search
-    assert engine.stats.extra["strategy"] == "greedy"
+    engine, budget = engines.build("cpsat", time_limit=60)
+    completed = engine.first(Problem(6, blocked=[(0, 0)]), budget=budget)
+    assert completed.stats and completed.stats.extra["strategy"] == "portfolio"
+    solved = engine.first(Problem(8), budget=budget)  # an empty board keeps the greedy search
+    assert solved.stats and solved.stats.extra["strategy"] == "greedy"
 
 
 @pytest.mark.slow

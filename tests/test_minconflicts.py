@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cp_queens import Problem, engines, verify
+from cp_queens import Budget, Problem, engines, verify
 from cp_queens.errors import CpQueensError, TimeLimitError, UnsupportedTaskError
 from cp_queens.stats import TIME_LIMIT
 
@@ -12,42 +12,40 @@ from cp_queens.stats import TIME_LIMIT
 @pytest.mark.parametrize("n", range(4, 41))
 def test_finds_a_valid_placement(n: int) -> None:
     for seed in range(3):
-        placement = engines.get("minconflicts", seed=seed).first(Problem(n))
+        placement = engines.get("minconflicts", seed=seed).first(Problem(n)).value
         assert placement is not None and verify(placement).ok
 
 
 @pytest.mark.parametrize(("n", "expected"), [(1, [0]), (2, None), (3, None)])
 def test_tiny_boards(n: int, expected: list[int] | None) -> None:
-    placement = engines.get("minconflicts", seed=0).first(Problem(n))
+    placement = engines.get("minconflicts", seed=0).first(Problem(n)).value
     assert (None if placement is None else list(placement)) == expected
 
 
 def test_same_seed_same_placement_and_seed_is_reported() -> None:
-    a = engines.get("minconflicts", seed=42)
-    b = engines.get("minconflicts", seed=42)
-    assert a.first(Problem(300)) == b.first(Problem(300))
+    a = engines.get("minconflicts", seed=42).first(Problem(300))
+    b = engines.get("minconflicts", seed=42).first(Problem(300))
+    assert a.value == b.value and a.stats is not None
     assert a.stats.extra["seed"] == 42
-    unseeded = engines.get("minconflicts")
-    unseeded.first(Problem(30))
-    assert isinstance(unseeded.stats.extra["seed"], int)
+    unseeded = engines.get("minconflicts").first(Problem(30)).stats
+    assert unseeded is not None and isinstance(unseeded.extra["seed"], int)
 
 
 def test_different_seeds_explore_different_starts() -> None:
-    found = {engines.get("minconflicts", seed=s).first(Problem(12)) for s in range(20)}
+    found = {engines.get("minconflicts", seed=s).first(Problem(12)).value for s in range(20)}
     assert len(found) > 1
 
 
 def test_restarts_still_end_in_a_solution() -> None:
     # A budget of one move per start forces many random restarts.
-    engine = engines.get("minconflicts", seed=7, restart_after=1)
-    placement = engine.first(Problem(10))
-    assert placement is not None and verify(placement).ok
-    assert engine.stats.extra["restarts"] >= 1
+    answer = engines.get("minconflicts", seed=7, restart_after=1).first(Problem(10))
+    assert answer.value is not None and verify(answer.value).ok
+    assert answer.stats is not None and answer.stats.extra["restarts"] >= 1
 
 
 def test_large_board() -> None:
     engine = engines.get("minconflicts", seed=5)
-    placement = engine.first(Problem(20_000))
+    placement = engine.first(Problem(20_000)).value
     assert placement is not None and verify(placement).ok
 
 
@@ -73,10 +71,12 @@ def test_a_bad_restart_after_on_the_command_line_is_a_usage_error(capsys) -> Non
 
 def test_time_limit_gives_none_and_says_why() -> None:
     # One move per kernel call (restart_after=1), so the clock is read after every move.
-    engine = engines.get("minconflicts", seed=0, restart_after=1, time_limit=1e-6)
+    engine = engines.get("minconflicts", seed=0, restart_after=1)
+    answer = engine.first(Problem(200), budget=Budget.of(time_limit=1e-6))
+    assert answer.value is None and answer.outcome == "incomplete"
     with pytest.raises(TimeLimitError):
-        engine.first(Problem(200))
-    assert engine.stats.status == TIME_LIMIT
+        answer.result()
+    assert answer.stats is not None and answer.stats.status == TIME_LIMIT
 
 
 def without_extension(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,10 +98,10 @@ def test_compiled_and_interpreted_kernels_give_the_same_board(monkeypatch, n: in
 
     if not minconflicts.kernels()[1]:
         pytest.skip("no compiled minconflicts kernel here")
-    compiled = engines.get("minconflicts", seed=n).first(Problem(n))
+    compiled = engines.get("minconflicts", seed=n).first(Problem(n)).value
     without_extension(monkeypatch)
     with pytest.warns(UserWarning, match="pure-Python"):
-        interpreted = engines.get("minconflicts", seed=n).first(Problem(n))
+        interpreted = engines.get("minconflicts", seed=n).first(Problem(n)).value
     assert compiled == interpreted
 
 

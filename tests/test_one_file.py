@@ -75,7 +75,7 @@ def test_a_count_is_estimated_once_and_the_estimate_reaches_the_progress_callbac
 
     monkeypatch.setattr(limits, "count_seconds", counted)
     seen: list[Progress] = []
-    assert engines.get("reference").count(Problem(8), progress=seen.append) == 92
+    assert engines.get("reference").count(Problem(8), progress=seen.append).value == 92
     assert len(estimates) == 1
     assert seen[0].expected == pytest.approx(92 * 1e-4)
 

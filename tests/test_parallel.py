@@ -23,12 +23,15 @@ def fast_count(
     n: int, fixed: dict[int, int] | None = None, progress=None, **options
 ) -> tuple[int, int | None, Stats]:
     """Total, unique (None with given queens) and the stats of a count by the fast engine."""
-    engine = engines.get("fast", **options)
+    engine, budget = engines.build("fast", **options)
     problem = Problem(n, fixed or {})
     if fixed:
-        return engine.count(problem, progress=progress), None, engine.stats
-    result = engine.count_unique(problem, progress=progress)
-    return result.total, result.unique, engine.stats
+        answer = engine.count(problem, progress=progress, budget=budget)
+        assert answer.stats is not None
+        return answer.value, None, answer.stats
+    answer = engine.count_unique(problem, progress=progress, budget=budget)
+    assert answer.stats is not None
+    return answer.value.total, answer.value.unique, answer.stats
 
 
 @pytest.mark.parametrize("n", [1, 2, 6, 11])

@@ -20,7 +20,7 @@ from cp_queens.engines.propagate import (
 )
 from cp_queens.errors import CpQueensError, TimeLimitError
 from cp_queens.stats import TIME_LIMIT
-from tests.helpers import reference_set
+from tests.helpers import ask, reference_set
 
 COMBINATIONS = list(itertools.product(CONSISTENCIES, VARIABLE_ORDERS, VALUE_ORDERS))
 
@@ -51,9 +51,9 @@ def test_every_combination_finds_the_reference_solutions(options, n: int) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("options", COMBINATIONS, ids=label)
 def test_every_combination_finds_the_reference_solutions_at_9(options) -> None:
-    solver = engine(options)
-    found = list(solver.solutions(Problem(9)))
-    assert len(found) == len(set(found)) == solver.stats.solutions == 352
+    stream = engine(options).solutions(Problem(9))
+    found = list(stream)
+    assert len(found) == len(set(found)) == stream.stats.solutions == 352
     assert set(found) == reference_set(9)
 
 
@@ -80,9 +80,9 @@ def test_completions_match_the_reference(options, problem: Problem) -> None:
 def test_plain_search_is_the_reference_backtracker() -> None:
     """consistency=none, rows in order, columns left to right: the same tree."""
     for n in range(1, 11):
-        reference = engines.get("reference")
-        plain = engines.get("propagate", consistency="none")
-        assert plain.count(Problem(n)) == reference.count(Problem(n))
+        reference = engines.get("reference").count(Problem(n))
+        plain = engines.get("propagate", consistency="none").count(Problem(n))
+        assert plain.value == reference.value and plain.stats and reference.stats
         assert plain.stats.branches == reference.stats.branches
         assert plain.stats.extra["propagations"] == 0
 
@@ -93,9 +93,10 @@ def test_stronger_consistency_never_needs_more_nodes(variable_order: str) -> Non
     nodes, fails = [], []
     for consistency in CONSISTENCIES:
         solver = engines.get("propagate", consistency=consistency, variable_order=variable_order)
-        assert solver.count(Problem(8)) == 92
-        nodes.append(solver.stats.branches)
-        fails.append(solver.stats.conflicts)
+        answer = solver.count(Problem(8))
+        assert answer.value == 92 and answer.stats is not None
+        nodes.append(answer.stats.branches)
+        fails.append(answer.stats.conflicts)
     assert nodes == sorted(nodes, reverse=True), dict(zip(CONSISTENCIES, nodes, strict=True))
     assert fails == sorted(fails, reverse=True), dict(zip(CONSISTENCIES, fails, strict=True))
     assert nodes[0] > nodes[-1]  # and propagation does prune something
@@ -107,8 +108,9 @@ def test_value_order_does_not_change_the_all_solution_tree(consistency: str) -> 
     counts = set()
     for value_order in VALUE_ORDERS:
         solver = engines.get("propagate", consistency=consistency, value_order=value_order)
-        solver.count(Problem(7))
-        counts.add((solver.stats.branches, solver.stats.conflicts))
+        stats = solver.count(Problem(7)).stats
+        assert stats is not None
+        counts.add((stats.branches, stats.conflicts))
     assert len(counts) == 1
 
 
@@ -119,18 +121,18 @@ def test_first_fail_centre_finds_a_large_board_without_backtracking_much() -> No
         variable_order="first-fail-centre",
         value_order="centre",
     )
-    placement = solver.first(Problem(60))
-    assert placement is not None and verify(placement)
-    assert solver.stats.branches < 200
+    answer = solver.first(Problem(60))
+    assert answer.value is not None and verify(answer.value)
+    assert answer.stats and answer.stats.branches is not None and answer.stats.branches < 200
 
 
 def test_time_limit_stops_the_search_and_keeps_its_figures() -> None:
-    solver = engines.get("propagate", consistency="alldiff", time_limit=0.05)
+    answer = ask("propagate", "count", Problem(14), consistency="alldiff", time_limit=0.05)
     with pytest.raises(TimeLimitError):
-        solver.count(Problem(14))
-    assert solver.stats.status == TIME_LIMIT
-    assert solver.stats.branches and solver.stats.branches > 0
-    assert solver.stats.extra["propagations"] > 0
+        answer.result()
+    assert answer.stats.status == TIME_LIMIT
+    assert answer.stats.branches and answer.stats.branches > 0
+    assert answer.stats.extra["propagations"] > 0
 
 
 @pytest.mark.parametrize(
@@ -225,7 +227,7 @@ def test_search_depth_is_not_bounded_by_the_recursion_limit(consistency: str) ->
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(150)
     try:
-        placement = solver.first(Problem(300))
+        placement = solver.first(Problem(300)).value
     finally:
         sys.setrecursionlimit(limit)
     assert placement is not None and verify(placement)
@@ -234,10 +236,11 @@ def test_search_depth_is_not_bounded_by_the_recursion_limit(consistency: str) ->
 def test_tracer_sees_one_place_per_node() -> None:
     events: list[tuple[str, int, int]] = []
     solver = engines.get("propagate", consistency="arc", tracer=lambda *e: events.append(e))
-    assert solver.count(Problem(6)) == 4
+    answer = solver.count(Problem(6))
+    assert answer.value == 4 and answer.stats is not None
     kinds = [kind for kind, _, _ in events]
-    assert kinds.count("place") == solver.stats.branches
-    assert kinds.count("undo") == solver.stats.branches
+    assert kinds.count("place") == answer.stats.branches
+    assert kinds.count("undo") == answer.stats.branches
     assert kinds.count("solution") == 4
-    assert kinds.count("fail") + kinds.count("dead-end") == solver.stats.conflicts
-    assert kinds.count("remove") == solver.stats.extra["propagations"]
+    assert kinds.count("fail") + kinds.count("dead-end") == answer.stats.conflicts
+    assert kinds.count("remove") == answer.stats.extra["propagations"]

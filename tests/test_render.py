@@ -39,7 +39,7 @@ def _svg_elements(document: str) -> ET.Element:
 
 @pytest.mark.parametrize("n", [1, 4, 8, 64])
 def test_small_svg_is_valid_xml_with_every_square_and_queen(n: int) -> None:
-    placement = engines.get("construct").first(Problem(n))
+    placement = engines.get("construct").first(Problem(n)).value
     root = _svg_elements(svg(placement, given={0: placement[0]}))
     assert len(root.findall(f"{SVG_NS}rect")) == n * n
     queens = [t for t in root.findall(f"{SVG_NS}text") if t.text == "♛"]
@@ -48,13 +48,13 @@ def test_small_svg_is_valid_xml_with_every_square_and_queen(n: int) -> None:
 
 
 def test_medium_svg_draws_dots_not_squares() -> None:
-    placement = engines.get("construct").first(Problem(500))
+    placement = engines.get("construct").first(Problem(500)).value
     root = _svg_elements(svg(placement))
     assert len(root.findall(f"{SVG_NS}rect")) == 1 + 500
 
 
 def test_huge_svg_is_bounded_and_says_it_is_a_sample() -> None:
-    placement = engines.get("construct").first(Problem(100_000))
+    placement = engines.get("construct").first(Problem(100_000)).value
     document = placement._repr_svg_()
     root = _svg_elements(document)
     assert len(root.findall(f"{SVG_NS}rect")) <= 1 + SVG_QUEENS_UP_TO

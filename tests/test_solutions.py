@@ -123,7 +123,7 @@ def test_key_10_orbit_sizes_add_up() -> None:
     key = load("lesson04")
     sizes = key.exercise_10(8)
     assert sum(size * classes for size, classes in sizes.items()) == cp_queens.count(8)
-    assert sum(sizes.values()) == engines.get("cpsat").count_unique(Problem(8)).unique
+    assert sum(sizes.values()) == engines.get("cpsat").count_unique(Problem(8)).value.unique
     assert sizes[4] == 1  # the one class that is not of size 8
 
 

@@ -78,10 +78,12 @@ def test_a_minizinc_hanging_while_solving_is_killed_at_the_deadline(
     monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
     from cp_queens import engines
 
-    engine = engines.get("minizinc", time_limit=0.5)
-    with pytest.raises(TimeLimitError), pytest.warns(CpQueensWarning, match="did not stop"):
-        engine.count(Problem(8))
-    assert engine.stats.extra["solver_status"] == "KILLED"
+    engine, budget = engines.build("minizinc", time_limit=0.5)
+    with pytest.warns(CpQueensWarning, match="did not stop"):
+        answer = engine.count(Problem(8), budget=budget)
+    with pytest.raises(TimeLimitError):
+        answer.result()
+    assert answer.stats is not None and answer.stats.extra["solver_status"] == "KILLED"
     assert not _running(sleeper)  # the solver's own children went with it
 
 
@@ -159,9 +161,9 @@ def test_pumpkin_noise_stays_out_of_the_terminal() -> None:
 
 
 def test_first_with_minizinc_is_complete_without_a_status() -> None:
-    engine = build_or_skip("minizinc")
-    assert engine.first(Problem(1)) is not None
-    assert engine.stats.status == "complete"
+    answer = build_or_skip("minizinc").first(Problem(1))
+    assert answer.value is not None
+    assert answer.stats is not None and answer.stats.status == "complete"
 
 
 def _into_a_closed_pipe(*argv: str) -> subprocess.CompletedProcess[str]:

@@ -68,7 +68,7 @@ def unicode_queen_squares(board: str) -> list[str]:
 
 @pytest.mark.parametrize("n", [1, 4, 5, 8, 13, 26])
 def test_unicode_labels_agree_with_square_name(n: int) -> None:
-    placement = engines.get("construct").first(Problem(n)) if n != 1 else [0]
+    placement = engines.get("construct").first(Problem(n)).value if n != 1 else [0]
     expected = [square_name(r, c, n) for r, c in enumerate(placement)]
     assert unicode_queen_squares(unicode(placement)) == expected
 
@@ -94,7 +94,7 @@ def svg_queen_squares(document: str) -> list[str]:
 
 @pytest.mark.parametrize("n", [4, 5, 8, 13, 26])
 def test_svg_labels_agree_with_square_name(n: int) -> None:
-    placement = engines.get("construct").first(Problem(n))
+    placement = engines.get("construct").first(Problem(n)).value
     expected = [square_name(r, c, n) for r, c in enumerate(placement)]
     assert svg_queen_squares(svg(placement)) == expected
 

@@ -30,9 +30,8 @@ def test_the_tree_draws_one_board_per_node(engine: str, options: dict, n: int) -
     svg = trace.tree_svg()
     assert drawn_nodes(svg) == len(trace.nodes) == trace.stats.branches
     # and the same search without a tracer has the same number of nodes
-    plain = engines.get(engine, **options)
-    plain.count(Problem(n))
-    assert plain.stats.branches == trace.stats.branches
+    plain = engines.get(engine, **options).count(Problem(n)).stats
+    assert plain is not None and plain.branches == trace.stats.branches
     solutions = svg.count('<g class="node solution"')
     assert solutions == trace.stats.solutions
 
@@ -147,9 +146,9 @@ def test_compare_is_one_slide_with_every_tree_on_one_scale(tmp_path: Path) -> No
     panels = re.findall(r'<g class="panel" data-name="(\w+)" data-nodes="(\d+)">', svg)
     expected = []
     for level in levels:
-        plain = engines.get("propagate", consistency=level)
-        plain.count(Problem(6))
-        expected.append((level, str(plain.stats.branches)))
+        plain = engines.get("propagate", consistency=level).count(Problem(6)).stats
+        assert plain is not None
+        expected.append((level, str(plain.branches)))
     assert (
         panels
         == expected

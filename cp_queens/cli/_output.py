@@ -44,9 +44,11 @@ def note(message: str) -> None:
         print(f"# {message}", file=sys.stderr)
 
 
-def report(stats: Stats) -> None:
-    """The engine's statistics, on stderr so that stdout pipes cleanly (unless ``--quiet``)."""
-    note(stats.summary())
+def report(stats: Stats | None) -> None:
+    """An answer's statistics, on stderr so that stdout pipes cleanly (unless ``--quiet``);
+    nothing for an answer no engine gave."""
+    if stats is not None:
+        note(stats.summary())
 
 
 def add_format_argument(

@@ -184,7 +184,7 @@ def _report(said: list[str], engine: Engine, result: Answer) -> None:
     # one line, the refusal.
     for line in said:
         note(line)
-    report(engine.stats)
+    report(result.stats)
     verdict = result.details.get("cross_check")
     if verdict is None:
         return

@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     except parallel.Interrupted as stopped:
         _say_interrupted(stopped)
         return ExitCode.INTERRUPTED
-    report(engine.stats)
+    report(result.stats)
     # A count cut short is no answer: its partial figure goes to stderr (or, in a JSON
     # document, under "partial"), with its own exit code.
     return deliver(result, args.format, time_limit=args.time_limit)

@@ -78,11 +78,13 @@ def run(args: argparse.Namespace) -> int:
     if blocks:
         # Whole blocks of solutions formatted with NumPy: millions of lines at disk speed.
         stream = solution_arrays(problem, limit=args.limit, budget=budget)  # type: ignore[misc]
+        stats = stream.stats  # the call's own, filled as the stream runs
     elif args.unique:
-        stream = unique_only(engine.solutions(problem, budget=budget), args.limit)
+        every = engine.solutions(problem, budget=budget)
+        stream, stats = unique_only(every, args.limit), every.stats
     else:
         stream = engine.solutions(problem, limit=args.limit, budget=budget)
-    stats = engine.stats  # the call's own, filled as the stream runs
+        stats = stream.stats
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     sink: Sink | None = None
     try:

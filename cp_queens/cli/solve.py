@@ -72,5 +72,5 @@ def run(args: argparse.Namespace) -> int:
         name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
     result = answer("first", Problem(args.n), engine, budget=budget)
-    report(engine.stats)
+    report(result.stats)
     return deliver(result, args.format, output=args.output, time_limit=args.time_limit)

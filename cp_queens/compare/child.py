@@ -112,7 +112,7 @@ def _run(job: dict[str, Any], started: float, spawned: float, out: Any) -> dict[
         return {**known, "status": UNSUPPORTED, "message": str(error)}
     except Exception as error:
         return {**known, "status": ERROR, "message": f"{type(error).__name__}: {error}"}
-    stats = engine.stats.as_dict()
+    stats = {} if result.stats is None else result.stats.as_dict()  # the call's own
     stats["solutions"] = solutions  # what the task gave: first is 0 or 1, whatever was streamed
     return {
         **known,

@@ -7,7 +7,7 @@ optional dependency is missing gives a clear error naming it.
 
 Examples:
     >>> from cp_queens import engines, Problem
-    >>> engines.get("reference").count(Problem(6))
+    >>> engines.get("reference").count(Problem(6)).value
     4
 """
 
@@ -137,7 +137,7 @@ def build(name: str, **chosen: Any) -> tuple[Engine, Budget]:
     Examples:
         >>> from cp_queens import Problem
         >>> engine, budget = build("reference", time_limit=5)
-        >>> engine.count(Problem(6), budget=budget), budget.time_limit
+        >>> engine.count(Problem(6), budget=budget).value, budget.time_limit
         (4, 5.0)
         >>> build("reference", workers=2)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
@@ -157,19 +157,32 @@ def build(name: str, **chosen: Any) -> tuple[Engine, Budget]:
 
 
 def get(name: str, **chosen: Any) -> Engine:
-    """A fresh engine instance, with ``chosen`` options (e.g. ``time_limit``, ``strategy``).
+    """A fresh engine instance with the options of its method (e.g. ``strategy``).
 
-    Checked as ``build`` checks them; the run settings become the engine's *default*
-    ``Budget``, used by a call that passes none. That suits a caller that builds an
-    engine once for its own calls; inside the package every call passes its budget
-    (``build``), so no engine's stored budget is relied on.
+    Checked as ``build`` checks them. The run settings (``time_limit``, ``workers``,
+    ...) are not the engine's: they go with each call (``budget=``), so that one engine
+    keeps nothing of a call and may serve several at once; ``build`` takes both and
+    gives the ``Budget`` beside the engine.
 
     Examples:
-        >>> get("reference", time_limit=5).budget.time_limit
-        5.0
+        >>> from cp_queens import Budget, Problem
+        >>> get("reference").count(Problem(6), budget=Budget.of(time_limit=5)).value
+        4
+        >>> get("reference", time_limit=5)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.EngineOptionError: time_limit is a run setting, given with each call...
     """
-    engine, budget = build(name, **chosen)
-    engine.budget = budget
+    engine, _ = build(name, **chosen)  # an option it does not take is named first
+    settings = [key for key in chosen if key in KEYWORDS]
+    if settings:
+        given = ", ".join(f"{key}={chosen[key]!r}" for key in settings)
+        verb = "is a run setting" if len(settings) == 1 else "are run settings"
+        raise EngineOptionError(
+            f"{' and '.join(settings)} {verb}, given with each call, not kept on the "
+            f"engine: engine.count(problem, budget=Budget.of({given})), or "
+            f"engine, budget = engines.build({name!r}, {given})"
+        )
     return engine
 
 

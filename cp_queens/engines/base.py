@@ -9,23 +9,28 @@ An engine answers three questions about a ``Problem``:
 
 Every public method also takes ``budget=`` (a ``Budget``: time
 limit, workers, where, checkpoint), the run settings of that call: the library and
-the CLI pass one with every call. Without one, the engine's default budget applies
-(empty, or what ``engines.get(name, time_limit=...)`` gave it, kept for callers that
-build an engine once with its settings).
+the CLI pass one with every call. Without one, the call runs with none (no time
+limit, the engine's own default workers, here).
 
-An answer is complete or the call raises: a count, a first solution or a stream
-that the time limit cut short raises ``TimeLimitError``
-carrying the partial figure (``.partial``) and the statistics (``.stats``). A
-stream first yields what it found, then raises from ``next()``. A solution
-``limit`` reached, or the caller closing a stream, is not an error.
+Every call returns its result whole, as one value: ``count``, ``count_unique`` and
+``first`` an ``Answer`` (``cp_queens.answer``: the value, whether it is complete, what
+was found when it is not, why it stopped, and the call's ``Stats``), ``solutions`` a
+``Solutions`` stream that carries its own statistics (``stream.stats``). An answer the
+time limit cut short is marked, never passed off as whole: ``complete`` is false, the
+figure found so far is in ``partial`` (never ``value``) and ``result()`` raises the
+``TimeLimitError`` that says so. A stream first yields what it found, then raises
+``TimeLimitError`` from ``next()``. A solution ``limit`` reached, or the caller
+closing a stream, is not an error.
+
+    >>> answer = TemplateEngine().count(Problem(6))
+    >>> answer.value, answer.complete, answer.stats.solutions
+    (4, True, 4)
 
 Every call gets its own ``Call``: the problem, the budget and its one
 ``Clock`` (``call.clock``: the only way an engine reads the time; hand it to helpers
 that poll), the solution limit, the progress callback and the ``Stats`` it fills.
 Nothing about a call lives on the engine object, so one engine can serve several
-calls at once (threads, or two open streams). ``engine.stats`` is a convenience:
-the statistics of the latest call made *in this thread*; a stream carries its own
-(``stream.stats``).
+calls at once (threads, or two open streams).
 
 An engine that cannot do a task (a formula cannot enumerate) raises
 ``UnsupportedTaskError`` instead of pretending; the
@@ -43,11 +48,11 @@ through the same contract as the real ones.
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 import cp_queens.limits as limits
+from cp_queens.answer import ANSWER, NEGATIVE, Answer, cut_short
 from cp_queens.budget import Budget, check_budget, check_time_limit
 from cp_queens.engines.call import (
     SEED_RANGE,
@@ -71,13 +76,16 @@ LOGGER = "cp_queens"
 
 
 __all__ = [
+    "NO_BUDGET",
     "SEED_RANGE",
+    "Answer",
     "Budget",
     "Call",
     "Engine",
     "ProgressCallback",
     "Solutions",
     "UniqueCount",
+    "call_budget",
     "check_limit",
     "check_seed",
     "check_time_limit",
@@ -95,6 +103,9 @@ __all__ = [
 #: a tracer pays next to nothing. ``cp_queens.course.drawing.trace`` draws these events.
 Tracer = Callable[[str, int, int], None]
 
+
+#: The run settings of a call that brings none: no time limit, the engine's defaults.
+NO_BUDGET = Budget()
 
 #: Model setups estimated shorter than this (seconds) are not checked against the limit.
 SETUP_CHECKED_FROM = 1.0
@@ -177,9 +188,7 @@ class Engine:
     setup_seconds_per_square: ClassVar[float | None] = None
 
     def __init__(self) -> None:
-        #: Used by a call that brings no budget of its own (``engines.get`` sets it).
-        self.budget = Budget()
-        self._latest = threading.local()
+        """An engine holds its method's options only: nothing of any call."""
 
     def able_to(self, task: str) -> bool:
         """Whether this engine, with the options it was built with, can ``task``
@@ -196,11 +205,6 @@ class Engine:
         the search. Calls prepare on their own; an engine whose module imports its
         solver has nothing left to do here."""
 
-    @property
-    def stats(self) -> Stats:
-        """Statistics of the latest call made in this thread (a stream: ``stream.stats``)."""
-        return getattr(self._latest, "stats", None) or Stats(engine=self.name)
-
     # -- public interface -------------------------------------------------
 
     def solutions(
@@ -211,7 +215,7 @@ class Engine:
         Args:
             problem: the board and any pre-placed queens.
             limit: at most this many solutions (a whole number >= 0), or ``None`` for all.
-            budget: how the call may run (default: the engine's own budget).
+            budget: how the call may run (default: no limit, the engine's defaults).
 
         Returns:
             A ``Solutions`` stream; its ``stats`` describe the call so far. When the
@@ -222,12 +226,12 @@ class Engine:
         Raises:
             UnsupportedTaskError: the engine cannot enumerate this problem.
         """
+        budget = call_budget(budget)
         self._check(problem, "enumerate", self.able_to("enumerate"), budget)
-        try:
-            self._check_setup(problem, "solutions", budget, 0)
-        except TimeLimitError as error:
+        overrun = self._setup_overrun(problem, "solutions", budget, 0)
+        if overrun is not None:
             # A stream cut short raises from ``next()``, after what it yielded: here none.
-            return Solutions(_raise(error), error.stats)  # type: ignore[arg-type]
+            return Solutions(_raise(overrun), overrun.stats)  # type: ignore[arg-type]
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         return Solutions(self._stream(problem, call), call.stats)
 
@@ -237,29 +241,29 @@ class Engine:
         *,
         progress: ProgressCallback | None = None,
         budget: Budget | None = None,
-    ) -> int:
+    ) -> Answer:
         """Count all solutions without storing them.
 
         Args:
             problem: the board and any pre-placed queens.
             progress: called now and then with a ``Progress``.
-            budget: how the call may run (default: the engine's own budget).
+            budget: how the call may run (default: no limit, the engine's defaults).
 
         Returns:
-            The number of solutions, complete.
-
-        Raises:
-            TimeLimitError: the time limit cut the count short; ``partial`` is the
-                count so far (a lower bound), ``stats`` the call's statistics.
+            The ``Answer``: ``value`` the number of solutions, ``stats`` the call's
+            statistics. Cut short by the time limit, it is incomplete: ``partial`` the
+            count so far (a lower bound), and ``result()`` raises ``TimeLimitError``.
         """
+        budget = call_budget(budget)
         expected = self._check(problem, "count", self.able_to("count"), budget)
-        self._check_setup(problem, "count", budget, 0)
+        overrun = self._setup_overrun(problem, "count", budget, 0)
+        if overrun is not None:
+            return cut_short("count", problem, overrun)
         call = self._call("count", problem, progress=progress, budget=budget)
         call.expect(expected)
         total = self._count(problem, call)
         self._finish(call, total)
-        self._raise_if_incomplete(call, total, f"at least {total:,} solutions (a lower bound)")
-        return total
+        return self._answer("count", call, total, f"at least {total:,} solutions (a lower bound)")
 
     def count_unique(
         self,
@@ -267,47 +271,54 @@ class Engine:
         *,
         progress: ProgressCallback | None = None,
         budget: Budget | None = None,
-    ) -> UniqueCount:
+    ) -> Answer:
         """Count all solutions and those distinct up to the 8 symmetries of the square.
 
-        Only defined without pre-placed queens (they break the symmetry). Raises
-        ``TimeLimitError`` like ``count``, its ``partial``
-        a ``UniqueCount`` of lower bounds.
+        Only defined without pre-placed queens (they break the symmetry). The
+        ``Answer``'s value is a ``UniqueCount``; cut short, it is incomplete like
+        ``count``'s, its ``partial`` a ``UniqueCount`` of lower bounds.
         """
+        budget = call_budget(budget)
         expected = self._check(problem, "count", self.able_to("count"), budget)
         if not problem.is_empty_board:
             raise UnsupportedTaskError(
                 "unique counts (up to symmetry) are only defined without pre-placed queens "
                 "or blocked squares"
             )
-        self._check_setup(problem, "count", budget, UniqueCount(0, 0))
+        overrun = self._setup_overrun(problem, "count", budget, UniqueCount(0, 0))
+        if overrun is not None:
+            return cut_short("count_unique", problem, overrun)
         call = self._call("count", problem, progress=progress, budget=budget)
         call.expect(expected)
         result = self._count_unique(problem, call)
         call.stats.extra["unique"] = result.unique
         self._finish(call, result.total)
-        self._raise_if_incomplete(
+        return self._answer(
+            "count_unique",
             call,
             result,
             f"at least {result.total:,} solutions, {result.unique:,} unique (lower bounds)",
         )
-        return result
 
-    def first(self, problem: Problem, *, budget: Budget | None = None) -> Placement | None:
-        """One solution, or ``None`` when it is proven that none exists.
+    def first(self, problem: Problem, *, budget: Budget | None = None) -> Answer:
+        """One solution, or a proof that none exists.
 
-        Raises:
-            TimeLimitError: the time limit ran out before a solution or a proof that
-                there is none (``partial`` is ``None``).
+        Returns:
+            The ``Answer``: ``value`` a ``Placement``, or ``None`` with the outcome
+            ``negative`` when it is proven that none exists. When the time limit ran
+            out first, it is incomplete (``partial`` is ``None``: none is not proven).
         """
+        budget = call_budget(budget)
         self._check(problem, "find a solution", True, budget)
-        self._check_setup(problem, "first", budget, None)
+        overrun = self._setup_overrun(problem, "first", budget, None)
+        if overrun is not None:
+            return cut_short("first", problem, overrun)
         call = self._call("first", problem, budget=budget)
         found = self._first(problem, call)
         self._finish(call, 0 if found is None else 1)
-        if found is None:
-            self._raise_if_incomplete(call, None, "no solution found (none is not proven)")
-        return found
+        if found is not None:  # a placement is an answer, however the search ended
+            return Answer("first", problem, found, stats=call.stats)
+        return self._answer("first", call, None, "no solution found (none is not proven)")
 
     # -- to override --------------------------------------------------------
 
@@ -344,7 +355,7 @@ class Engine:
     # -- shared bookkeeping -----------------------------------------------
 
     def _check(
-        self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
+        self, problem: Problem, task: str, supported: bool, budget: Budget = NO_BUDGET
     ) -> float | None:
         """Refuse what this engine cannot do, before any work.
 
@@ -352,7 +363,6 @@ class Engine:
             For a count of a whole board, the wall seconds it is expected to take
             (``None``: unknown or under a time limit), estimated here once.
         """
-        budget = check_budget(budget)
         if not supported:
             raise UnsupportedTaskError(f"engine '{self.name}' cannot {task}: {self.description}")
         if not problem.is_empty_board and not self.supports_fixed:
@@ -380,9 +390,7 @@ class Engine:
             problem.n - len(problem.fixed),
             completion=not problem.is_empty_board,
         )
-        if budget is not None:
-            self._check_budget(budget)
-        budget = budget or self.budget
+        self._check_budget(budget)
         if task == "count" and problem.is_empty_board:  # blocked squares change the total
             return limits.check_count_reach(
                 self, problem.n, self.count_cores(budget), budget.time_limit
@@ -391,23 +399,23 @@ class Engine:
             limits.check_first_reach(self, problem.n, budget.time_limit)
         return None
 
-    def _check_setup(
-        self, problem: Problem, task: str, budget: Budget | None, partial: object
-    ) -> None:
-        """End a call at once whose model setup alone would outlast its time limit.
+    def _setup_overrun(
+        self, problem: Problem, task: str, budget: Budget, partial: object
+    ) -> TimeLimitError | None:
+        """The end of a call whose model setup alone would outlast its time limit, or
+        ``None`` when the call may go ahead.
 
         Better now than after the limit: the solver does not look at the clock until
         its model is loaded, and the call would overrun by the whole setup. Setups
         under ``SETUP_CHECKED_FROM`` seconds are left to the limit itself.
         """
-        limit = (budget or self.budget).time_limit
+        limit = budget.time_limit
         setup = limits.setup_seconds(self, problem.n, problem.n - len(problem.fixed))
         if limit is None or setup is None or setup < SETUP_CHECKED_FROM or setup <= limit:
-            return
+            return None
         stats = Stats(engine=self.name, task=task, n=problem.n, status=TIME_LIMIT)
         stats.extra["setup_seconds"] = round(setup, 1)
-        self._latest.stats = stats
-        raise TimeLimitError(
+        return TimeLimitError(
             f"engine '{self.name}' needs {limits.format_duration(setup)} to build "
             f"and load its model of n={problem.n}, more than the time limit of "
             f"{limit:g} s; nothing was searched",
@@ -424,10 +432,10 @@ class Engine:
                     f"{', '.join(self.budget_keys)})"
                 )
 
-    def count_cores(self, budget: Budget | None = None) -> int:
+    def count_cores(self, budget: Budget = NO_BUDGET) -> int:
         """Cores a count of this engine may use under ``budget`` (a cluster: as many as it
         takes)."""
-        return (budget or self.budget).cores()
+        return budget.cores()
 
     def _call(
         self,
@@ -436,32 +444,37 @@ class Engine:
         *,
         limit: int | None = None,
         progress: ProgressCallback | None = None,
-        budget: Budget | None = None,
+        budget: Budget = NO_BUDGET,
     ) -> Call:
         stats = Stats(engine=self.name, task=task, n=problem.n)
-        self._latest.stats = stats
-        return Call(task, problem, stats, budget or self.budget, limit=limit, progress=progress)
+        return Call(task, problem, stats, budget, limit=limit, progress=progress)
 
-    def _raise_if_incomplete(self, call: Call, partial: object, found: str) -> None:
-        """The completeness convention: an answer the time limit cut short raises."""
-        if call.stats.status == TIME_LIMIT:
-            limit = call.budget.time_limit
-            # Without a time limit, only a search that gives up (local search after its
-            # steps) ends so: no less incomplete, and the same exit code for the CLI.
-            why = "gave up" if limit is None else f"stopped by the time limit of {limit:g} s"
-            raise TimeLimitError(
-                f"engine '{self.name}' {why} at n={call.problem.n}: "
-                f"{found}; the answer is incomplete",
-                partial=partial,
-                stats=call.stats,
-            )
+    def _answer(self, task: str, call: Call, found: Any, words: str) -> Answer:
+        """The call's ``Answer``: whole, or, when the time limit cut the search short,
+        marked incomplete with what was ``found`` as its partial figure (``words`` say
+        what that is, in the ``TimeLimitError`` that ``result()`` raises)."""
+        if call.stats.status != TIME_LIMIT:
+            outcome = NEGATIVE if task == "first" and found is None else ANSWER
+            return Answer(task, call.problem, found, outcome=outcome, stats=call.stats)
+        return cut_short(task, call.problem, self._cut(call, found, words))
+
+    def _cut(self, call: Call, partial: object, words: str) -> TimeLimitError:
+        """What a call the time limit cut short raises when its answer is asked for."""
+        limit = call.budget.time_limit
+        # Without a time limit, only a search that gives up (local search after its
+        # steps) ends so: no less incomplete, and the same exit code for the CLI.
+        why = "gave up" if limit is None else f"stopped by the time limit of {limit:g} s"
+        return TimeLimitError(
+            f"engine '{self.name}' {why} at n={call.problem.n}: {words}; the answer is incomplete",
+            partial=partial,
+            stats=call.stats,
+        )
 
     def _finish(self, call: Call, solutions: int, status: str | None = None) -> None:
         call.stats.wall_time = call.clock.elapsed()
         call.stats.solutions = solutions
         if status is not None and call.stats.status == COMPLETE:
             call.stats.status = status
-        self._latest.stats = call.stats
         # Whoever wants these lines configured ``logging``, which imports it; when nobody
         # did, an INFO record goes nowhere, and importing ``logging`` to drop it would cost
         # a small command more than its search.
@@ -509,9 +522,8 @@ class Engine:
                 close()
             self._finish(call, emitted, status)
         # The time limit cut the stream short: ``next()`` raises after the last solution.
-        self._raise_if_incomplete(
-            call, emitted, f"{emitted:,} solutions streamed (there may be more)"
-        )
+        if call.stats.status == TIME_LIMIT:
+            raise self._cut(call, emitted, f"{emitted:,} solutions streamed (there may be more)")
 
 
 def _raise(error: BaseException) -> Iterator[Placement]:
@@ -528,7 +540,7 @@ class TemplateEngine(Engine):
     copied); the contract tests run it like every registered engine.
 
     Examples:
-        >>> TemplateEngine().count(Problem(6))
+        >>> TemplateEngine().count(Problem(6)).value
         4
     """
 
@@ -562,3 +574,8 @@ class TemplateEngine(Engine):
                 call.stats.branches = (call.stats.branches or 0) + 1
                 cols.append(col)
                 next_col.append(0)
+
+
+def call_budget(budget: object) -> Budget:
+    """The budget a call was given (checked to be one), or ``NO_BUDGET``."""
+    return check_budget(budget) or NO_BUDGET

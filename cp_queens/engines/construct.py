@@ -27,10 +27,10 @@ The formula is evaluated with NumPy, so a million queens take milliseconds.
 
 Examples:
     >>> from cp_queens import Problem, engines
-    >>> engines.get("construct").first(Problem(8))
+    >>> engines.get("construct").first(Problem(8)).value
     Placement([3, 5, 7, 1, 6, 0, 2, 4])
-    >>> engines.get("construct").first(Problem(3)) is None
-    True
+    >>> engines.get("construct").first(Problem(3)).outcome  # proven: none exists
+    'negative'
 """
 
 from __future__ import annotations

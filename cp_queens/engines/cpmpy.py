@@ -134,7 +134,7 @@ class CpmpyEngine(Engine):
 
     Examples:
         >>> engine = CpmpyEngine(solver="ortools")
-        >>> engine.count(Problem(6)), engine.family
+        >>> engine.count(Problem(6)).value, engine.family
         (4, 'lazy clause generation')
     """
 

@@ -140,7 +140,7 @@ class MiniZincEngine(Engine):
 
     Examples:
         >>> engine = MiniZincEngine()
-        >>> engine.count(Problem(6)), engine.family
+        >>> engine.count(Problem(6)).value, engine.family
         (4, 'CP with propagation')
     """
 

@@ -66,8 +66,8 @@ class MipEngine(Engine):
     Examples:
         >>> from cp_queens import Problem, engines, verify
         >>> engine = engines.get("mip")
-        >>> verify(engine.first(Problem(10))).ok, engine.first(Problem(3))
-        (True, None)
+        >>> verify(engine.first(Problem(10)).value).ok, engine.first(Problem(3)).outcome
+        (True, 'negative')
     """
 
     name = "mip"

@@ -59,7 +59,7 @@ How the state is kept (the part a compiled solver does the same way, only faster
   hold everything. The matching is built afresh each time: a queen takes away so
   much of every domain that an earlier matching would mostly need repairing.
 
-Statistics (``engine.stats``): ``branches`` are the **nodes** of the search tree
+Statistics (``answer.stats`` of each call): ``branches`` are the **nodes** of the search tree
 (queens placed), ``conflicts`` the **fails** (nodes that turned out to be dead
 ends: propagation emptied a row, or no square of the next row could be tried),
 ``extra["propagations"]`` the values removed by propagation. Pre-placed queens
@@ -73,12 +73,12 @@ Search events: pass ``tracer=callback`` and the engine calls
 Examples:
     >>> from cp_queens import Problem, engines
     >>> engine = engines.get("propagate", consistency="alldiff")
-    >>> engine.count(Problem(8))
-    92
-    >>> engine.stats.branches, engine.stats.conflicts
-    (950, 298)
+    >>> answer = engine.count(Problem(8))
+    >>> answer.value, answer.stats.branches, answer.stats.conflicts
+    (92, 950, 298)
     >>> backtracker = engines.get("propagate", consistency="none")
-    >>> backtracker.count(Problem(8)), backtracker.stats.branches
+    >>> answer = backtracker.count(Problem(8))
+    >>> answer.value, answer.stats.branches
     (92, 2056)
 """
 

@@ -84,7 +84,7 @@ import constraint
 
 from cp_queens.budget import Clock
 from cp_queens.engines import register
-from cp_queens.engines.base import Budget, Call, Engine
+from cp_queens.engines.base import NO_BUDGET, Budget, Call, Engine
 from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Placement, Problem
 
@@ -258,10 +258,10 @@ class PyConstraintEngine(Engine):
 
     Examples:
         >>> from cp_queens import Problem, engines
-        >>> engines.get("pyconstraint").count(Problem(8))
+        >>> engines.get("pyconstraint").count(Problem(8)).value
         92
         >>> engine = engines.get("pyconstraint", solver="min-conflicts", seed=1)
-        >>> engine.first(Problem(30)) is not None
+        >>> engine.first(Problem(30)).value is not None
         True
         >>> engine.count(Problem(8))
         Traceback (most recent call last):
@@ -321,7 +321,7 @@ infeasibility
         return not (local_search and task in ("enumerate", "count")) and super().able_to(task)
 
     def _check(
-        self, problem: Problem, task: str, supported: bool, budget: Budget | None = None
+        self, problem: Problem, task: str, supported: bool, budget: Budget = NO_BUDGET
     ) -> float | None:
         if not supported and self.solver == "min-conflicts":
             raise UnsupportedTaskError(

@@ -6,7 +6,7 @@ and why; the numbers are whatever your machine and OR-Tools version print.
 
 import time
 
-from cp_queens import Problem, TimeLimitError, engines
+from cp_queens import Budget, Problem, engines
 from cp_queens.course.display import wrapped
 
 # Exercise 12: worst at N = 28 is rows in order with the smallest column first (input /
@@ -31,20 +31,20 @@ def exercise_12(n: int, time_limit: float = 1.0) -> dict[str, tuple[list[int] | 
     """Each strategy's board (None if none within the limit) and its seconds."""
     engines.get("cpsat").first(Problem(4))  # load OR-Tools before the clocks start
     answers = {}
+    budget = Budget.of(time_limit=time_limit)
     for label, options in STRATEGIES.items():
-        engine = engines.get("cpsat", time_limit=time_limit, seed=1, **options)
+        engine = engines.get("cpsat", seed=1, **options)
         started = time.perf_counter()
-        try:
-            found = engine.first(Problem(n))
-        except TimeLimitError:  # out of time: no board (``None`` from first() means none exists)
-            found = None
+        answer = engine.first(Problem(n), budget=budget)
+        # Out of time: no board (a complete answer of None would mean none exists).
+        found = answer.value if answer.complete else None
         answers[label] = (None if found is None else list(found), time.perf_counter() - started)
     return answers
 
 
 # Exercise 13: different seeds give different boards (greedy randomises its placements).
 def exercise_13(n: int = 200, seeds: range = range(1, 6)) -> list[list[int]]:
-    return [list(engines.get("cpsat", seed=k).first(Problem(n))) for k in seeds]
+    return [list(engines.get("cpsat", seed=k).first(Problem(n)).value) for k in seeds]
 
 
 # Exercise 14: the reference backtracker with "start in the middle" columns. Every board

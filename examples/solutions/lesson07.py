@@ -33,9 +33,9 @@ def exercise_22(sizes=(1_000, 10_000, 100_000), seeds=range(1, 6)) -> dict[int, 
     for n in sizes:
         moves[n] = []
         for seed in seeds:
-            engine = engines.get("minconflicts", seed=seed)
-            assert verify(engine.first(Problem(n))).ok
-            moves[n].append(engine.stats.extra["moves"])
+            answer = engines.get("minconflicts", seed=seed).first(Problem(n))
+            assert verify(answer.value).ok
+            moves[n].append(answer.stats.extra["moves"])
     return moves
 
 
@@ -46,7 +46,7 @@ def exercise_23(n: int = 1_000_000) -> dict[str, float]:
 
     seconds = {}
     started = time.perf_counter()
-    placement = engines.get("construct").first(Problem(n))
+    placement = engines.get("construct").first(Problem(n)).value
     seconds["formula"] = time.perf_counter() - started
     started = time.perf_counter()
     line = json.dumps(list(placement))

@@ -13,8 +13,7 @@ LEVELS = ("none", "forward", "arc", "alldiff")
 
 def nodes(n: int, consistency: str, **options: str) -> int:
     engine = engines.get("propagate", consistency=consistency, **options)
-    engine.count(Problem(n))
-    return engine.stats.branches
+    return engine.count(Problem(n)).stats.branches
 
 
 # Exercise 24: with the rows in order, each level removes at least what the weaker one
@@ -85,8 +84,8 @@ def exercise_26(n: int = 10) -> dict[str, float]:
     for level in LEVELS:
         engine = engines.get("propagate", consistency=level)
         started = time.process_time()
-        engine.count(Problem(n))
-        per_node[level] = 1e6 * (time.process_time() - started) / engine.stats.branches
+        nodes = engine.count(Problem(n)).stats.branches
+        per_node[level] = 1e6 * (time.process_time() - started) / nodes
     return per_node
 
 
@@ -108,7 +107,7 @@ def exercise_27(n: int = 150) -> dict[str, float]:
             value_order="centre",
         )
         started = time.perf_counter()
-        placement = engine.first(Problem(n))
+        placement = engine.first(Problem(n)).value
         seconds[level] = time.perf_counter() - started
         assert placement is not None and cp_queens.verify(placement).ok
     return seconds

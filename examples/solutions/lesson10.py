@@ -26,8 +26,8 @@ def exercise_32(n: int = 8) -> dict[str, tuple[int, float, int | None]]:
     for name, options in routes.items():
         engine = engines.get("cpmpy", **options)
         started = time.perf_counter()
-        total = engine.count(Problem(n))
-        calls = engine.stats.extra.get("solver_calls")
+        answer = engine.count(Problem(n))
+        total, calls = answer.value, answer.stats.extra.get("solver_calls")
         found[name] = (total, time.perf_counter() - started, calls)
     return found
 
@@ -80,12 +80,12 @@ def exercise_34(count_n: int = 9, first_sizes=(20, 40, 60)) -> dict[str, dict[in
     result: dict[str, dict] = {"count": {}, "count nodes": {}, "first nodes": {}}
     for model in ("plain", "first-fail"):
         engine = engines.get("minizinc", model=model)
-        result["count"][model] = engine.count(Problem(count_n))
-        result["count nodes"][model] = engine.stats.branches
+        answer = engine.count(Problem(count_n))
+        result["count"][model] = answer.value
+        result["count nodes"][model] = answer.stats.branches
         result["first nodes"][model] = {}
         for n in first_sizes:
-            engine.first(Problem(n))
-            result["first nodes"][model][n] = engine.stats.branches
+            result["first nodes"][model][n] = engine.first(Problem(n)).stats.branches
     return result
 
 

@@ -58,6 +58,7 @@ from cp_queens.course.drawing.recorded import Node, Recording, Step
 from cp_queens.course.drawing.tree import tree_html, tree_svg
 from cp_queens.errors import CpQueensError
 from cp_queens.problem import Problem
+from cp_queens.stats import Stats
 
 #: Names drawn elsewhere, kept importable from here (where callers and docs look).
 __all__ = [
@@ -147,10 +148,8 @@ def record(
     problem = Problem(n, fixed or {})
     recorder = _Recorder(problem, max_nodes, max_steps, _describe(engine, first, options))
     solver, budget = engines.build(engine, tracer=recorder, **options)
-    if first:
-        solver.first(problem, budget=budget)
-    else:
-        solver.count(problem, budget=budget)
+    task = solver.first if first else solver.count
+    answer = task(problem, budget=budget)
     return Trace(
         n=n,
         label=recorder.label,
@@ -159,7 +158,7 @@ def record(
         root_outcome=recorder.root_outcome,
         nodes=recorder.nodes,
         steps=recorder.steps,
-        stats=solver.stats,
+        stats=answer.stats or Stats(engine=engine, n=n),
         root_emptied=recorder.root_emptied,
     )
 

@@ -143,7 +143,7 @@ class CpSatEngine(Engine):
             CpQueensError: an unknown value, or options that cannot go together.
 
         Examples:
-            >>> CpSatEngine(method="plain").count(Problem(6))
+            >>> CpSatEngine(method="plain").count(Problem(6)).value
             4
         """
         super().__init__()

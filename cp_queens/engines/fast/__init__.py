@@ -32,7 +32,15 @@ from typing import TYPE_CHECKING, Any
 
 import cp_queens.parallel as parallel
 from cp_queens.engines import register
-from cp_queens.engines.base import Budget, Call, Engine, Solutions, UniqueCount, check_limit
+from cp_queens.engines.base import (
+    Budget,
+    Call,
+    Engine,
+    Solutions,
+    UniqueCount,
+    call_budget,
+    check_limit,
+)
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
 from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
@@ -100,7 +108,7 @@ class FastEngine(Engine):
 
         Examples:
             >>> from cp_queens.budget import Budget
-            >>> FastEngine().count_unique(Problem(8), budget=Budget.of(workers=1))
+            >>> FastEngine().count_unique(Problem(8), budget=Budget.of(workers=1)).value
             UniqueCount(total=92, unique=12)
         """
         super().__init__()
@@ -279,6 +287,7 @@ class FastEngine(Engine):
             >>> [block.shape for block in FastEngine().solution_arrays(Problem(8))]
             [(92, 8)]
         """
+        budget = call_budget(budget)
         self._check(problem, "enumerate", self.able_to("enumerate"), budget)
         call = self._call("solutions", problem, limit=check_limit(limit), budget=budget)
         blocks = self._blocks(problem, call, ARRAY_BATCH_SIZES)

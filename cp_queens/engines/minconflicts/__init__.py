@@ -24,7 +24,7 @@ random seed is drawn and reported in ``stats.extra["seed"]``.
 Examples:
     >>> from cp_queens import Problem, engines, verify
     >>> engine = engines.get("minconflicts", seed=1)
-    >>> verify(engine.first(Problem(50))).ok
+    >>> verify(engine.first(Problem(50)).value).ok
     True
 """
 
