@@ -39,6 +39,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import cp_queens.grading.causes as causes
 import cp_queens.grading.points as points
 import cp_queens.grading.sandbox as sandbox
 import cp_queens.grading.tasks as tasks
@@ -306,7 +307,9 @@ def _run_and_judge(
         except Exception as error:  # a bug of the grader: the same
             submission.refused = f"the grader could not run it: {type(error).__name__}: {error}"
     try:
-        return judge_outcome(submission, outcome, sizes, expected, rubric)
+        result = judge_outcome(submission, outcome, sizes, expected, rubric)
+        causes.settle(result, submission.source)  # a cause the source shows, named first
+        return result
     except Exception as error:  # a bug of the grader must not cost the class its marks
         problem = f"{type(error).__name__}: {str(error)[:200]}"
         result = judge_outcome(

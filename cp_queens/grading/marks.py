@@ -325,6 +325,7 @@ _MARKS = {
     "violation": "[red]forged[/red]",
     "not run": "[dim]-[/dim]",
     "not dominating": "[red]gap[/red]",
+    "parallel enumeration": "[red]workers[/red]",
 }
 
 

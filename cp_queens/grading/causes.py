@@ -1,0 +1,266 @@
+"""Causes a submission's source shows: CP-SAT asked to enumerate every solution on several
+workers, which OR-Tools does not support.
+
+A CP-SAT model with ``num_workers = 8`` and ``enumerate_all_solutions`` (OR-Tools 9.15)
+misses and repeats solutions, differently on every run: at n = 5 it returned 6 of the 10,
+at n = 8 153 boards of which 76 distinct. OR-Tools' maintainers say parallel enumeration
+is not supported: enumerating all solutions in parallel without duplicates "is not yet
+planned" (google/or-tools#1186), de-duplicating solutions across workers is too complex
+(#1591); lesson 02 says the same ("exact enumeration needs a single worker"). What such a
+model returns is luck, so the boards cannot say what is wrong (the feedback once blamed a
+symmetry-breaking constraint the model did not have) and the marks changed from run to
+run (five runs, five marks). The source says it: ``find`` reads it (``ast``, nothing
+run) for a solver whose parameters set both, and ``settle`` gives the cause first,
+with the fix, and marks every size the model answered by the verdict alone: no points,
+whatever came back, the same on every run.
+
+Without that evidence in the source (the workers passed in from elsewhere), a size that
+both repeats and misses solutions of a model that imports OR-Tools gets the same cause
+as a hint, first: the marks then follow the boards, as for any model.
+
+Examples:
+    >>> code = '''
+    ... from ortools.sat.python import cp_model
+    ... def model(n):
+    ...     solver = cp_model.CpSolver()
+    ...     solver.parameters.enumerate_all_solutions = True
+    ...     solver.parameters.num_workers = 8
+    ... '''
+    >>> print(find(code).sentence())  # doctest: +NORMALIZE_WHITESPACE
+    CP-SAT enumerates every solution (enumerate_all_solutions, line 5)
+    on 8 workers (num_workers = 8, line 6)
+    >>> find(code.replace("= 8", "= 1")) is None
+    True
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from cp_queens.grading.judge import CheckRow
+
+if TYPE_CHECKING:
+    from cp_queens.grading.grade import StudentResult
+
+#: The parameters that set CP-SAT's number of workers (the second is the older name).
+WORKER_KEYS = ("num_workers", "num_search_workers")
+#: Calls that enumerate every solution whatever the parameters say (the older API).
+ENUMERATING_CALLS = ("SearchForAllSolutions", "search_for_all_solutions")
+
+#: The status of a size a model enumerated in parallel: no points, whatever came back.
+STATUS = "parallel enumeration"
+
+#: OR-Tools' own position, and the one-line fix.
+POSITION = (
+    "OR-Tools does not support enumerating all solutions on several workers: its "
+    "maintainers say de-duplicating solutions across workers is not planned "
+    "(google/or-tools#1186, #1591), so solutions are missed and repeated, differently on "
+    "every run. The fix is one line: solver.parameters.num_workers = 1 (lesson 02: exact "
+    "enumeration needs a single worker)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Where the source asks for both: enumeration (its line) and the workers (line, count
+    or the expression that gives it)."""
+
+    enumerate_line: int
+    enumerate_how: str  # "enumerate_all_solutions" or the enumerating call
+    workers_line: int
+    workers_key: str
+    workers: str  # "8", or "os.cpu_count()"
+
+    def sentence(self) -> str:
+        count = f"{self.workers} workers" if self.workers.isdigit() else "several workers"
+        return (
+            f"CP-SAT enumerates every solution ({self.enumerate_how}, line "
+            f"{self.enumerate_line}) on {count} ({self.workers_key} = {self.workers}, line "
+            f"{self.workers_line})"
+        )
+
+
+def find(source: str) -> Evidence | None:
+    """Evidence in ``source`` that one CP-SAT solver enumerates all solutions on more than
+    one worker: both set in one function on one parameters object (or in one call), the
+    worker count a number > 1 (a literal, a constant of the module, ``os.cpu_count()``).
+    None when the source does not say so, or cannot be parsed."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    constants = _constants(tree)
+    settings: dict[tuple[int, str], dict[str, tuple[int, Any]]] = {}
+    for scope, node in _walk(tree):
+        for key, base, value, line in _settings(node):
+            place = settings.setdefault((scope, base), {})
+            previous = place.get(key)
+            if previous is None or previous[0] <= line:
+                place[key] = (line, value)
+    for (scope, base), found in settings.items():
+        group = dict(found)
+        if base:  # a call's keywords stand alone; attribute settings meet calls of the scope
+            for (other_scope, other_base), more in settings.items():
+                if other_scope == scope and not other_base:
+                    group = {**more, **group}
+        evidence = _evidence(group, constants)
+        if evidence is not None:
+            return evidence
+    return None
+
+
+def _evidence(group: dict[str, tuple[int, Any]], constants: dict[str, int]) -> Evidence | None:
+    enumerating = group.get("enumerate_all_solutions") or group.get("__call__")
+    if enumerating is None or not _truthy(enumerating[1], constants):
+        return None
+    how = "enumerate_all_solutions" if "enumerate_all_solutions" in group else enumerating[1]
+    for key in WORKER_KEYS:
+        if key in group:
+            line, value = group[key]
+            workers = _workers(value, constants)
+            if workers is not None:
+                how_text = how if isinstance(how, str) else "enumerate_all_solutions"
+                return Evidence(enumerating[0], how_text, line, key, workers)
+    return None
+
+
+def _walk(tree: ast.AST) -> list[tuple[int, ast.AST]]:
+    """Every node with the id of the function it is in (0: the module)."""
+    found: list[tuple[int, ast.AST]] = []
+    stack: list[tuple[int, ast.AST]] = [(0, tree)]
+    while stack:
+        scope, node = stack.pop()
+        found.append((scope, node))
+        inner = id(node) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else scope
+        stack.extend((inner, child) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def _settings(node: ast.AST) -> list[tuple[str, str, Any, int]]:
+    """The solver settings one node makes: ``(key, base, value, line)``; ``base`` is the
+    object's text (``solver.parameters``), empty for a call's keywords or text."""
+    keys = (*WORKER_KEYS, "enumerate_all_solutions")
+    found: list[tuple[str, str, Any, int]] = []
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Attribute) and target.attr in keys:
+                found.append((target.attr, _text(target.value), node.value, node.lineno))
+    elif isinstance(node, ast.Call):
+        for keyword in node.keywords:
+            if keyword.arg in keys:
+                found.append((keyword.arg, "", keyword.value, node.lineno))
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        if isinstance(node.func, ast.Name):
+            name = node.func.id
+        if name in ENUMERATING_CALLS:
+            found.append(("__call__", "", name, node.lineno))
+        if name == "setattr" and len(node.args) == 3:
+            named = node.args[1]
+            if isinstance(named, ast.Constant) and named.value in keys:
+                found.append((str(named.value), _text(node.args[0]), node.args[2], node.lineno))
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = (
+            node.value
+        )  # parameters given as text: "num_workers: 8 enumerate_all_solutions: true"
+        for key in keys:
+            match = re.search(rf"\b{key}\s*:\s*(\w+)", text)
+            if match:
+                found.append((key, "", ast.Constant(_word(match.group(1))), node.lineno))
+    return found
+
+
+def _word(text: str) -> Any:
+    if text.isdigit():
+        return int(text)
+    return text.lower() == "true"
+
+
+def _text(node: ast.AST) -> str:
+    try:
+        return ast.unparse(node)
+    except Exception:  # an odd tree: a base of its own
+        return f"<{id(node)}>"
+
+
+def _constants(tree: ast.Module) -> dict[str, int]:
+    """Names bound once to a whole number at the top of the module (``WORKERS = 8``)."""
+    found: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            value = node.value.value
+            if isinstance(value, int) and not isinstance(value, bool):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found[target.id] = value
+    return found
+
+
+def _truthy(value: Any, constants: dict[str, int]) -> bool:
+    if isinstance(value, str):  # an enumerating call's name
+        return True
+    if isinstance(value, ast.Constant):
+        return bool(value.value)
+    if isinstance(value, ast.Name) and value.id in constants:
+        return bool(constants[value.id])
+    return False
+
+
+def _workers(value: Any, constants: dict[str, int]) -> str | None:
+    """The worker count as text when it is surely more than one, else None."""
+    number = None
+    if isinstance(value, ast.Constant) and isinstance(value.value, int):
+        number = value.value
+    elif isinstance(value, ast.Name):
+        number = constants.get(value.id)
+    elif isinstance(value, ast.Call):
+        text = _text(value)
+        if text.endswith("cpu_count()"):
+            return text
+    if isinstance(number, int) and not isinstance(number, bool) and number > 1:
+        return str(number)
+    return None
+
+
+def settle(result: StudentResult, source: str) -> None:
+    """The cause, named before any guess from the boards, and marks that do not depend on
+    luck: with the evidence in the source, every size the model answered gets ``STATUS``
+    and no points (its boards stay in the table, for the student to see); without it, a
+    size that both misses and repeats solutions of a model importing OR-Tools gets the
+    cause as its first hint, and no symmetry guess."""
+    if result.task != "solutions":
+        return
+    evidence = find(source)
+    if evidence is not None:
+        result.notes.insert(0, f"{evidence.sentence()}. {POSITION}.")
+        for size in result.sizes:
+            row = size.row
+            if not isinstance(row, CheckRow) or row.error is not None:
+                continue
+            row.hints = [hint for hint in row.hints if not _symmetry(hint)]
+            size.status = STATUS
+            size.points = Fraction(0)
+            size.problem = (
+                f"model({size.n}) enumerated with several CP-SAT workers: no points for this "
+                "size, whatever came back (the answer is luck: see above)"
+            )
+        return
+    if "ortools" not in source:
+        return
+    for size in result.sizes:
+        row = size.row
+        if isinstance(row, CheckRow) and row.error is None and row.duplicates and row.missing:
+            row.hints = [hint for hint in row.hints if not _symmetry(hint)]
+            row.hints.insert(
+                0,
+                "some solutions are returned more than once while others are missing: that "
+                "is what CP-SAT gives when it enumerates all solutions on several workers "
+                f"(num_workers or num_search_workers > 1). {POSITION}",
+            )
+
+
+def _symmetry(hint: str) -> bool:
+    return "symmetry" in hint or "mirror image" in hint
