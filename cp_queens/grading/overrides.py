@@ -33,6 +33,7 @@ Examples:
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -42,6 +43,7 @@ from typing import NamedTuple
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.grade import StudentResult
 from cp_queens.grading.points import exact, shown
+from cp_queens.grading.textfile import CONFIG_BYTES, TextFileError, decode_config, read_capped
 
 COLUMNS = ("student", "points", "reason")
 
@@ -96,12 +98,12 @@ class OverrideProblem(ValueError):
 def read_overrides(path: str | Path) -> dict[str, Override]:
     """The decisions in the CSV at ``path`` (header ``student,points,reason``), by student."""
     where = Path(path)
-    try:
-        with where.open(encoding="utf-8", newline="") as handle:
-            rows = list(csv.reader(handle))
-    except FileNotFoundError:
-        raise OverrideError(f"{where}: no such overrides file") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+    try:  # capped, and as spreadsheets save it: Excel's "CSV UTF-8" starts with a BOM
+        text = decode_config(read_capped(where, CONFIG_BYTES, "overrides file"), str(where))
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except TextFileError as error:
+        raise OverrideError(str(error)) from None
+    except csv.Error as error:
         raise OverrideError(f"{where}: cannot read the overrides: {error}") from None
     if not rows or [cell.strip().lower() for cell in rows[0]] != list(COLUMNS):
         raise OverrideError(f"{where}: line 1: the header must be {','.join(COLUMNS)}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any
 
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.sandbox import ISOLATIONS, Limits
+from cp_queens.grading.textfile import CONFIG_BYTES, TextFileError, decode_config, read_capped
 
 DEFAULT = Path(__file__).with_name("rubric.toml")
 
@@ -121,13 +123,13 @@ _TOP_KEYS = ("name", "task")
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """The TOML at ``path``: read under a cap (``/dev/zero`` is refused, not read until the
+    memory is gone), UTF-8 or UTF-16 with a BOM as editors save it."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise RubricError(f"{path}: no such rubric file") from None
-    except OSError as error:
-        raise RubricError(f"{path}: cannot read the rubric: {error.strerror}") from None
+        text = decode_config(read_capped(path, CONFIG_BYTES, "rubric file"), str(path))
+        return tomllib.loads(text)
+    except TextFileError as error:
+        raise RubricError(str(error)) from None
     except tomllib.TOMLDecodeError as error:
         raise RubricError(f"{path}: not valid TOML: {error}") from None
 
@@ -173,6 +175,11 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
             limits[key] = value
             continue
         number = _number(source, f"limits.{key}", value, low=1.0)
+        if number > _LIMIT_MAX[key]:
+            raise RubricError(
+                f"{source}: limits.{key}: at most {_LIMIT_MAX[key]:.17g} (what the kernel "
+                f"takes), got {value!r}"
+            )
         if kind is int and number != int(number):
             raise RubricError(f"{source}: limits.{key}: a whole number, got {value!r}")
         limits[key] = kind(number)
@@ -244,9 +251,27 @@ def _modules(source: str, key: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+#: The largest value of each numeric limit: what the kernel takes for it. An rlimit
+#: (``RLIMIT_CPU`` is set to the limit and one second more, ``RLIMIT_FSIZE`` in bytes) and
+#: a cgroup's ``memory.max`` or a tmpfs size in bytes are signed 64-bit numbers; a larger
+#: value passed the check before and then failed every submission's run ("every student
+#: gets 0"). Seconds of CPU: 2**53, the largest whole number a TOML float keeps exactly
+#: (2**63 - 2 read as a float is 2**63: too large). The wall clock: a thousand years.
+_BYTES = (1 << 63) - 1
+_LIMIT_MAX = {
+    "cpu_seconds": float(1 << 53),
+    "wall_seconds": 3.2e10,
+    "memory_mb": float(_BYTES >> 20),
+    "file_mb": float(_BYTES >> 20),
+    "scratch_mb": float(_BYTES >> 20),
+    "output_kb": float(_BYTES >> 10),
+    "submission_kb": float(_BYTES >> 10),
+}
+
+
 def _number(source: str, key: str, value: Any, low: float, high: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise RubricError(f"{source}: {key}: a number, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RubricError(f"{source}: {key}: a finite number, got {value!r}")
     if value < low or (high is not None and value > high):
         bound = f"{low:g}..{high:g}" if high is not None else f">= {low:g}"
         raise RubricError(f"{source}: {key}: must be {bound}, got {value!r}")
