@@ -75,6 +75,7 @@ class SizeResult:
     max_points: Number
     row: tasks.Row | None = None
     problem: str | None = None  # a limit, a crash, an exception: the reason in words
+    cpu_seconds: float | None = None  # CPU of the whole tree while model(n) ran; None: not run
 
 
 @dataclass(slots=True)
@@ -442,6 +443,7 @@ def judge_outcome(
             else:
                 problem = "not run"
             size = SizeResult(n, "not run", 0.0, worth, None, problem)
+        size.cpu_seconds = outcome.cpu_by_size.get(n)
         result.sizes.append(size)
     return result
 

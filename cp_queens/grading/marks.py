@@ -6,7 +6,8 @@ the pattern behind their mistakes, and the first missing, invalid and
 duplicate board drawn, as ``check_model`` shows
 them. The CSV is for the teacher's spreadsheet: one row per student, the
 points, the maximum, the points the rubric gave (before a lecturer's
-override), the reason, the seconds the run took, the task, the rubric's name
+override), the reason, the seconds the run took and the CPU seconds its whole
+process tree used (what the limit counts), the task, the rubric's name
 and digest, and each size's status. Re-grading into the same folder replaces
 the feedback there: a student never reads a file of an earlier run.
 """
@@ -38,6 +39,7 @@ COLUMNS = (
     "computed",
     "reason",
     "seconds",
+    "cpu_seconds",
     "task",
     "rubric",
     "rubric_sha256",
@@ -80,6 +82,7 @@ def write_marks(
                 _number(result.computed_points, result.max_points),
                 reason(result),
                 f"{result.seconds:.2f}",
+                f"{result.cpu_seconds:.2f}",
                 result.task,
                 name,
                 digest,

@@ -35,6 +35,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -103,7 +104,8 @@ class Outcome:
     messages: list[dict[str, Any]] = field(default_factory=list)
     returncode: int | None = None
     # Why the grader ended it: "wall", "cpu", "memory", "processes" (a limit),
-    # "result" (too much returned); None if it ended by itself.
+    # "result" (too much returned); None if it ended by itself. ("stopping": ``stop_all``
+    # ended it; ``run`` raises ``Stopped`` instead of returning such an outcome.)
     stopped: str | None = None
     output: str = ""  # the first output_kb of stdout and stderr, merged
     output_bytes: int = 0
@@ -112,6 +114,9 @@ class Outcome:
     notes: list[str] = field(default_factory=list)  # other messages out of turn
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    # size -> CPU seconds of the whole tree while model(n) ran, measured by the grader
+    # (from the moment it asked to the moment the reply came, or the run ended)
+    cpu_by_size: dict[int, float] = field(default_factory=dict)
     peak_memory: int = 0  # the largest resident memory of the tree seen, in bytes
     isolation: str = "bwrap"
     namespaces: set[str] = field(default_factory=set)  # the PID namespaces of the run
@@ -147,6 +152,44 @@ def check_isolation(isolation: str) -> None:
             )
 
 
+class Stopped(Exception):
+    """Raised by ``run`` once ``stop_all`` was called: the run was ended (or never started)
+    because the grader is stopping, not because of anything the submission did. A run
+    that raises it has no outcome to judge: its student has no row from it."""
+
+
+#: Set by ``stop_all``: every running room ends, and no new one starts until ``resume``.
+_STOPPING = threading.Event()
+#: The first process of every run going on (the ``bwrap`` started, or the plain child),
+#: for ``stop_all`` to end them at once.
+_RUNNING: set[int] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def stop_all() -> None:
+    """End every room running now, at once, and refuse new ones: for a grader stopping on
+    Ctrl-C or SIGTERM (safe to call from a signal handler or another thread; returns at
+    once). Each ``run`` going on kills its whole process tree within a sampling period
+    (0.05 s), waits until it is gone, and raises ``Stopped``; a ``run`` called afterwards
+    raises ``Stopped`` without starting anything. ``resume`` lets runs start again."""
+    _STOPPING.set()
+    with _RUNNING_LOCK:
+        roots = list(_RUNNING)
+    # The run's own thread kills the tree and reaps; killing the first process here too
+    # ends a room whose thread is busy (bwrap's room dies with it: --die-with-parent).
+    watcher.kill(roots)
+
+
+def resume() -> None:
+    """Let runs start again after ``stop_all`` (a program grading another class)."""
+    _STOPPING.clear()
+
+
+def stopping() -> bool:
+    """Has ``stop_all`` been called (and not ``resume``)?"""
+    return _STOPPING.is_set()
+
+
 def finish() -> None:
     """After a class: remove what the runs left to remove (their control groups)."""
     cgroup.finish()
@@ -157,7 +200,10 @@ def run(
 ) -> Outcome:
     """Run ``model(n)`` of the Python ``source`` for each size, in a fresh sandbox;
     ``beside`` (a module's file name -> its bytes) are importable next to it, read-only
-    in the room (a student's folder of several files)."""
+    in the room (a student's folder of several files). Raises ``Stopped`` if ``stop_all``
+    was called before or during the run."""
+    if _STOPPING.is_set():
+        raise Stopped("the grader is stopping")
     scratch = Path(tempfile.mkdtemp(prefix="cp-queens-grade-"))
     token = uuid.uuid4().hex
     try:
@@ -235,6 +281,8 @@ def _run_in(
     finally:
         os.close(result_write)
         os.close(control_read)
+    with _RUNNING_LOCK:
+        _RUNNING.add(child.pid)
     fcntl.fcntl(control_write, fcntl.F_SETFL, os.O_NONBLOCK)
     control = _Control(control_write)
     watch = _Watch(child.pid, limits)
@@ -244,9 +292,13 @@ def _run_in(
         os.close(result_read)
         control.close()
         _end(child, watch, outcome)
+        with _RUNNING_LOCK:
+            _RUNNING.discard(child.pid)
         if outcome.stopped is None and group.out_of_memory():
             outcome.stopped = "memory"
         group.remove()
+    if outcome.stopped == "stopping":
+        raise Stopped("the grader is stopping")
     outcome.seconds = time.monotonic() - started
     return outcome
 
@@ -326,6 +378,12 @@ class _Watch:
             return "memory"
         return None
 
+    def measure(self) -> float:
+        """The tree's CPU seconds now (a sample taken at once, not at the next period)."""
+        usage = watcher.sample(self.pids)
+        self.cpu = max(self.cpu, usage.cpu_seconds)
+        return self.cpu
+
     def discover(self) -> None:
         self.pids = watcher.tree(self.root)
         for pid in self.pids[1:]:
@@ -357,8 +415,12 @@ def _collect(
     deadline = started + limits.wall_seconds
     exited = False
     talk = Conversation(sizes)
+    asked_at = 0.0  # the tree's CPU seconds when the running size was asked
     try:
         while open_fds:
+            if _STOPPING.is_set():
+                outcome.stopped = "stopping"
+                return
             now = time.monotonic()
             if now >= deadline:
                 if not exited:
@@ -398,9 +460,17 @@ def _collect(
                 *lines, rest = pending.split(b"\n")
                 pending = bytearray(rest)
                 for line in lines:
+                    running = talk.running
                     if talk.take(line):
+                        cpu = watch.measure()
+                        if running is not None:
+                            outcome.cpu_by_size[running] = cpu - asked_at
+                        asked_at = cpu
                         control.ask(talk.next_size())
     finally:
+        running = talk.running
+        if running is not None:
+            outcome.cpu_by_size[running] = watch.measure() - asked_at
         outcome.output = kept.decode("utf-8", errors="replace")
         outcome.messages = talk.accepted
         outcome.violations = talk.violations
