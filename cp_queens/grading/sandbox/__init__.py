@@ -43,17 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.sandbox import cgroup, room
+from cp_queens.grading.sandbox import cgroup, plain, room, users
 from cp_queens.grading.sandbox import watch as watcher
 from cp_queens.grading.sandbox.protocol import Conversation
 
-#: The environment variable that marks every process of an unisolated run, for its sweep.
-TOKEN_VARIABLE = "CP_QUEENS_GRADE_RUN"
+TOKEN_VARIABLE = plain.TOKEN_VARIABLE
 
-#: Processes a submission may run at once when the rubric allows processes (threads are
-#: not counted: a solver's thread pool is not a fork bomb). Where ``RLIMIT_NPROC``
-#: applies (not for root), it is what the user runs now plus this many.
-SPARE_PROCESSES = 64
+SPARE_PROCESSES = plain.SPARE_PROCESSES
 
 #: Threads and processes a submission may run at once (a CP-SAT model with 8 workers
 #: runs about 20): ``pids.max`` of its control group where one can be made, else the
@@ -221,7 +217,7 @@ def run(
         return _run_in(scratch, token, sizes, limits, extra)
     finally:
         if limits.isolation == "none":
-            sweep(token)
+            plain.sweep(token)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
@@ -239,26 +235,57 @@ def _run_in(
         "block_toolkit": not isolated,
         "cpu_seconds": limits.cpu_seconds,
         "file_bytes": None if limits.file_mb is None else limits.file_mb << 20,
-        "processes": None if isolated else _process_limit(),
+        "processes": None if isolated else plain.process_limit(),
         "result_bytes": limits.result_mb << 20,
         "allow_processes": limits.allow_processes,
         "label": LABEL,
     }
+    uid = users.acquire() if isolated and users.dropping() else None
+    try:
+        return _run_as(
+            scratch, token, sizes, limits, settings, uid, result_read, control_write, beside
+        )
+    finally:
+        if uid is not None:
+            users.release(uid)
+
+
+def _run_as(
+    scratch: Path,
+    token: str,
+    sizes: list[int],
+    limits: Limits,
+    settings: dict[str, Any],
+    uid: int | None,
+    result_read: int,
+    control_write: int,
+    beside: list[Path] | None = None,
+) -> Outcome:
+    result_write, control_read = settings["fd"], settings["control"]
+    isolated = limits.isolation != "none"
+    keep: tuple[int, ...] = (result_write, control_read)
     if isolated:
+        userns = None
+        if uid is not None:
+            userns = users.namespace(uid)
+            keep += (userns,)
+        settings["user"] = None if userns is None else room.NOBODY
+        settings["pid1"] = True
         argv = room.command(
             [json.dumps(settings)],
             scratch / "submission.py",
             limits.modules,
             scratch_bytes=limits.scratch_mb << 20,
             beside=beside or (),
+            userns=userns,
         )
-        # bwrap's own processes (the namespace's first among them) are readable from inside,
-        # their environment too: none of the grader's variables (tokens, keys) goes there.
+        # Nothing of the grader's environment goes to bwrap (its first process is outside
+        # the room's PID namespace, but a variable may hold a token or a key).
         environment = {"PATH": os.defpath, "LANG": "C.UTF-8"}
-        cwd = None
+        cwd: Path | None = Path("/")
     else:
         argv = [sys.executable, "-I", "-u", str(CHILD), json.dumps(settings)]
-        environment = _plain_environment(token, scratch)
+        environment = plain.environment(token, scratch)
         cwd = scratch
     group = cgroup.Group()
     if isolated:
@@ -275,7 +302,7 @@ def _run_in(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            pass_fds=(result_write, control_read),
+            pass_fds=keep,
             start_new_session=True,
         )
     finally:
@@ -301,23 +328,6 @@ def _run_in(
         raise Stopped("the grader is stopping")
     outcome.seconds = time.monotonic() - started
     return outcome
-
-
-def _plain_environment(token: str, scratch: Path) -> dict[str, str]:
-    environment = {
-        key: value for key, value in os.environ.items() if not key.startswith("CP_QUEENS")
-    }
-    environment.update(
-        {
-            TOKEN_VARIABLE: token,
-            "HOME": str(scratch),
-            "TMPDIR": str(scratch),
-            "OMP_NUM_THREADS": "1",
-            "OPENBLAS_NUM_THREADS": "1",
-            "MPLBACKEND": "Agg",
-        }
-    )
-    return environment
 
 
 class _Control:
@@ -352,6 +362,10 @@ class _Watch:
         self.limits = limits
         self.pids: list[int] = [root]
         self.namespaces: set[str] = set()
+        # Descriptors of the namespaces, held until the run is gone: a namespace's number
+        # is given to a new one as soon as it dies, and the sweep of this run's numbers
+        # would kill another run's processes (of this grader, or another on the machine).
+        self.pins: list[int] = []
         self.cpu = 0.0
         self.peak = 0
         self.mine = watcher.namespace(os.getpid())
@@ -387,9 +401,21 @@ class _Watch:
     def discover(self) -> None:
         self.pids = watcher.tree(self.root)
         for pid in self.pids[1:]:
-            space = watcher.namespace(pid)
-            if space is not None and space != self.mine:
+            pin = watcher.pin(pid)
+            if pin is None:
+                continue
+            space, fd = pin
+            if space == self.mine or space in self.namespaces:
+                os.close(fd)
+            else:
                 self.namespaces.add(space)
+                self.pins.append(fd)
+
+    def unpin(self) -> None:
+        """Let the run's namespaces go (their numbers may then be given to new ones)."""
+        for fd in self.pins:
+            os.close(fd)
+        self.pins = []
 
 
 def _collect(
@@ -468,6 +494,8 @@ def _collect(
                         asked_at = cpu
                         control.ask(talk.next_size())
     finally:
+        if _STOPPING.is_set() and outcome.stopped is None and not talk.finished:
+            outcome.stopped = "stopping"  # ended by stop_all (its pipes closed first)
         running = talk.running
         if running is not None:
             outcome.cpu_by_size[running] = watch.measure() - asked_at
@@ -496,6 +524,7 @@ def _end(child: subprocess.Popen[bytes], watch: _Watch, outcome: Outcome) -> Non
     outcome.peak_memory = watch.peak
     outcome.namespaces = set(watch.namespaces)
     outcome.survivors = watcher.gone(watch.namespaces)
+    watch.unpin()
 
 
 def _reap(child: subprocess.Popen[bytes]) -> tuple[int, float]:
@@ -518,62 +547,3 @@ def _exited(child: subprocess.Popen[bytes]) -> bool:
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-
-
-def sweep(token: str, rounds: int = 20) -> int:
-    """Kill every process whose environment carries ``token``; how many were found.
-
-    The child leads its own process group, but a process may leave it (``setsid``);
-    its environment goes with it. Repeated, because a process may fork while we kill.
-    """
-    needle = f"{TOKEN_VARIABLE}={token}".encode()
-    found = 0
-    for _ in range(rounds):
-        pids = [pid for pid in _processes() if needle in _environ(pid)]
-        if not pids:
-            break
-        found += len(pids)
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.02)
-    return found
-
-
-def survivors(token: str) -> list[int]:
-    """Processes still carrying ``token`` (for tests: there should be none)."""
-    needle = f"{TOKEN_VARIABLE}={token}".encode()
-    return [pid for pid in _processes() if needle in _environ(pid)]
-
-
-def _processes() -> list[int]:
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return []
-    me = os.getpid()
-    return [int(name) for name in names if name.isdigit() and int(name) != me]
-
-
-def _environ(pid: int) -> bytes:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as source:
-            return source.read()
-    except OSError:
-        return b""
-
-
-def _process_limit() -> int | None:
-    """``RLIMIT_NPROC`` for the child: what the user runs now plus a few (None for root,
-    whom Linux does not limit). The limit counts every process and thread of the user."""
-    if os.geteuid() == 0:
-        return None
-    uid = os.geteuid()
-    tasks = 0
-    for pid in _processes():
-        try:
-            if os.stat(f"/proc/{pid}").st_uid == uid:
-                tasks += len(os.listdir(f"/proc/{pid}/task"))
-        except OSError:
-            continue
-    return tasks + SPARE_PROCESSES

@@ -20,6 +20,7 @@ runs, and accepts one reply for it while it runs; anything else is a violation
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -35,10 +36,13 @@ TEXT_LENGTH = 200
 
 
 def main(argv: list[str]) -> None:
-    if argv[1:] == ["--probe"]:  # the grader asks whether a room can be made here
+    settings = json.loads(argv[1])
+    _become(settings.get("user"))
+    if settings.get("pid1"):
+        _first_process()
+    if settings.get("probe"):  # the grader asks whether a room can be made here
         print("probe ok")
         os._exit(0)
-    settings = json.loads(argv[1])
     out, control = _renumber(int(settings["fd"]), int(settings["control"]))
     try:
         _limit(settings)
@@ -90,6 +94,57 @@ def main(argv: list[str]) -> None:
     os._exit(0)  # no atexit handler or finaliser of the submission runs after this
 
 
+def _become(user: int | None) -> None:
+    """In a room made by a grader running as root, become the room's user: no group, no
+    capability left (the uid maps to the run's own uid outside; ``users``)."""
+    if user is None:
+        return
+    os.setgroups([])
+    os.setresgid(user, user, user)
+    os.setresuid(user, user, user)
+    if os.getresuid() != (user, user, user) or os.getgroups():
+        os._exit(121)
+
+
+def _first_process() -> None:
+    """Stay as the room's first process (PID 1), untraceable, and go on as its child.
+
+    A PID 1 the submission could trace or write through ``/proc/1/mem`` would be a
+    process of the room it controls beyond its own; non-dumpable, this one is owned
+    by nobody in the room (ptrace and ``/proc/1/*`` are refused). It reaps orphans and
+    ends, when the submission's process ends, with its status (128 + the signal),
+    which the kernel follows by ending every process left in the namespace."""
+    _dumpable(False)
+    child = os.fork()
+    if child == 0:
+        _dumpable(True)  # the submission's own process: its /proc/self is its own
+        return
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the pipes and bwrap's are the child's
+    import signal
+
+    for number in signal.valid_signals():  # a signal from inside the room cannot end it
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(number, signal.SIG_DFL)
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(1)
+        except InterruptedError:
+            continue
+        if pid == child:
+            code = os.waitstatus_to_exitcode(status)
+            os._exit(128 - code if code < 0 else code)
+
+
+def _dumpable(flag: bool) -> None:
+    import ctypes
+
+    pr_set_dumpable = 4
+    if ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, int(flag), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE) failed")
+
+
 def _renumber(out: int, control: int) -> tuple[int, int]:
     """The two descriptors as 3 (results) and 4 (sizes asked), whatever numbers the grader
     had: the same run looks the same to a submission wherever it is graded."""
@@ -101,8 +156,8 @@ def _renumber(out: int, control: int) -> tuple[int, int]:
     os.close(control)
     os.dup2(high_out, 3)
     os.dup2(high_control, 4)
-    os.close(high_out)
-    os.close(high_control)
+    # Nothing else of bubblewrap's stays open (the user namespace it joined, above all).
+    os.closerange(5, os.sysconf("SC_OPEN_MAX"))
     return 3, 4
 
 

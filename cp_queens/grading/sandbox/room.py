@@ -30,7 +30,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 #: Where the allowed distributions appear inside the room.
 SITE = "/site"
@@ -236,29 +236,33 @@ def command(
     modules: Iterable[str],
     *,
     scratch_bytes: int,
-    keep_fds: Iterable[int] = (),
     beside: Iterable[Path] = (),
+    userns: int | None = None,
 ) -> list[str]:
     """The ``bwrap`` command running ``python -I -u HARNESS *harness_argv`` in a room;
-    the files ``beside`` appear read-only next to the submission, under their names."""
+    the files ``beside`` appear read-only next to the submission, under their names;
+    ``userns``: a descriptor of the user namespace to join (``users.namespace``, when the
+    grader is root), else bubblewrap makes one mapping the room's user to the grader's."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise Unavailable("bubblewrap (bwrap) is not installed")
     python = interpreter()
     prefixes, _ = interpreter_paths(str(python))
+    if userns is None:  # run by an ordinary user: the room's user is that user outside
+        users = ["--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+        users += ["--disable-userns", "--cap-drop", "ALL"]
+    else:  # run by root: the namespace of the run's own uid; the harness becomes NOBODY
+        users = ["--userns", str(userns), "--unshare-pid", "--unshare-net", "--unshare-ipc"]
+        users += ["--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
+        users += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     args = [
         bwrap,
-        "--unshare-all",
-        "--unshare-user",
-        "--uid",
-        str(NOBODY),
-        "--gid",
-        str(NOBODY),
-        "--disable-userns",
-        "--cap-drop",
-        "ALL",
+        *users,
         "--die-with-parent",
         "--new-session",
+        # The harness is the namespace's first process (no bwrap there to trace or read):
+        # it makes itself untraceable and runs the submission as its child.
+        "--as-pid-1",
         "--hostname",
         "submission",
         *_system_binds(),
@@ -279,9 +283,11 @@ def command(
     toolkit = _toolkit_folder()
     if toolkit is not None and any(toolkit.is_relative_to(r) for r in [*roots, Path("/usr")]):
         args += ["--tmpfs", str(toolkit)]  # an install of the toolkit in a bound tree: covered
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--size", str(scratch_bytes), "--tmpfs", SCRATCH]
-    args += ["--size", str(1 << 20), "--tmpfs", "/dev/shm"]
+    # /proc/sys read-only: bubblewrap covers it only where it could write it, and a few
+    # files there (ns_last_pid) and the network's sysctls are writable by their owner.
+    args += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
+    args += ["--perms", "01777", "--size", str(scratch_bytes), "--tmpfs", SCRATCH]
+    args += ["--perms", "01777", "--size", str(1 << 20), "--tmpfs", "/dev/shm"]
     args += ["--symlink", SCRATCH, "/tmp", "--dir", SITE]
     for name, where in sorted(allowed_entries(modules).items()):
         args += ["--ro-bind", str(where), f"{SITE}/{name}"]
@@ -289,12 +295,31 @@ def command(
     args += ["--ro-bind", str(harness), HARNESS, "--ro-bind", str(submission), SUBMISSION]
     for path in beside:
         args += ["--ro-bind", str(path), f"{SUBMISSION.rsplit('/', 1)[0]}/{path.name}"]
+    args += _open_folders(args)
     # The room's own root is a tmpfs bubblewrap made to hold the mount points: read-only
     # once they are made, or a submission could fill memory there, outside every cap.
     args += ["--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
     for key, value in _environment().items():
         args += ["--setenv", key, value]
     return [*args, "--", str(python), "-I", "-u", HARNESS, *harness_argv]
+
+
+def _open_folders(args: list[str]) -> list[str]:
+    """``--chmod 0755`` for the folders bubblewrap made on the way to a mount point: it
+    gives them the mode of the host's (``/root`` is 0700, the scratch folder holding the
+    submission too), and the room's user, not their owner, must pass through them."""
+    destinations = {args[i + 2] for i, arg in enumerate(args) if arg in _MOUNTS}
+    made: list[str] = []
+    for destination in sorted(destinations):
+        for parent in reversed(PurePosixPath(destination).parents):
+            folder = str(parent)
+            if folder != "/" and folder not in destinations and folder not in made:
+                made.append(folder)
+    return [word for folder in made for word in ("--chmod", "0755", folder)]
+
+
+#: The options that mount SOURCE on DESTINATION (the destination is the second argument).
+_MOUNTS = ("--ro-bind", "--bind", "--dev-bind")
 
 
 def _environment() -> dict[str, str]:
@@ -319,16 +344,32 @@ def unavailable() -> str | None:
         return "bubblewrap (bwrap) is not installed"
     import tempfile
 
+    from cp_queens.grading.sandbox import users
+
+    uid = users.acquire() if users.dropping() else None
     with tempfile.NamedTemporaryFile("w", suffix=".py") as probe:
         probe.write("def model(n):\n    return []\n")
         probe.flush()
         try:
-            argv = command(["--probe"], Path(probe.name), (), scratch_bytes=1 << 20)
-            done = subprocess.run(argv, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+            userns = None if uid is None else users.namespace(uid)
+            settings = {"probe": True, "user": None if userns is None else NOBODY}
+            argv = command(
+                [json.dumps(settings)], Path(probe.name), (), scratch_bytes=1 << 20, userns=userns
+            )
+            done = subprocess.run(
+                argv,
+                capture_output=True,
+                timeout=60,
+                stdin=subprocess.DEVNULL,
+                pass_fds=() if userns is None else (userns,),
+            )
         except (OSError, subprocess.SubprocessError) as error:
             return f"bwrap could not start: {error}"
         except Unavailable as error:
             return str(error)
+        finally:
+            if uid is not None:
+                users.release(uid)
     if done.returncode != 0 or done.stdout.strip() != b"probe ok":
         said = (done.stderr or done.stdout).decode(errors="replace").strip().splitlines()
         return f"bwrap cannot make a sandbox here: {said[-1] if said else done.returncode}"

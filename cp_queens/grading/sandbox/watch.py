@@ -100,6 +100,16 @@ def namespace(pid: int) -> str | None:
         return None
 
 
+def pin(pid: int) -> tuple[str, int] | None:
+    """The PID namespace of ``pid`` and a descriptor holding it: while the descriptor is
+    open, the namespace's number is not given to another (None if ``pid`` is gone)."""
+    try:
+        fd = os.open(f"/proc/{pid}/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    return f"pid:[{os.fstat(fd).st_ino}]", fd
+
+
 def members(namespaces: set[str], started_before: float | None = None) -> list[int]:
     """Every live process in one of ``namespaces`` (for the end of a run, and for tests);
     a zombie (dead, waiting for its parent to read its status) is not alive. The kernel
