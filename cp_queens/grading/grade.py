@@ -240,6 +240,7 @@ def grade_submissions(
             future.cancel()
         _stop_rooms(futures)
         pool.shutdown(wait=True, cancel_futures=True)
+        sandbox.resume()  # every run has returned: this process may grade again
         graded = [
             future.result()
             for future in futures
