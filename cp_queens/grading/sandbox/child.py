@@ -36,11 +36,12 @@ TEXT_LENGTH = 200
 
 
 def main(argv: list[str]) -> None:
-    settings = json.loads(argv[1])
+    probe = argv[1] == "--probe"  # the grader asks whether a room can be made here
+    settings = json.loads(argv[-1])
     _become(settings.get("user"))
     if settings.get("pid1"):
         _first_process()
-    if settings.get("probe"):  # the grader asks whether a room can be made here
+    if probe:
         print("probe ok")
         os._exit(0)
     out, control = _renumber(int(settings["fd"]), int(settings["control"]))

@@ -344,7 +344,7 @@ def unavailable() -> str | None:
         return "bubblewrap (bwrap) is not installed"
     import tempfile
 
-    from cp_queens.grading.sandbox import users
+    import cp_queens.grading.sandbox.users as users
 
     uid = users.acquire() if users.dropping() else None
     with tempfile.NamedTemporaryFile("w", suffix=".py") as probe:
@@ -352,9 +352,9 @@ def unavailable() -> str | None:
         probe.flush()
         try:
             userns = None if uid is None else users.namespace(uid)
-            settings = {"probe": True, "user": None if userns is None else NOBODY}
+            settings = json.dumps({"user": None if userns is None else NOBODY})
             argv = command(
-                [json.dumps(settings)], Path(probe.name), (), scratch_bytes=1 << 20, userns=userns
+                ["--probe", settings], Path(probe.name), (), scratch_bytes=1 << 20, userns=userns
             )
             done = subprocess.run(
                 argv,
