@@ -15,6 +15,13 @@
 # Run it as a script, from the repository:
 #
 #     python examples/01_model.py
+#
+# Edit the model below and run the script again: the script is the model, so every
+# edit shows at once (nothing to install). The same model is the `cpsat` engine of the
+# toolkit, in `cp_queens/engines/cpsat/model.py`, which `cp-queens solve 8` runs
+# (`model=integer` in its statistics line). To see edits *there* run by `cp-queens`,
+# install your clone editable, `pip install -e .`: a plain `pip install .` copies the
+# package, and the copy does not change when you edit the clone.
 
 # %% [markdown]
 # This notebook needs `cp-queens` in its kernel. The next cell installs it when it is

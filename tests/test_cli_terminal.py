@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -97,3 +98,50 @@ def test_no_help_line_is_wider_than_80_columns(monkeypatch: pytest.MonkeyPatch) 
     for name, text in helps.items():
         wide = [line for line in text.splitlines() if len(line) > 80]
         assert not wide, f"'cp-queens {name} --help' has lines over 80 columns: {wide}"
+
+
+def _on_a_terminal(argv: list[str]) -> tuple[int, str, str]:
+    """Run ``cp-queens argv`` with stderr on a pseudo-terminal (stdout piped): exit code,
+    what the terminal showed, and stdout."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cp_queens", *argv],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        env={**os.environ, "COLUMNS": "120"},
+    )
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 1 << 16)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    out = process.stdout.read().decode() if process.stdout else ""
+    return process.wait(), shown.decode(errors="replace"), out
+
+
+def test_enumerate_to_a_file_and_verify_draw_the_live_line_their_help_promises(
+    tmp_path: Path,
+) -> None:
+    """``--quiet`` says it drops the live progress: enumerate and verify have one."""
+    target = tmp_path / "n10.jsonl"
+    code, shown, _ = _on_a_terminal(
+        ["enumerate", "10", "-e", "fast", "--format", "jsonl", "-o", str(target)]
+    )
+    assert code == 0 and "enumerating N=10 with fast" in shown
+    assert re.search(r"[0-9,]+ solutions", shown)
+    code, shown, out = _on_a_terminal(["verify", str(target)])
+    assert code == 0 and "OK: 724 placements checked" in out
+    assert f"verifying {target}" in shown and re.search(r"[0-9,]+ placements", shown)
+    code, shown, _ = _on_a_terminal(["verify", str(target), "--quiet"])
+    assert code == 0 and "verifying" not in shown

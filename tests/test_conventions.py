@@ -102,3 +102,13 @@ def test_bash_completes_commands_and_engine_names(tmp_path: Path) -> None:
     assert set(complete("cp-queens", "co")) == {"count", "complete", "compare", "completion"}
     assert set(complete("cp-queens", "count", "8", "--engine", "cpsat")) == {"cpsat", "cpsat-board"}
     assert complete("cp-queens", "solve", "8", "--format", "j") == ["jsonl", "json"]
+    # file names where an argument is a file, directories where it is one
+    (tmp_path / "boards.jsonl").write_text("[1, 3, 0, 2]\n")
+    (tmp_path / "results").mkdir()
+    folder = f"{tmp_path}/"
+    assert f"{tmp_path}/boards.jsonl" in complete("cp-queens", "verify", f"{folder}b")
+    assert f"{tmp_path}/boards.jsonl" in complete("cp-queens", "enumerate", "8", "-o", f"{folder}b")
+    assert f"{tmp_path}/boards.jsonl" in complete("cp-queens", "complete", f"{folder}b")
+    outs = complete("cp-queens", "compare", "--n", "4", "--out", folder)
+    assert any(out.rstrip("/") == f"{tmp_path}/results" for out in outs), outs
+    assert not any(out.endswith("boards.jsonl") for out in outs)

@@ -150,3 +150,30 @@ def test_the_site_builds_in_strict_mode(tmp_path: Path) -> None:
     exercises = (site / "exercises" / "index.html").read_text(encoding="utf-8")
     assert '<ol start="15">' in exercises and "Lesson 11" in exercises
     assert (site / "week-plan" / "index.html").is_file()
+
+
+#: ``cp_queens.name.name...`` written in backquotes in a page, as code a reader types.
+_DOTTED = re.compile(r"`(cp_queens(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?:\(\))?`")
+
+
+def test_every_name_the_pages_write_as_code_is_reached_by_attributes() -> None:
+    """``cp_queens.answer.schema()`` was documented, but ``cp_queens.answer`` is the function
+    (its module is shadowed by it): every ``cp_queens.x.y`` a page shows must work as a
+    reader types it, after ``import cp_queens`` and the module's own import."""
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.walk_packages(cp_queens.__path__, "cp_queens."):
+        if module.name.endswith("__main__") or ".sandbox." in module.name:
+            continue
+        importlib.import_module(module.name)  # as a reader who imported it would have it
+    unreachable = []
+    for page in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for match in _DOTTED.finditer(page.read_text(encoding="utf-8")):
+            found: object = cp_queens
+            for part in match[1].split(".")[1:]:
+                if not hasattr(found, part):
+                    unreachable.append(f"{page.relative_to(ROOT)}: {match[1]}")
+                    break
+                found = getattr(found, part)
+    assert not unreachable, unreachable

@@ -66,6 +66,8 @@ COMMANDS = [
 
 #: Commands that print no statistics, so ``--quiet`` would mean nothing to them.
 NOTHING_TO_QUIET = ("completion",)
+#: Commands that draw a live progress line on a terminal (which ``--quiet`` drops too).
+LIVE_PROGRESS = frozenset({"count", "enumerate", "verify", "compare", "grade"})
 
 #: Set to 1 (or pass ``--debug``) to see the traceback of an internal error.
 DEBUG_VARIABLE = "CP_QUEENS_DEBUG"
@@ -135,11 +137,12 @@ class _Commands(argparse._SubParsersAction):
         command.load().add_parser(_Into(subparser))
         subparser.formatter_class = HelpFormatter
         if name not in NOTHING_TO_QUIET:
+            live = " and no live progress" if name in LIVE_PROGRESS else ""
             subparser.add_argument(
                 "--quiet",
                 "-q",
                 action="store_true",
-                help="no '#' statistics lines and no live progress on stderr (errors still show)",
+                help=f"no '#' statistics lines{live} on stderr (errors still show)",
             )
         # Accepted after the command too; SUPPRESS keeps a flag given before it.
         subparser.add_argument(

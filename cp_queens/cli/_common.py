@@ -48,6 +48,7 @@ from cp_queens.cli._output import (
 from cp_queens.cli._parser import HelpFormatter, OneLineErrorParser, terminal_columns
 from cp_queens.cli._progress import (
     BAR_WIDTHS,
+    Tally,
     fit_progress,
     progress_details,
     progress_display,
@@ -61,6 +62,7 @@ __all__ = [
     "HelpFormatter",
     "OneLineErrorParser",
     "StreamError",
+    "Tally",
     "add_engine_argument",
     "add_format_argument",
     "add_method_argument",

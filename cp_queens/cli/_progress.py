@@ -27,14 +27,17 @@ def _clock(seconds: float | None) -> str:
 BAR_WIDTHS = (20, 12, 6)
 
 
-def progress_details(info: ProgressRecord, since: float = 0.0) -> list[str]:
+def progress_details(
+    info: ProgressRecord, since: float = 0.0, noun: str = "solutions"
+) -> list[str]:
     """What the live line can say about ``info``, from the fullest text to the shortest.
 
     ``since``: seconds since ``info`` was reported. The line is redrawn several times a
     second between reports (a subproblem may take minutes), so its clock keeps moving
     and its ETA counts down instead of freezing. The rate is always solutions per
-    second, said so; units of work (subproblems) are "parts", with their own count.
-    Without a known total of parts there is no fraction to show, nor an ETA.
+    second, said so (``noun``: what is counted, ``placements`` for ``verify``); units of
+    work (subproblems) are "parts", with their own count. Without a known total of parts
+    there is no fraction to show, nor an ETA.
 
     Examples:
         >>> record = ProgressRecord(12_873_980, 40.0, done=5_920, total=6_778)
@@ -50,8 +53,8 @@ def progress_details(info: ProgressRecord, since: float = 0.0) -> list[str]:
         '21 parts, 920 solutions, 460 solutions/s, 0:00:03'
     """
     elapsed = _clock(info.elapsed + since)
-    solutions = f"{info.solutions:,} solutions"
-    rate = f"{info.solutions / info.elapsed:,.0f} solutions/s" if info.elapsed > 0 else None
+    solutions = f"{info.solutions:,} {noun}"
+    rate = f"{info.solutions / info.elapsed:,.0f} {noun}/s" if info.elapsed > 0 else None
     if info.total is None or info.done is None:
         head = f"{info.done:,} parts, {solutions}" if info.done is not None else solutions
         fuller = [f"{head}, {rate}, {elapsed}"] if rate else []
@@ -116,7 +119,7 @@ def progress_line(console: Console, detail: Callable[[], str]) -> tuple[BarColum
 
 @contextlib.contextmanager
 def progress_display(
-    label: str, console: Console | None = None
+    label: str, console: Console | None = None, noun: str = "solutions"
 ) -> Iterator[ProgressCallback | None]:
     """One live Rich line for every engine's ``Progress``; ``None``
     when stderr is not a terminal (or with ``--quiet``).
@@ -139,7 +142,7 @@ def progress_display(
             return "starting"
         info, at = last[-1]
         text, bar_column.bar_width = fit_progress(
-            label, progress_details(info, time.monotonic() - at), console.width
+            label, progress_details(info, time.monotonic() - at, noun), console.width
         )
         return text
 
@@ -153,3 +156,24 @@ def progress_display(
                 bar.update(task, total=info.total, completed=info.done)
 
         yield update
+
+
+class Tally:
+    """Counts what a command writes or reads as it goes and tells a progress display, at
+    most every ``EVERY`` seconds (a call per placement stays a clock read and an add)."""
+
+    #: Seconds between two reports: the line is redrawn four times a second anyway.
+    EVERY = 0.1
+
+    def __init__(self, show: ProgressCallback) -> None:
+        self.show = show
+        self.count = 0
+        self.started = time.monotonic()
+        self._next = self.started
+
+    def add(self, count: int) -> None:
+        self.count += count
+        now = time.monotonic()
+        if now >= self._next:
+            self._next = now + self.EVERY
+            self.show(ProgressRecord(self.count, now - self.started))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any
 
 from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem
 from cp_queens.cli._common import (
+    Tally,
     add_engine_argument,
     add_format_argument,
     add_method_argument,
@@ -19,6 +21,7 @@ from cp_queens.cli._common import (
     non_negative_int,
     open_sink,
     positive_seconds,
+    progress_display,
     report,
     strategy_options,
 )
@@ -88,8 +91,13 @@ def run(args: argparse.Namespace) -> int:
     where = f" in {args.output}" if args.output not in (None, "-") else ""
     sink: Sink | None = None
     try:
-        with open_sink(args.format, args.output, problem) as sink:
-            write = sink.block if blocks else sink.placement
+        with (
+            open_sink(args.format, args.output, problem) as sink,
+            _progress(args, engine.name) as tally,
+        ):
+            write: Callable[[Any], int] = sink.block if blocks else sink.placement
+            if tally is not None:
+                write = _told(write, tally)
             try:
                 result = streamed(problem, stream, write, stats=stats, limit=args.limit)
             except KeyboardInterrupt:
@@ -114,6 +122,29 @@ def run(args: argparse.Namespace) -> int:
         stream.close()  # every exit ends the solver, also a failed write
     report(stats)
     return conclude(result, args.time_limit, where)
+
+
+@contextlib.contextmanager
+def _progress(args: argparse.Namespace, engine: str) -> Iterator[Tally | None]:
+    """A live line of the solutions written, on a terminal, when the solutions themselves
+    do not go to it (``-o FILE``, or stdout piped): they would run through the line."""
+    to_terminal = args.output in (None, "-") and sys.stdout.isatty()
+    if to_terminal:
+        yield None
+        return
+    with progress_display(f"enumerating N={args.n} with {engine}") as show:
+        yield None if show is None else Tally(show)
+
+
+def _told(write: Callable[[Any], int], tally: Tally) -> Callable[[Any], int]:
+    """``write``, telling ``tally`` how many solutions each call wrote."""
+
+    def told(item: Any) -> int:
+        written = write(item)
+        tally.add(written)
+        return written
+
+    return told
 
 
 def stopped(problem: Problem, written: int, stats: Stats) -> Answer:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 SHELLS = ("bash", "zsh", "tcsh")
 
@@ -24,7 +25,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "completion",
         description="Print a tab-completion script for SHELL on stdout. Load it in your shell\n"
-        "(see the examples) and Tab completes commands, options and their choices.",
+        "(see the examples) and Tab completes commands, options and their choices, file\n"
+        "names where an argument is a file and directories where it is one.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -39,8 +41,30 @@ def run(args: argparse.Namespace) -> int:
 
     parser = build_parser()
     _offer_engine_names(parser)
+    _offer_paths(parser, shtab)
     sys.stdout.write(shtab.complete(parser, shell=args.shell))
     return 0
+
+
+#: Metavars of the arguments that name a file (``F``: ``--output``; ``CSV``:
+#: ``--overrides``; ``FOLDER|FILE``: what ``grade`` grades) and a directory (``DIR``).
+FILE_METAVARS = frozenset({"F", "FILE", "CSV", "FOLDER|FILE"})
+DIRECTORY_METAVARS = frozenset({"DIR"})
+
+
+def _offer_paths(parser: argparse.ArgumentParser, shtab: Any) -> None:
+    """Tab completes file names where an argument is a file, directories where it is one.
+
+    Found by metavar, so that a new ``--output F`` completes file names with no edit here.
+    """
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subparser in action.choices.values():
+                _offer_paths(subparser, shtab)
+        elif action.metavar in FILE_METAVARS:
+            action.complete = shtab.FILE  # type: ignore[attr-defined]
+        elif action.metavar in DIRECTORY_METAVARS:
+            action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]
 
 
 def _offer_engine_names(parser: argparse.ArgumentParser) -> None:

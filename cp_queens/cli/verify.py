@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from cp_queens.cli._common import (
+    Tally,
     add_format_argument,
     board_size,
     deliver,
     non_negative_int,
     open_input,
+    progress_display,
 )
 from cp_queens.problem import Problem
 from cp_queens.verify import verify_all
@@ -55,9 +59,13 @@ def run(args: argparse.Namespace) -> int:
     def say(index: int, n: int, reason: str) -> None:
         print(f"{name}: placement {index} (n={n}): {reason}")
 
-    with open_input(args.file) as source:
+    with (
+        open_input(args.file) as source,
+        progress_display(f"verifying {name}", noun="placements") as show,
+    ):
+        blocks = read_blocks(source, name)
         verdict = verify_all(
-            read_blocks(source, name),
+            blocks if show is None else _told(blocks, Tally(show)),
             name,
             problem=problem,
             distinct=args.distinct,
@@ -67,3 +75,11 @@ def run(args: argparse.Namespace) -> int:
             on_failure=None if FORMATS[args.format].document else say,
         )
     return deliver(verdict, args.format)
+
+
+def _told(blocks: Iterable[Any], tally: Tally) -> Iterator[Any]:
+    """``blocks`` as read (arrays of placements, or one placement each), counted for the
+    live line on a terminal."""
+    for block in blocks:
+        yield block
+        tally.add(len(block) if getattr(block, "ndim", 1) == 2 else 1)
