@@ -11,7 +11,12 @@ import pytest
 from cp_queens import Budget, Problem, engines, verify
 from cp_queens.engines._cpsat.runner import SolverSettings
 from cp_queens.engines.cpsat.greedy import build_model
-from cp_queens.engines.cpsat.search import VALUE_ORDERS, VARIABLE_ORDERS, SearchStrategy
+from cp_queens.engines.cpsat.search import (
+    FIRST_MODEL_UP_TO,
+    VALUE_ORDERS,
+    VARIABLE_ORDERS,
+    SearchStrategy,
+)
 from cp_queens.errors import CpQueensError, TimeLimitError
 from cp_queens.stats import COMPLETE, TIME_LIMIT
 from tests.helpers import total
@@ -50,11 +55,17 @@ def test_every_strategy_counts_like_oeis_and_keeps_given_queens(options: dict) -
     assert set(engine.solutions(completion)) == _reference(completion)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 50, 200])
-def test_default_first_is_the_greedy_search_and_its_answer_is_verified(n: int) -> None:
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, FIRST_MODEL_UP_TO, FIRST_MODEL_UP_TO + 1, 200])
+def test_default_first_runs_the_model_then_the_greedy_search_and_its_answer_is_verified(
+    n: int,
+) -> None:
+    """``solve 8`` runs the card's integer model; from where greedy measurably wins, greedy."""
     answer = engines.get("cpsat").first(Problem(n))
     placement = answer.value
-    assert answer.stats is not None and answer.stats.extra["strategy"] == "greedy"
+    small = n <= FIRST_MODEL_UP_TO
+    assert answer.stats is not None
+    assert answer.stats.extra["strategy"] == ("portfolio" if small else "greedy")
+    assert answer.stats.extra["model"] == ("integer" if small else "0/1 board")
     assert answer.stats.status == COMPLETE
     if n in (2, 3):
         assert placement is None  # proved: the search is complete

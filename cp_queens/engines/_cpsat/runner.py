@@ -144,17 +144,33 @@ def solve(
     return search.result()
 
 
+class _First(cp_model.CpSolverSolutionCallback):
+    """Takes the first solution in the solution callback, as the card's model hands every
+    solution over (a model with no objective stops at its first solution anyway)."""
+
+    def __init__(self, decode: Decoder) -> None:
+        super().__init__()
+        self._decode = decode
+        self.found: tuple[int, ...] | None = None
+
+    def on_solution_callback(self) -> None:
+        if self.found is None:
+            self.found = self._decode(self)
+
+
 def first(
     model: cp_model.CpModel, decode: Decoder, settings: SolverSettings, stats: Stats
 ) -> Placement | None:
-    """One solution with all workers (the portfolio), or ``None``."""
+    """One solution with all workers (the portfolio), through the callback, or ``None``."""
     solver = settings.solver(enumerate_all=False)
     watch_phases(solver)
-    status = solve(solver, model)
+    callback = _First(decode)
+    status = solve(solver, model, callback)
     record(stats, solver, status, stopped=False)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        # A CpSolver answers value() like a solution callback does.
-        return Placement(decode(solver))  # type: ignore[arg-type]
+        # The callback saw it; a CpSolver answers value() like a callback, should it not have.
+        found = callback.found if callback.found is not None else decode(solver)  # type: ignore[arg-type]
+        return Placement(found)
     return None
 
 

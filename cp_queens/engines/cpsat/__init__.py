@@ -33,12 +33,15 @@ Options a course can compare:
   canonical filter).
 * ``strategy="auto" | "portfolio" | "fixed" | "greedy"`` with
   ``variable_order`` and ``value_order`` says how CP-SAT searches
-  (``cp_queens.engines.cpsat.search``). ``auto`` uses ``greedy`` for
-  ``first`` - a randomised greedy search on the 0/1 view of this model
-  that answers n = 1000 in seconds (``cp_queens.engines.cpsat.greedy``)
-  - and CP-SAT's own search for counting and enumeration. A strategy other
-  than ``auto`` enumerates with the ``plain`` method, so that it is the
-  strategy that is measured.
+  (``cp_queens.engines.cpsat.search``). ``auto`` runs this model with
+  CP-SAT's own search, the solutions taken in a solution callback, for
+  counting, enumeration and one solution of a board up to
+  ``FIRST_MODEL_UP_TO`` rows; for one solution of a larger board, a
+  randomised greedy search on the 0/1 view of this model that answers
+  n = 1000 in seconds (``cp_queens.engines.cpsat.greedy``). The statistics
+  say which ran (``strategy=``, ``model=integer`` or ``model="0/1 board"``).
+  A strategy other than ``auto`` enumerates with the ``plain`` method, so
+  that it is the strategy that is measured.
 """
 
 from __future__ import annotations
@@ -269,7 +272,10 @@ class CpSatEngine(Engine):
         from cp_queens.engines.cpsat.symmetry import add_symmetry_breaking
 
         task = call.task
-        strategy = self.search.resolve(task)
+        # The size that picks the search of one solution: an empty board's (a completion
+        # keeps its own rule, below: the count's search when it may have none).
+        rows = problem.n if problem.is_empty_board else None
+        strategy = self.search.resolve(task, rows)
         settings = self.settings
         if strategy == "greedy" and self.symmetry != "none":
             strategy = "portfolio"  # auto with symmetry breaking: the integer model
@@ -277,8 +283,12 @@ class CpSatEngine(Engine):
             strategy = "portfolio"  # the count's search: proves "none" as fast as it
             settings = settings.with_defaults({"num_workers": 1})
         call.stats.extra["strategy"] = (
-            self.search.describe(task) if strategy == self.search.resolve(task) else strategy
+            self.search.describe(task, rows)
+            if strategy == self.search.resolve(task, rows)
+            else strategy
         )
+        # Which model ran: the card's (``model.py``) or the 0/1 board of the greedy search.
+        call.stats.extra["model"] = "0/1 board" if strategy == "greedy" else "integer"
         if strategy == "greedy":
             settings = settings.with_defaults(greedy.GREEDY_PARAMETERS)
             model, decode = greedy.model_and_decoder(problem)

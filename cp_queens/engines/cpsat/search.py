@@ -13,14 +13,16 @@ Three strategies a course can compare (``strategy=`` on the ``cpsat`` engine,
 * ``"greedy"`` - the large-board setting (details in
   ``cp_queens.engines.cpsat.greedy``): the 0/1 view of the same model,
   and every decision puts a queen on a random free square; clause learning
-  repairs the few dead ends. The default of ``first()``.
+  repairs the few dead ends. The default of ``first()`` on large boards.
 
-``"auto"`` (the default) means ``greedy`` for one solution and ``portfolio``
-for counting and enumeration, where the plain model with CP-SAT's default
-search (or the ``fast`` method) is what was measured to be quick. One
-exception, made by the engine: one solution of a completion with few free rows
-is searched as the count searches (``PROVE_UP_TO`` in ``engines/cpsat``), since
-the greedy search cannot prove that none exists.
+``"auto"`` (the default) means ``portfolio`` - the design card's integer model
+itself - for counting and enumeration, and for one solution of a board up to
+``FIRST_MODEL_UP_TO`` (so that ``cp-queens solve 8`` runs the model the README
+shows, and a student who edits it sees the edit run); beyond that size, where
+it was measured to win (``benchmarks/first_default.py``), ``greedy`` for one
+solution. One exception, made by the engine: one solution of a completion with
+few free rows is searched as the count searches (``PROVE_UP_TO`` in
+``engines/cpsat``), since the greedy search cannot prove that none exists.
 
 Two honest caveats, both found by measuring:
 
@@ -55,6 +57,14 @@ from cp_queens.errors import CpQueensError
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
+
+#: ``strategy="auto"`` finds one solution of an empty board up to this size with the
+#: integer model and CP-SAT's own search (``portfolio``), beyond it with ``greedy``:
+#: from n = 40 on, every ``cp-queens solve N`` with greedy took less CPU than the cheapest
+#: with the model (0.50-0.54 s against 0.56-0.59 s at n = 40; 0.47-0.59 against 0.96-1.16
+#: at n = 96), while up to n = 32 the two ranges overlap: ``benchmarks/first_default.py``,
+#: docs/benchmarks.md ("The default first solution").
+FIRST_MODEL_UP_TO = 32
 
 #: Values of the ``strategy`` option.
 STRATEGIES = ("auto", "portfolio", "fixed", "greedy")
@@ -96,8 +106,8 @@ class SearchStrategy:
     Examples:
         >>> SearchStrategy("fixed", "min-domain", "median").describe()
         'fixed(min-domain,median)'
-        >>> SearchStrategy().resolve("first")
-        'greedy'
+        >>> SearchStrategy().resolve("first", 8), SearchStrategy().resolve("first", 1000)
+        ('portfolio', 'greedy')
     """
 
     name: str = "auto"
@@ -109,14 +119,17 @@ class SearchStrategy:
         _check("variable order", self.variable_order, VARIABLE_ORDERS)
         _check("value order", self.value_order, VALUE_ORDERS)
 
-    def resolve(self, task: str) -> str:
-        """The concrete strategy for ``task`` (``"first"``, ``"count"``, ``"solutions"``)."""
+    def resolve(self, task: str, rows: int | None = None) -> str:
+        """The concrete strategy for ``task`` (``"first"``, ``"count"``, ``"solutions"``)
+        on a board of ``rows`` free rows (``None``: a large one)."""
         if self.name != "auto":
             return self.name
-        return "greedy" if task == "first" else "portfolio"
+        if task == "first" and (rows is None or rows > FIRST_MODEL_UP_TO):
+            return "greedy"
+        return "portfolio"
 
-    def describe(self, task: str = "first") -> str:
-        name = self.resolve(task)
+    def describe(self, task: str = "first", rows: int | None = None) -> str:
+        name = self.resolve(task, rows)
         if name == "fixed":
             return f"fixed({self.variable_order},{self.value_order})"
         return name
