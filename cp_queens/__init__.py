@@ -10,7 +10,7 @@ Examples:
     >>> cp_queens.verify([1, 3, 0, 2]).ok
     True
 
-Each function gives the value of what ``cp_queens.answer.answer`` found
+Each function gives the value of what ``cp_queens.answer()`` found
 (``Answer.result()``): every answer is complete or the call raises. A count, first
 solution or stream that a time limit cut short raises ``TimeLimitError``, which carries
 what was found (``partial``) and the statistics (``stats``):

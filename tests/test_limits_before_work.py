@@ -249,7 +249,8 @@ def test_a_small_completion_is_searched_as_the_count_searches() -> None:
     engine, budget = engines.build("cpsat", time_limit=60)
     completed = engine.first(Problem(6, blocked=[(0, 0)]), budget=budget)
     assert completed.stats and completed.stats.extra["strategy"] == "portfolio"
-    solved = engine.first(Problem(8), budget=budget)  # an empty board keeps the greedy search
+    # an empty board past the model's sizes (FIRST_MODEL_UP_TO) keeps the greedy search
+    solved = engine.first(Problem(64), budget=budget)
     assert solved.stats and solved.stats.extra["strategy"] == "greedy"
 
 

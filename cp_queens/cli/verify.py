@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     with (
         open_input(args.file) as source,
-        progress_display(f"verifying {name}", noun="placements") as show,
+        progress_display(f"verifying {os.path.basename(name)}", noun="placements") as show,
     ):
         blocks = read_blocks(source, name)
         verdict = verify_all(

@@ -27,8 +27,8 @@ and ``search_time`` among its other figures (from CP-SAT's log, read as it is wr
 
 An engine that starts worker processes of its own (``cpsat``'s default
 ``method="fast"`` for n >= 10) is measured with them: the wall time includes
-their work, and ``ru_maxrss`` is then the largest single process among the
-run and the workers it waited for, not their sum. Engines are named as on the
+their work, and the peak memory is then that of the largest single process among
+the run and the workers it waited for, not their sum. Engines are named as on the
 command line, optionally with constructor options: ``cpsat:method=plain``,
 ``pyconstraint:solver=min-conflicts`` (see ``parse_engine_spec``). An engine
 registered outside the package is known in the run's process when its class can be
