@@ -163,8 +163,8 @@ def test_a_device_and_a_namesake_are_rows_too(tmp_path: Path) -> None:
     (tmp_path / "zero.py").symlink_to("/dev/zero")  # a link: never followed
     (tmp_path / "Ann Lee_1_assignsubmission_file_").mkdir()
     (tmp_path / "Ann Lee_1_assignsubmission_file_" / "q.py").write_text(RIGHT)
-    (tmp_path / "Ann Lee_2_assignsubmission_file_").mkdir()
-    (tmp_path / "Ann Lee_2_assignsubmission_file_" / "q.py").write_text(RIGHT)
+    (tmp_path / "Ann Lee_2_assignsubmission_file").mkdir()  # Moodle 4's name: no "_" after
+    (tmp_path / "Ann Lee_2_assignsubmission_file" / "q.py").write_text(RIGHT)
     (tmp_path / "empty").mkdir()
     found = {s.student: s for s in find_submissions(tmp_path)}
     assert set(found) == {"zero", "Ann Lee", "Ann Lee [2]", "empty"}

@@ -9,6 +9,7 @@ lecturer's overrides ``cp_queens.grading.overrides``.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from cp_queens.errors import CpQueensError
 
@@ -60,6 +61,25 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "computed ones; the reason goes into marks.csv and the feedback",
     )
     parser.add_argument(
+        "--roster",
+        metavar="CSV",
+        help="the class list, a CSV with the students' id and name (an LMS's own export "
+        "will do): every student on it gets a row, 0 and 'nothing handed in' if missing; "
+        "submissions are matched by the names Moodle and Canvas downloads use",
+    )
+    parser.add_argument(
+        "--export",
+        nargs=2,
+        metavar=("LMS", "FILE"),
+        help="also write FILE for the LMS's gradebook import: canvas (its gradebook "
+        "export's columns) or moodle (an id column and a grade column); needs --roster",
+    )
+    parser.add_argument(
+        "--assignment",
+        metavar="NAME",
+        help="the gradebook column of --export (default: the rubric's name)",
+    )
+    parser.add_argument(
         "--out",
         metavar="DIR",
         help="where marks.csv and feedback/ go (default grades; for one FILE, nothing is "
@@ -92,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.cli.exit_codes import ExitCode
     from cp_queens.compare import CompareError, parse_range
     from cp_queens.grading.discover import summary
+    from cp_queens.grading.export import export
     from cp_queens.grading.grade import (
         GradingInterrupted,
         StudentResult,
@@ -103,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.grading.marks import feedback, summary_table, write_feedback, write_marks
     from cp_queens.grading.overrides import apply_overrides, check_overrides, read_overrides
     from cp_queens.grading.points import shown, total
+    from cp_queens.grading.roster import place
     from cp_queens.grading.rubric import load
     from cp_queens.grading.sandbox import IsolationError
 
@@ -114,12 +136,13 @@ def run(args: argparse.Namespace) -> int:
     one_file = Path(args.folder).is_file()
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
+    roster, lms = _class_list(args, one_file)
     overrides = read_overrides(args.overrides) if args.overrides else {}
     if overrides:  # a student named wrongly is told now, not after the class has run
         students = {
             submission.student
             for submission in find_submissions(args.folder, rubric.limits.submission_kb << 10)
-        }
+        } | {student.name for student in (roster.students if roster is not None else [])}
         most = total([rubric.points_for(n) for n in sizes])
         check_overrides(overrides, students, most, str(args.overrides))
     out = Path(args.out if args.out is not None else "grades")
@@ -167,9 +190,19 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitCode.INTERRUPTED
+    if roster is not None:
+        results = place(results, roster, rubric)
     apply_overrides(results, overrides, str(args.overrides))
     write_feedback(results, out / "feedback", rubric)
     write_marks(results, out / "marks.csv", rubric)  # last: whole marks, whole feedback
+    if roster is not None and lms is not None:
+        left_out = export(results, roster, lms, args.export[1], args.assignment or rubric.name)
+        if left_out:
+            print(
+                f"cp-queens: {args.export[1]}: {left_out} submission(s) not on the roster "
+                "left out (marks.csv has them)",
+                file=sys.stderr,
+            )
     screen = Console()
     if not screen.is_terminal:
         screen = Console(width=120)
@@ -183,6 +216,22 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"# wrote {out / 'marks.csv'} and {len(results)} files in {out / 'feedback'}")
     return 0
+
+
+def _class_list(args: argparse.Namespace, one_file: bool) -> tuple[Any, str | None]:
+    """``--roster`` read and ``--export`` checked before anything runs: (the roster or
+    None, the LMS or None)."""
+    from cp_queens.grading.export import FORMATS
+    from cp_queens.grading.roster import read_roster
+
+    lms = args.export[0].lower() if args.export else None
+    if lms is not None and lms not in FORMATS:
+        raise CpQueensError(f"--export: one of {', '.join(FORMATS)}, got {args.export[0]!r}")
+    if one_file and (args.roster or lms):
+        raise CpQueensError("--roster, --export: for a class (a FOLDER), not for one FILE")
+    if lms is not None and not args.roster:
+        raise CpQueensError("--export: needs --roster (the gradebook's ids come from it)")
+    return (read_roster(args.roster) if args.roster else None), lms
 
 
 def _refused(error: Exception) -> CpQueensError:

@@ -44,10 +44,13 @@ SUFFIXES = (".py", ".ipynb")
 #: Names of archives: their row says to unpack them.
 ARCHIVES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".7z", ".rar", ".zst")
 
-#: Moodle's "Download all submissions": ``Full Name_12345_assignsubmission_file_`` (a
-#: folder per student, Moodle 3.x+), or that prefix before each file's name (older
-#: Moodle, or "download submissions in folders" off). 12345 is the participant id.
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
+#: Moodle's "Download all submissions" (mod_assign's downloader: the full name, "_", the
+#: participant id, "_assignsubmission_file"): a folder per student (Moodle 3.1+, with or
+#: without a "_" after it), or that prefix and "_" before each file's name ("download
+#: submissions in folders" off, or Moodle before 3.1).
+MOODLE = re.compile(
+    r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)(?:_(?P<file>.*))?$"
+)
 
 #: Canvas's "Download Submissions": ``lastfirst_12345_67890_name.py`` (user id, then the
 #: attachment's id; ``_late_`` or ``_LATE_`` after the name for a late one).
@@ -211,7 +214,7 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
         else:
             given = name
             match = MOODLE.match(name) or (CANVAS.match(name) if group.lms else None)
-            if match is not None:
+            if match is not None and match["file"]:
                 given = match["file"]
             if is_submission_name(given):
                 files.append((given, path))
@@ -437,7 +440,7 @@ class _Found(Protocol):
 
 def summary(found: Iterable[_Found], folder: str | Path) -> str:
     """What was found in ``folder``, counted by what it is (a ``Submission`` or a graded
-    row): "12 entries (9 files, 3 folders): 1 conflict, 10 graded, 1 not graded"."""
+    row): "12 entries (9 files, 3 folders): 1 conflict; 10 graded; 1 not graded"."""
     root = Path(folder)
     files = folders = entries = 0
     statuses: dict[str, int] = {}
@@ -451,7 +454,7 @@ def summary(found: Iterable[_Found], folder: str | Path) -> str:
                 files += 1
     kinds = [f"{files} file{'s' * (files != 1)}", f"{folders} folder{'s' * (folders != 1)}"]
     said = [f"{count} {status}" for status, count in sorted(statuses.items())]
-    return f"{entries} entries ({', '.join(kinds)}): {', '.join(said)}"
+    return f"{entries} entries ({', '.join(kinds)}): {'; '.join(said)}"
 
 
 def _size(count: int) -> str:
