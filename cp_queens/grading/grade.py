@@ -26,9 +26,7 @@ Examples:
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
 import signal
 import threading
 import time
@@ -257,40 +255,12 @@ class _Stopped(Exception):
 
 
 def _stop_rooms(futures: Sequence[Future[StudentResult]]) -> None:
-    """Stop every running room now: the sandbox's own ``stop_all`` where it has one, else
-    a kill of the process groups this process started (each run leads its own), until the
-    running submissions have returned."""
-    stop_all = getattr(sandbox, "stop_all", None)
+    """Stop every running room now (``sandbox.stop_all``) and wait, a few seconds at most,
+    until the running submissions have returned."""
+    sandbox.stop_all()
     deadline = time.monotonic() + 4.0
-    while time.monotonic() < deadline:
-        if stop_all is not None:
-            stop_all()
-        else:
-            _kill_children()
-        if all(future.done() for future in futures):
-            return
-        time.sleep(0.05)
-
-
-def _kill_children() -> None:
-    """SIGKILL to the process group of each child of this process (a room's bwrap, or an
-    unisolated harness): its PID namespace, or its group, ends with it."""
-    me = os.getpid()
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and int(fields[1]) == me and int(fields[2]) == int(name):
-            with contextlib.suppress(OSError):
-                os.killpg(int(name), signal.SIGKILL)
+    while time.monotonic() < deadline and not all(future.done() for future in futures):
+        time.sleep(0.02)
 
 
 def _run_and_judge(
