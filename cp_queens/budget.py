@@ -37,7 +37,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cp_queens.errors import CpQueensError, CpQueensWarning, EngineOptionError
+from cp_queens.errors import CpQueensError, CpQueensWarning, EngineOptionError, RunSettingError
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -65,19 +65,20 @@ MAX_SECONDS = 365 * 86400.0
 def check_time_limit(seconds: object) -> float | None:
     """A time limit in seconds: a finite number > 0 and at most a year, or ``None``.
 
-    The one check of a time limit: the command line's ``--time-limit`` type calls it too.
+    The one check of a time limit, made where a ``Budget`` is made (its
+    ``__post_init__``): every door (the library's keywords, ``Budget.of``, the command
+    line's ``--time-limit``, which makes a ``Budget`` to check its value) goes through it
+    once. Raises ``RunSettingError``, whose ``rule`` the command line words for its flag.
     """
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-        raise CpQueensError(f"time_limit must be a number of seconds, got {_short(seconds)}")
+        raise RunSettingError("time_limit", "a number of seconds", _short(seconds))
     if not 0 < seconds < math.inf:  # NaN fails this too; a huge int compares exactly
-        raise CpQueensError(
-            f"time_limit must be a finite number of seconds > 0, got {_short(seconds)}"
-        )
+        raise RunSettingError("time_limit", "a finite number of seconds > 0", _short(seconds))
     if seconds > MAX_SECONDS:
-        raise CpQueensError(
-            f"time_limit must be at most {MAX_SECONDS:g} seconds (a year), got {_short(seconds)}"
+        raise RunSettingError(
+            "time_limit", f"at most {MAX_SECONDS:g} seconds (a year)", _short(seconds)
         )
     return float(seconds)
 
@@ -265,11 +266,11 @@ class Budget:
         if place is not None and workers is not None:
             raise EngineOptionError(f"workers is for local processes; size the {places[0]} instead")
         return cls(
-            check_time_limit(time_limit),
+            time_limit,  # type: ignore[arg-type]  # checked once, by __post_init__
             check_workers(workers),  # capped (and warned) here, at the caller's level
             _check_where(place, places[0] if places else "where"),
-            _check_checkpoint(checkpoint),
-            check_recheck(recheck),
+            checkpoint,  # type: ignore[arg-type]
+            recheck,  # type: ignore[arg-type]
         )
 
     def clock(self) -> Clock:

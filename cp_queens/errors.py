@@ -45,6 +45,17 @@ class EngineOptionError(CpQueensError):
     """An engine was given an option it does not take, or a value it cannot use."""
 
 
+class RunSettingError(CpQueensError):
+    """A run setting of a ``Budget`` out of range: ``setting`` names it, ``rule`` says
+    what it must be (``"a finite number of seconds > 0"``), so that the command line words
+    the same rule for its flag."""
+
+    def __init__(self, setting: str, rule: str, shown: str) -> None:
+        super().__init__(f"{setting} must be {rule}, got {shown}")
+        self.setting = setting
+        self.rule = rule
+
+
 class ClusterLostError(CpQueensError):
     """The executor of a parallel run went away mid-run (a Dask scheduler stopped); the
     message says how far the run got and where the finished work is saved. The CLI

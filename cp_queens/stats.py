@@ -34,6 +34,9 @@ class Stats:
         model_time: seconds of ``wall_time`` spent building the model, for engines
             that build one and time it apart (``None`` otherwise).
         extra: anything else the engine wants to report (solver parameters, ...).
+        time_limit: the time limit the call ran under, in seconds (``None``: none), as
+            its budget gave it: the answer's own record of the limit that cut it short,
+            which the output side words (``cp_queens.writers.stopped_line``).
     """
 
     engine: str = ""
@@ -46,6 +49,7 @@ class Stats:
     conflicts: int | None = None
     model_time: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    time_limit: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready copy."""

@@ -30,6 +30,7 @@ from typing import Any, TextIO
 from cp_queens.answer import NEGATIVE, Answer
 from cp_queens.problem import Placement, Problem
 from cp_queens.render import TEXT_UP_TO
+from cp_queens.stats import STOPPED
 
 __all__ = [
     "FORMATS",
@@ -419,22 +420,39 @@ def answer_text(answer: Answer) -> str:
     return str(value)
 
 
-def stopped_line(answer: Answer, time_limit: float | None, where: str = "") -> str:
+def stopped_line(answer: Answer, where: str = "") -> str:
     """The one stderr line of an answer a limit cut short, saying what was found so far.
 
-    ``where``: the file the placements went to, said of a stream (`` in out.jsonl``).
+    Why it stopped is the answer's own record: its ``reason`` and the time limit its
+    statistics say the call ran under (a search that ends incomplete without one gave
+    up: local search after its steps). ``where``: the file the placements went to,
+    said of a stream (`` in out.jsonl``).
 
     Examples:
-        >>> stopped_line(Answer("count", Problem(15), complete=False, partial=7), 0.5)
+        >>> from cp_queens.stats import Stats
+        >>> cut = Answer("count", Problem(15), complete=False, partial=7, stats=Stats(time_limit=0.5))
+        >>> stopped_line(cut)
         'cp-queens: stopped by the time limit of 0.5 s: n=15 has at least 7 solutions (the count is incomplete)'
+        >>> stopped_line(Answer("first", Problem(30), complete=False, stats=Stats()))
+        'cp-queens: the search gave up: no solution found (none is not proven)'
     """  # noqa: E501
     partial, given = answer.partial, _completing(answer)
-    limit = "" if time_limit is None else f" of {time_limit:g} s"
+    limit = None if answer.stats is None else answer.stats.time_limit
+    if answer.reason == STOPPED:
+        stopped = "cp-queens: stopped"
+    elif limit is None:
+        stopped = "cp-queens: the search gave up"
+    else:
+        stopped = f"cp-queens: stopped by the time limit of {limit:g} s"
     if answer.task in ("first", "complete"):
         if given:
-            return f"cp-queens: stopped by the time limit{limit}: no completion found"
-        return f"cp-queens: no solution found within the time limit{limit} (none is not proven)"
-    stopped = f"cp-queens: stopped by the time limit{limit}"
+            return f"{stopped}: no completion found"
+        if limit is not None and answer.reason != STOPPED:
+            return (
+                f"cp-queens: no solution found within the time limit of {limit:g} s "
+                "(none is not proven)"
+            )
+        return f"{stopped}: no solution found (none is not proven)"
     if answer.task == "count" and given:
         return f"{stopped}: at least {partial} completions, the count is incomplete"
     if answer.task == "count":
@@ -449,6 +467,11 @@ def stopped_line(answer: Answer, time_limit: float | None, where: str = "") -> s
         noun = "completions" if given else "solutions"
         return (
             f"{stopped} after {partial} {noun}; those written{where} are complete, the list is not"
+        )
+    if answer.task == "dominate" and isinstance(partial, dict):
+        return (
+            f"{stopped}: the best set found has {partial['size']} queens, not proven the "
+            f"fewest (lower bound {answer.details.get('bound')})"
         )
     found = "" if partial is None else f": best found so far {partial}"
     return f"{stopped}{found} (the answer is incomplete)"

@@ -5,6 +5,7 @@ through the library, the engines, the CLI and ``compare``, and read through one
 from __future__ import annotations
 
 import ast
+import json
 import math
 import pickle
 from pathlib import Path
@@ -196,3 +197,59 @@ def test_compare_gives_every_run_its_budget_with_the_specs_run_settings() -> Non
     engine, budget = spec.build(Budget.of(time_limit=7))
     assert engine.name == "fast" and budget == Budget.of(time_limit=7, workers=1)
     assert not hasattr(engine, "budget")
+
+
+def test_a_time_limit_is_checked_once_where_its_budget_is_made(monkeypatch) -> None:
+    """One check per budget made: the library's keyword, ``Budget.of`` and the engine's
+    call add none of their own (a call without a budget makes none either)."""
+    from cp_queens import budget as module
+
+    checked: list[object] = []
+    real = module.check_time_limit
+
+    def spy(seconds: object) -> float | None:
+        checked.append(seconds)
+        return real(seconds)
+
+    monkeypatch.setattr(module, "check_time_limit", spy)
+    assert cp_queens.count(8, engine="reference", time_limit=5) == 92
+    assert checked == [5]
+    checked.clear()
+    assert engines.get("reference").count(Problem(6)).value == 4
+    assert checked == []
+    checked.clear()
+    Budget.of(time_limit=2.5)
+    assert checked == [2.5]
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ("0", "expected a finite number of seconds > 0, got '0'"),
+        ("nan", "expected a finite number of seconds > 0, got 'nan'"),
+        ("4e7", "expected at most 3.1536e+07 seconds (a year), got '4e7'"),
+        ("soon", "expected seconds, got 'soon'"),
+    ],
+)
+def test_the_command_line_words_the_budgets_rule_for_its_flag(capsys, given, says) -> None:
+    from tests.helpers import run_cli
+
+    code, _, err = run_cli(capsys, "count", "8", "--time-limit", given)
+    assert code == 2 and f"argument --time-limit: {says}" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_cut_short_answer_carries_the_limit_it_ran_under(capsys) -> None:
+    """The output side words the stop from the answer's own record, not from a number
+    handed beside it: its statistics keep the limit, the JSON says it."""
+    from cp_queens.cli import main
+    from cp_queens.writers import stopped_line
+
+    cut = engines.get("reference").count(Problem(14), budget=Budget.of(time_limit=0.01))
+    assert not cut.complete and cut.stats is not None and cut.stats.time_limit == 0.01
+    assert stopped_line(cut).startswith("cp-queens: stopped by the time limit of 0.01 s: n=14")
+    assert engines.get("reference").count(Problem(6)).stats.time_limit is None
+    assert main(["count", "14", "-e", "reference", "--time-limit", "0.01", "--format", "json"]) == 4
+    out, err = capsys.readouterr()
+    assert json.loads(out)["stats"]["time_limit"] == 0.01
+    assert "stopped by the time limit of 0.01 s" in err

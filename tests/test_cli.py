@@ -82,7 +82,7 @@ def test_verify_reports_invalid_and_duplicates(capsys, tmp_path: Path) -> None:
         (["count", "eight"], "argument N: expected a whole number, got 'eight'"),
         (["solve", "8", "--engine", "nope"], "unknown engine 'nope'"),
         (["enumerate", "8", "--limit", "-1"], "expected a number >= 0"),
-        (["solve", "8", "--time-limit", "0"], "expected a time > 0"),
+        (["solve", "8", "--time-limit", "0"], "expected a finite number of seconds > 0, got '0'"),
         (["enumerate", "8", "--format", "xml"], "invalid choice: 'xml'"),
         (["verify", "/no/such/file"], "cannot read /no/such/file"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),

@@ -109,9 +109,11 @@ def fraction(text: str) -> float:
 
 def positive_seconds(text: str) -> float:
     """argparse type for --time-limit: seconds as a plain decimal (``float()`` also
-    takes ``1_0``, spaces and other scripts' digits), checked by the library's one
-    checker, ``cp_queens.budget.check_time_limit``."""
-    from cp_queens.budget import MAX_SECONDS, check_time_limit
+    takes ``1_0``, spaces and other scripts' digits), checked where a ``Budget`` is
+    made (its one check, ``cp_queens.budget.check_time_limit``), in its words, before
+    the command reads any input."""
+    from cp_queens.budget import Budget
+    from cp_queens.errors import RunSettingError
 
     try:
         if DECIMAL_NUMBER.fullmatch(text) is None:
@@ -120,13 +122,9 @@ def positive_seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected seconds, got {_shown(text)}") from None
     try:
-        checked = check_time_limit(value)
-    except CpQueensError:
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"expected a time > 0 seconds, got {text}") from None
-        raise argparse.ArgumentTypeError(
-            f"expected a time of at most {MAX_SECONDS:g} seconds (a year), got {text}"
-        ) from None
+        checked = Budget(time_limit=value).time_limit
+    except RunSettingError as error:
+        raise argparse.ArgumentTypeError(f"expected {error.rule}, got {_shown(text)}") from None
     assert checked is not None
     return checked
 

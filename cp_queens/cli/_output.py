@@ -73,9 +73,7 @@ def open_sink(fmt: str, path: str | None, problem: Problem | None = None) -> Ite
         yield Sink(fmt, out, problem)
 
 
-def deliver(
-    answer: Answer, fmt: str, *, output: str | None = None, time_limit: float | None = None
-) -> int:
+def deliver(answer: Answer, fmt: str, *, output: str | None = None) -> int:
     """The last two steps of every answering command: write ``answer``, return its exit code.
 
     A document (json) always goes out whole, also for an answer cut short (its figure
@@ -88,14 +86,14 @@ def deliver(
             sink.finish(answer)
     elif answer.outcome == NEGATIVE:
         write_answer(answer, fmt, sys.stdout)
-    return conclude(answer, time_limit)
+    return conclude(answer)
 
 
-def conclude(answer: Answer, time_limit: float | None = None, where: str = "") -> int:
+def conclude(answer: Answer, where: str = "") -> int:
     """Say on stderr what stdout does not (a partial figure, an empty list), and return the
     answer's exit code. ``where``: the file a stream went to (`` in out.jsonl``)."""
     if not answer.complete:
-        print(stopped_line(answer, time_limit, where), file=sys.stderr)
+        print(stopped_line(answer, where), file=sys.stderr)
     elif answer.task == "solutions" and answer.outcome == NEGATIVE:
         print(f"cp-queens: {answer_text(answer)}", file=sys.stderr)
     return exit_code(answer)

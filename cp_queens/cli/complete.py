@@ -147,14 +147,14 @@ def run(args: argparse.Namespace) -> int:
     if task != "solutions":
         result = _complete(args, problem, engine, budget, task)
         _report(said, engine, result)
-        return deliver(result, args.format, output=args.output, time_limit=args.time_limit)
+        return deliver(result, args.format, output=args.output)
     with open_sink(args.format, args.output, problem) as sink:
         result = _complete(args, problem, engine, budget, task, sink.placement)
         sink.finish(result)
     _report(said, engine, result)
     if result.task == "solutions" and result.complete:
         note(f"{result.value} completion{'s' * (result.value != 1)}")
-    return conclude(result, args.time_limit)
+    return conclude(result)
 
 
 def _complete(

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     report(result.stats)
     # A count cut short is no answer: its partial figure goes to stderr (or, in a JSON
     # document, under "partial"), with its own exit code.
-    return deliver(result, args.format, time_limit=args.time_limit)
+    return deliver(result, args.format)
 
 
 def _telling_how_long(

@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         stream.close()  # every exit ends the solver, also a failed write
     report(stats)
-    return conclude(result, args.time_limit, where)
+    return conclude(result, where)
 
 
 @contextlib.contextmanager

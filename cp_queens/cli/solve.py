@@ -73,4 +73,4 @@ def run(args: argparse.Namespace) -> int:
     )
     result = answer("first", Problem(args.n), engine, budget=budget)
     report(result.stats)
-    return deliver(result, args.format, output=args.output, time_limit=args.time_limit)
+    return deliver(result, args.format, output=args.output)

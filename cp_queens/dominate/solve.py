@@ -76,6 +76,8 @@ class Domination:
     seconds: float
     statistics: dict[str, Any] = field(default_factory=dict)
     steps: tuple[Step, ...] = ()
+    #: The time limit the run had (``None``: none): its record of what stopped it.
+    time_limit: float | None = None
 
     @property
     def size(self) -> int:
@@ -110,6 +112,7 @@ class Domination:
             status=COMPLETE if self.optimal else TIME_LIMIT,
             branches=self.statistics.get("branches"),
             conflicts=self.statistics.get("conflicts"),
+            time_limit=self.time_limit,
             extra={
                 **({"nodes": self.statistics["nodes"]} if "nodes" in self.statistics else {}),
                 "solver_status": self.statistics.get("status"),
@@ -246,7 +249,17 @@ def dominate(
     }
     seconds = clock.elapsed()
     return Domination(
-        n, independent, model, symmetry, queens, bound, optimal, seconds, statistics, tuple(steps)
+        n,
+        independent,
+        model,
+        symmetry,
+        queens,
+        bound,
+        optimal,
+        seconds,
+        statistics,
+        tuple(steps),
+        budget.time_limit,
     )
 
 

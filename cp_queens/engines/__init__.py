@@ -144,6 +144,14 @@ def build(name: str, **chosen: Any) -> tuple[Engine, Budget]:
         ...
         cp_queens.errors.EngineOptionError: engine 'reference' has no option 'workers' (its ...)
     """
+    cls = _checked(name, chosen)
+    run = {key: chosen.pop(key) for key in list(chosen) if key in KEYWORDS}
+    budget = Budget.of(**run)
+    return cls(**chosen), budget
+
+
+def _checked(name: str, chosen: dict[str, Any]) -> type[Engine]:
+    """The class of engine ``name``, once every key of ``chosen`` is one it takes."""
     cls = engine_class(name)
     known = options(name)
     for option in chosen:
@@ -151,9 +159,7 @@ def build(name: str, **chosen: Any) -> tuple[Engine, Budget]:
             raise EngineOptionError(
                 f"engine '{name}' has no option '{option}' (its options: {', '.join(known)})"
             )
-    run = {key: chosen.pop(key) for key in list(chosen) if key in KEYWORDS}
-    budget = Budget.of(**run)
-    return cls(**chosen), budget
+    return cls
 
 
 def get(name: str, **chosen: Any) -> Engine:
@@ -173,7 +179,7 @@ def get(name: str, **chosen: Any) -> Engine:
         ...
         cp_queens.errors.EngineOptionError: time_limit is a run setting, given with each call...
     """
-    engine, _ = build(name, **chosen)  # an option it does not take is named first
+    cls = _checked(name, chosen)  # an option it does not take is named first
     settings = [key for key in chosen if key in KEYWORDS]
     if settings:
         given = ", ".join(f"{key}={chosen[key]!r}" for key in settings)
@@ -183,7 +189,7 @@ def get(name: str, **chosen: Any) -> Engine:
             f"engine: engine.count(problem, budget=Budget.of({given})), or "
             f"engine, budget = engines.build({name!r}, {given})"
         )
-    return engine
+    return cls(**chosen)
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:

@@ -414,6 +414,7 @@ class Engine:
         if limit is None or setup is None or setup < SETUP_CHECKED_FROM or setup <= limit:
             return None
         stats = Stats(engine=self.name, task=task, n=problem.n, status=TIME_LIMIT)
+        stats.time_limit = limit
         stats.extra["setup_seconds"] = round(setup, 1)
         return TimeLimitError(
             f"engine '{self.name}' needs {limits.format_duration(setup)} to build "
@@ -446,7 +447,7 @@ class Engine:
         progress: ProgressCallback | None = None,
         budget: Budget = NO_BUDGET,
     ) -> Call:
-        stats = Stats(engine=self.name, task=task, n=problem.n)
+        stats = Stats(engine=self.name, task=task, n=problem.n, time_limit=budget.time_limit)
         return Call(task, problem, stats, budget, limit=limit, progress=progress)
 
     def _answer(self, task: str, call: Call, found: Any, words: str) -> Answer:
