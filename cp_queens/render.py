@@ -1,10 +1,12 @@
 """Drawing placements: plain text, a Unicode chess board, and SVG.
 
-Three audiences, three formats: ``text`` (``.`` and ``Q``) is what the
+Three audiences, three drawings: ``text`` (``.`` and ``Q``) is what the
 completion reader parses back, so a board can round-trip through a file;
 ``unicode`` looks like a chess diagram in a terminal; ``svg`` is for
 notebooks, slides and the web (``Placement`` uses it
-as ``_repr_svg_``, so Jupyter shows a board).
+as ``_repr_svg_``, so Jupyter shows a board). Which drawing a command writes is the
+registry of output formats' business (``cp_queens.writers.FORMATS``: ``boards``,
+``unicode``, ``svg``), not this module's.
 
 Squares are named as on a chess board (see ``cp_queens.problem``): files
 ``a``, ``b``, ... from left to right, ranks ``1``, ``2``, ... from the bottom
@@ -26,9 +28,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape as _html_escape
 from typing import Literal
-
-Format = Literal["text", "unicode", "svg"]
-FORMATS: tuple[Format, ...] = ("text", "unicode", "svg")
 
 #: Largest board drawn square by square (with the checker pattern).
 SVG_SQUARES_UP_TO = 64
@@ -53,19 +52,6 @@ def escape(text: str) -> str:
     ``xml.sax.saxutils``, whose import pulls in ``urllib`` and ``http``: a fifth
     of a second of every command's start-up."""
     return _html_escape(text, quote=False)
-
-
-def render(placement: Sequence[int], fmt: Format = "text", **options: object) -> str:
-    """Render in one of ``FORMATS``; ``options`` go to that format's function."""
-    try:
-        function = {"text": text, "unicode": unicode, "svg": svg}[fmt]
-    except KeyError:
-        from cp_queens.errors import CpQueensError
-
-        raise CpQueensError(
-            f"unknown board format {fmt!r} (choose from {', '.join(FORMATS)})"
-        ) from None
-    return function(placement, **options)  # type: ignore[operator]
 
 
 def text(

@@ -23,11 +23,11 @@ Examples:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from cp_queens.answer import NEGATIVE, Answer
+from cp_queens.answer import ANSWER, NEGATIVE, Answer
 from cp_queens.problem import Placement, Problem
 from cp_queens.render import TEXT_UP_TO
 from cp_queens.stats import STOPPED
@@ -38,7 +38,9 @@ __all__ = [
     "Sink",
     "answer_text",
     "choices",
+    "format_for_file",
     "format_help",
+    "goes_out",
     "register",
     "stopped_line",
     "write_answer",
@@ -64,6 +66,10 @@ class Format:
         summary: a format for answers that are no placement (a count, a verdict): their
             line for people. (Every format that draws also writes such answers so.)
         reads: ``verify``, ``check`` and ``complete`` read it back (detected, not named).
+        suffixes: the file name endings that mean this format: ``-o FILE`` without
+            ``--format`` writes it (``format_for_file``), the same for every command.
+        squares: a board with queens on any squares, given n and ``(row, column)``
+            pairs (a dominating set), as text without a final newline; ``None``: none.
     """
 
     name: str
@@ -78,10 +84,13 @@ class Format:
     document: bool = False
     summary: bool = False
     reads: bool = False
+    suffixes: tuple[str, ...] = ()
+    squares: Callable[[int, Sequence[tuple[int, int]]], str] | None = None
 
     def can(self, ability: str) -> bool:
         """Whether this format can ``draw`` (one placement), ``stream`` (many),
-        ``document`` (an answer as one document) or ``summary`` (an answer as a line)."""
+        ``document`` (an answer as one document), ``summary`` (an answer as a line) or
+        ``squares`` (queens on any squares: a dominating set)."""
         if ability == "stream":
             return (self.draw is not None and self.many) or self.document
         return bool(getattr(self, ability))
@@ -120,6 +129,18 @@ def _svg(placement: Placement, problem: Problem | None) -> str:
     from cp_queens.render import svg
 
     return svg(placement, given=None if problem is None else problem.fixed) + "\n"
+
+
+def _squares_text(n: int, queens: Sequence[tuple[int, int]]) -> str:
+    from cp_queens.render import squares
+
+    return squares(n, queens)
+
+
+def _squares_unicode(n: int, queens: Sequence[tuple[int, int]]) -> str:
+    from cp_queens.render import squares
+
+    return squares(n, queens, style="unicode")
 
 
 def _block(opening: str, separator: str, ending: str) -> Callable[[Any], str]:
@@ -224,6 +245,8 @@ for _entry in (
         between="\n",
         up_to=TEXT_UP_TO,
         reads=True,
+        suffixes=(".txt",),
+        squares=_squares_text,
     ),
     Format(
         "jsonl",
@@ -232,6 +255,7 @@ for _entry in (
         block=_block("[", ", ", "]\n"),
         lines=True,
         reads=True,
+        suffixes=(".jsonl", ".ndjson"),
     ),
     Format(
         "csv",
@@ -241,6 +265,7 @@ for _entry in (
         block=_block("", ",", "\n"),
         lines=True,
         reads=True,
+        suffixes=(".csv",),
     ),
     Format(
         "unicode",
@@ -248,8 +273,15 @@ for _entry in (
         draw=_unicode,
         between="\n",
         up_to=TEXT_UP_TO,
+        squares=_squares_unicode,
     ),
-    Format("svg", "a picture (large boards are shrunk; one board)", draw=_svg, many=False),
+    Format(
+        "svg",
+        "a picture (large boards are shrunk; one board)",
+        draw=_svg,
+        many=False,
+        suffixes=(".svg",),
+    ),
     Format(
         "json",
         "one JSON document: the answer, whether it is complete, the statistics "
@@ -257,6 +289,7 @@ for _entry in (
         block=_document_block,
         document=True,
         reads=True,
+        suffixes=(".json",),
     ),
 ):
     register(_entry)
@@ -265,6 +298,38 @@ for _entry in (
 def choices(*abilities: str) -> tuple[str, ...]:
     """The names of the formats that can do any of ``abilities`` (see ``Format.can``)."""
     return tuple(name for name, fmt in FORMATS.items() if any(fmt.can(a) for a in abilities))
+
+
+def format_for_file(path: str | None, names: Sequence[str], default: str) -> str:
+    """The format a command writes to ``path`` when ``--format`` was not given: the one
+    whose suffix ``path`` has, among the command's ``names``; ``default`` for stdout
+    (``None``, ``-``) or a suffix no format claims. One rule for every command.
+
+    Raises:
+        CpQueensError: the suffix names a format the command cannot write (a picture of
+            many boards), rather than a file whose content belies its name.
+
+    Examples:
+        >>> format_for_file("b.svg", ("boards", "jsonl", "svg"), "boards")
+        'svg'
+        >>> format_for_file("out.data", ("boards", "jsonl"), "boards")
+        'boards'
+    """
+    if path is None or path == "-":
+        return default
+    dot = path.rfind(".")
+    suffix = path[dot:].lower() if dot > max(path.rfind("/"), 0) else ""
+    named = next((f.name for f in FORMATS.values() if suffix and suffix in f.suffixes), None)
+    if named is None:
+        return default
+    if named not in names:
+        from cp_queens.errors import CpQueensError
+
+        raise CpQueensError(
+            f"-o {path}: a {suffix} file holds --format {named}, which this command does not "
+            f"write (give --format: {', '.join(names)})"
+        )
+    return named
 
 
 def format_help(names: Iterable[str], default: str) -> str:
@@ -347,6 +412,9 @@ class Sink:
         fmt = self.format
         if fmt.document:
             self.out.write(self._close_document(answer))
+        elif answer.task == "dominate" and fmt.squares is not None and answer.found:
+            queens = [(row, col) for row, col in answer.found["queens"]]
+            self.out.write(fmt.squares(answer.n or 0, queens) + "\n" + answer_text(answer) + "\n")
         elif isinstance(answer.value, Placement):
             if not self.written:
                 self.placement(answer.value)
@@ -410,14 +478,49 @@ def answer_text(answer: Answer) -> str:
     if answer.task == "count":
         if given:
             return _no_solution(answer) if value == 0 else _solutions(value, given)
-        return f"n={answer.n}: {_solutions(value, given)}"
+        unique = details.get("unique")
+        also = "" if unique is None else f", {unique} unique"
+        return f"n={answer.n}: {_solutions(value, given)}{also}"
     if answer.task == "count_unique":
         return f"n={answer.n}: {value.total} solutions, {value.unique} unique"
+    if answer.task == "dominate":
+        return _domination(answer)
     if "summary" in details:  # verify, check: the command's own words
         return str(details["summary"])
     if answer.task == "solutions":
         return f"{_solutions(value, given)} written"
     return str(value)
+
+
+def _domination(answer: Answer) -> str:
+    """A dominating set's line: its size, and proven the smallest or how far from it."""
+    found, details, n = answer.found, answer.details, answer.n
+    what = "independent dominating set" if details.get("independent") else "dominating set"
+    queens = f"{found['size']} queen{'s' * (found['size'] != 1)}"
+    if answer.complete:
+        how = "" if details.get("proof") == "search" else ", by the classic bound"
+        return f"{queens}: a smallest {what} of the {n} x {n} board (proven optimal{how})"
+    return (
+        f"{queens}: the best {what} found, not proven optimal; "
+        f"lower bound {details.get('bound')} (gap {details.get('gap', 0):.0%})"
+    )
+
+
+#: Tasks whose partial figure is right in itself, only not proven best (a witness): a
+#: dominating set found is one, not proven the smallest. Cut short, such an answer is
+#: still written where answers go, in words that say so; no other partial figure is (a
+#: count so far would read as the count).
+WITNESSES = frozenset({"dominate"})
+
+
+def goes_out(answer: Answer, fmt: str | Format) -> bool:
+    """Whether ``answer`` is written where answers go (stdout or ``-o``) in ``fmt``: the
+    one rule for an answer cut short (``docs/architecture.md``). A document always (its
+    figure under ``partial``); otherwise an answer, or the witness of one cut short."""
+    chosen = FORMATS[fmt] if isinstance(fmt, str) else fmt
+    if chosen.document or answer.outcome == ANSWER:
+        return True
+    return not answer.complete and answer.task in WITNESSES and answer.partial is not None
 
 
 def stopped_line(answer: Answer, where: str = "") -> str:
@@ -456,7 +559,12 @@ def stopped_line(answer: Answer, where: str = "") -> str:
     if answer.task == "count" and given:
         return f"{stopped}: at least {partial} completions, the count is incomplete"
     if answer.task == "count":
-        return f"{stopped}: n={answer.n} has at least {partial} solutions (the count is incomplete)"
+        unique = answer.details.get("unique")
+        also = "" if unique is None else f", {unique} unique"
+        return (
+            f"{stopped}: n={answer.n} has at least {partial} solutions{also} "
+            "(the count is incomplete)"
+        )
     if answer.task == "count_unique":
         total, unique = partial
         return (

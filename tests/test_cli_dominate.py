@@ -65,7 +65,10 @@ def large_board_cut_short(capsys, seconds: str) -> None:
         captured.out
     )
     assert f"lower bound 50 (gap {gap}%)" in captured.out
-    assert captured.err.strip() == f"cp-queens: stopped by the time limit of {seconds} s"
+    assert captured.err.strip() == (
+        f"cp-queens: stopped by the time limit of {seconds} s: the best set found has "
+        f"{len(queens)} queens, not proven the fewest (lower bound 50)"
+    )
 
 
 def test_a_large_board_cut_short_prints_a_set_its_size_bound_and_gap(capsys) -> None:

@@ -71,3 +71,65 @@ def test_clear_one_line_errors(
 def test_no_solution_is_an_answer(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "3", "-e", "construct"]) == 1
     assert capsys.readouterr().out == "no solution exists for N=3\n"
+
+
+def _written(path: Path) -> str:
+    """What ``path`` holds, named by its first characters."""
+    text = path.read_text(encoding="utf-8")
+    if text.startswith("<svg"):
+        return "svg"
+    if text.startswith('{"schema"'):
+        return "json"
+    if text.startswith("q0,"):
+        return "csv"
+    if text.startswith("["):
+        return "jsonl"
+    return "boards" if set(text.splitlines()[0]) <= set(".Q ") else "text"
+
+
+BOARD = '{"n": 6, "queens": [[0, 1]]}'
+
+
+@pytest.mark.parametrize(
+    ("argv", "name", "expected"),
+    [
+        (["solve", "8", "-e", "reference"], "b.svg", "svg"),
+        (["solve", "8", "-e", "reference"], "b.jsonl", "jsonl"),
+        (["solve", "8", "-e", "reference"], "b.CSV", "csv"),
+        (["solve", "8", "-e", "reference"], "b.json", "json"),
+        (["solve", "8", "-e", "reference"], "b.txt", "boards"),
+        (["solve", "8", "-e", "reference"], "b.out", "boards"),  # no format's: the default
+        (["solve", "8", "-e", "reference", "--format", "boards"], "b.svg", "boards"),  # given
+        (["enumerate", "6", "-e", "reference"], "e.csv", "csv"),
+        (["enumerate", "6", "-e", "reference"], "e.jsonl", "jsonl"),
+        (["complete", "-", "-e", "reference"], "c.svg", "svg"),
+        (["dominate", "5"], "d.json", "json"),
+        (["dominate", "5"], "d.txt", "boards"),
+    ],
+)
+def test_o_file_takes_the_format_its_suffix_names_for_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], name: str, expected: str
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(BOARD))
+    target = tmp_path / name
+    assert main([*argv, "-o", str(target), "-q"]) == 0
+    assert _written(target) == expected
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["enumerate", "6", "-e", "reference"], "e.svg"),  # a picture holds one board
+        (["dominate", "5"], "d.jsonl"),  # a set of squares is no placement
+    ],
+)
+def test_a_suffix_the_command_cannot_write_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], name: str
+) -> None:
+    target = tmp_path / name
+    assert main([*argv, "-o", str(target), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "give --format" in err and name in err
+    assert not target.exists()

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from cp_queens import Placement, Problem, engines
-from cp_queens.errors import CpQueensError
-from cp_queens.render import SVG_QUEENS_UP_TO, render, svg, text, unicode
+from cp_queens.render import SVG_QUEENS_UP_TO, svg, text, unicode
+from cp_queens.writers import FORMATS
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -62,7 +62,13 @@ def test_huge_svg_is_bounded_and_says_it_is_a_sample() -> None:
     assert len(document) < 200_000
 
 
-def test_render_dispatch_and_unknown_format() -> None:
-    assert render([1, 3, 0, 2], "unicode") == unicode([1, 3, 0, 2])
-    with pytest.raises(CpQueensError, match="unknown board format 'png'"):
-        render([0], "png")  # type: ignore[arg-type]
+def test_the_registry_draws_with_these_functions() -> None:
+    """One table of formats, the registry's: its ``boards``, ``unicode`` and ``svg`` are
+    this module's drawings (``render`` keeps no format table of its own)."""
+    import cp_queens.render as render_module
+
+    placement = Placement([1, 3, 0, 2])
+    assert FORMATS["boards"].draw(placement, None) == text(placement) + "\n"
+    assert FORMATS["unicode"].draw(placement, None) == unicode(placement) + "\n"
+    assert FORMATS["svg"].draw(placement, None) == svg(placement) + "\n"
+    assert not hasattr(render_module, "FORMATS") and not hasattr(render_module, "render")

@@ -29,6 +29,7 @@ from cp_queens.cli._common import (
     HelpFormatter,
     OneLineErrorParser,
     StreamError,
+    choose_format,
     fail,
     set_quiet,
 )
@@ -179,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = _sigterm_as_interrupt()
     _file_size_limit_as_error()
     try:
+        choose_format(args)
         code = args.run(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
         return code

@@ -34,6 +34,7 @@ from cp_queens.cli._engine import (
 from cp_queens.cli._output import (
     StreamError,
     add_format_argument,
+    choose_format,
     conclude,
     deliver,
     fail,
@@ -68,6 +69,7 @@ __all__ = [
     "add_method_argument",
     "add_strategy_arguments",
     "board_size",
+    "choose_format",
     "conclude",
     "deliver",
     "engine_name",

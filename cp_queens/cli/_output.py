@@ -10,12 +10,21 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from cp_queens.answer import ANSWER, NEGATIVE, Answer
+from cp_queens.answer import NEGATIVE, Answer
 from cp_queens.cli.exit_codes import of as exit_code
 from cp_queens.errors import CpQueensError, ParseError
 from cp_queens.problem import Problem
 from cp_queens.stats import Stats
-from cp_queens.writers import FORMATS, Sink, answer_text, format_help, stopped_line, write_answer
+from cp_queens.writers import (
+    FORMATS,
+    Sink,
+    answer_text,
+    format_for_file,
+    format_help,
+    goes_out,
+    stopped_line,
+    write_answer,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -52,17 +61,31 @@ def report(stats: Stats | None) -> None:
 
 
 def add_format_argument(
-    parser: argparse.ArgumentParser, names: Sequence[str], more: str = ""
+    parser: argparse.ArgumentParser, names: Sequence[str], more: str = "", *, output: bool = False
 ) -> None:
     """``--format`` with ``names`` (from ``cp_queens.writers.choices``, the first the
-    default), its help in the registry's own words."""
+    default), its help in the registry's own words. Not given, the format is chosen
+    after parsing (``choose_format``): for a command with ``-o FILE`` (``output``) the
+    one FILE's suffix names, else the default."""
     default = names[0]
+    suffix = "; with -o FILE and no --format: the format FILE's suffix names" if output else ""
     parser.add_argument(
         "--format",
         choices=names,
-        default=default,
-        help=format_help(names, default) + (f"; {more}" if more else ""),
+        default=None,
+        help=format_help(names, default) + suffix + (f"; {more}" if more else ""),
     )
+    parser.set_defaults(format_names=tuple(names), format_default=default)
+
+
+def choose_format(args: argparse.Namespace) -> None:
+    """Set ``args.format`` where the user gave none: the format the suffix of ``-o FILE``
+    names (``writers.format_for_file``), else the command's default. The same rule for
+    every command that has ``--format`` and ``-o``."""
+    names = getattr(args, "format_names", None)
+    if names is None or args.format is not None:
+        return
+    args.format = format_for_file(getattr(args, "output", None), names, args.format_default)
 
 
 @contextlib.contextmanager
@@ -76,12 +99,15 @@ def open_sink(fmt: str, path: str | None, problem: Problem | None = None) -> Ite
 def deliver(answer: Answer, fmt: str, *, output: str | None = None) -> int:
     """The last two steps of every answering command: write ``answer``, return its exit code.
 
-    A document (json) always goes out whole, also for an answer cut short (its figure
-    under ``partial``). Otherwise only an answer is written where answers go: one cut
-    short or doubted (engines disagree) writes nothing there, and a proven "no" is a
-    line on stdout, never a file of ``-o``.
+    The one rule for what goes where (``writers.goes_out``, ``docs/architecture.md``):
+    a document (json) always goes out whole, also for an answer cut short (its figure
+    under ``partial``). Otherwise only what is true as written goes where answers go:
+    an answer, or a witness found before a cut (a dominating set, with words saying it is
+    not proven the smallest); a figure cut short (a count so far) or doubted (engines
+    disagree) writes nothing there, and a proven "no" is a line on stdout, never a file
+    of ``-o``. Why an answer stopped is one line on stderr (``conclude``).
     """
-    if FORMATS[fmt].document or answer.outcome == ANSWER:
+    if goes_out(answer, fmt):
         with open_sink(fmt, output, answer.problem) as sink:
             sink.finish(answer)
     elif answer.outcome == NEGATIVE:

@@ -98,6 +98,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         parser,
         choices("draw", "document"),
         "with --count the drawing formats print the count as a line",
+        output=True,
     )
     parser.add_argument(
         "--seed", type=seed_value, metavar="K", help="random seed (cpsat) for repeatable runs"

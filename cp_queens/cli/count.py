@@ -35,6 +35,7 @@ from cp_queens.stats import Progress
 from cp_queens.writers import choices
 
 if TYPE_CHECKING:
+    from cp_queens.answer import Answer
     from cp_queens.parallel import Interrupted
 
 
@@ -135,9 +136,25 @@ def run(args: argparse.Namespace) -> int:
         _say_interrupted(stopped)
         return ExitCode.INTERRUPTED
     report(result.stats)
+    result = one_shape(result)
     # A count cut short is no answer: its partial figure goes to stderr (or, in a JSON
     # document, under "partial"), with its own exit code.
     return deliver(result, args.format)
+
+
+def one_shape(result: Answer) -> Answer:
+    """The count's answer in one shape whatever the engine: ``value`` (or ``partial``)
+    the number of solutions, ``unique`` beside it, ``null`` where the engine did not
+    count it. (An engine that counts the unique solutions in the same pass answers
+    ``count_unique``, a pair: ``jq .value`` would be an object with one engine and a
+    number with another.)"""
+    if result.task != "count_unique":
+        return result.replace(details={**result.details, "unique": None})
+    both = result.found
+    total, unique = (None, None) if both is None else (both.total, both.unique)
+    if result.complete:
+        return result.replace(task="count", value=total, details={"unique": unique})
+    return result.replace(task="count", partial=total, details={"unique": unique})
 
 
 def _telling_how_long(

@@ -3,29 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import TYPE_CHECKING
 
-import cp_queens.cli.exit_codes as exit_codes
 from cp_queens.cli._common import (
+    add_format_argument,
     board_size,
+    deliver,
     note,
-    open_output,
     positive_seconds,
     workers_value,
 )
-from cp_queens.writers import FORMATS, choices
-
-if TYPE_CHECKING:
-    from cp_queens.dominate import Domination
+from cp_queens.writers import choices
 
 #: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module.
 MODELS = ("cp", "mip")
 SYMMETRIES = ("none", "halves", "lex")
-#: A dominating set is squares, not a placement of one queen a row: dominate draws its
-#: own boards (``render.squares``) in these two, and writes every document format of
-#: the registry (json) as the shared answer document.
-DRAWN = ("boards", "unicode")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -85,14 +76,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "workers, SCIP's threads); 0: every core; more than the cores is capped at them "
         "with one warning, as for count's --workers (default 1, so that runs repeat)",
     )
-    parser.add_argument(
-        "--format",
-        choices=DRAWN + choices("document"),
-        default="boards",
-        help="boards: rows of '.' and 'Q' (default); unicode: a chess diagram; json: one "
-        "JSON object on one line, the versioned answer document (schema cp-queens/answer): "
-        "'value' {size, queens} when proven optimal, else 'complete': false and 'partial' "
-        "{size, queens}, the best set found; 'bound' and 'gap' beside it",
+    add_format_argument(
+        parser,
+        choices("squares", "document"),
+        "json: 'value' {size, queens} when proven optimal, else 'complete': false and "
+        "'partial' {size, queens}, the best set found; 'bound' and 'gap' beside it",
+        output=True,
     )
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     parser.set_defaults(run=run)
@@ -118,38 +107,6 @@ def run(args: argparse.Namespace) -> int:
     )
     details = ", ".join(f"{key}={value}" for key, value in result.statistics.items())
     note(f"model={result.model} symmetry={result.symmetry} {details} wall={result.seconds:.2f}s")
-    answer = result.answer()
-    if FORMATS[args.format].document:  # the registry's document writer, as every command's
-        from cp_queens.writers import write_answer
-
-        with open_output(args.output, lines=True) as out:
-            write_answer(answer, args.format, out)
-    else:
-        write_text(args, result)
-    if not answer.complete:
-        print(f"cp-queens: stopped by the time limit of {args.time_limit:g} s", file=sys.stderr)
-    return exit_codes.of(answer)
-
-
-def write_text(args: argparse.Namespace, result: Domination) -> None:
-    """The board, then one line: its size and whether it is proven optimal."""
-    from cp_queens.render import squares
-
-    what = "independent dominating set" if args.independent else "dominating set"
-    queens = f"{result.size} queen{'s' * (result.size != 1)}"
-    with open_output(args.output) as out:
-        board = squares(
-            args.n, result.queens, style="unicode" if args.format == "unicode" else "text"
-        )
-        out.write(board + "\n")
-        if result.optimal:
-            how = "" if result.statistics["proof"] == "search" else ", by the classic bound"
-            out.write(
-                f"{queens}: a smallest {what} of the {args.n} x {args.n} board"
-                f" (proven optimal{how})\n"
-            )
-        else:
-            out.write(
-                f"{queens}: the best {what} found, not proven optimal; "
-                f"lower bound {result.bound} (gap {result.gap:.0%})\n"
-            )
+    # Through the registry, as every command: the board and its line (a set cut short
+    # too: it dominates, and its line says it is not proven the smallest), or the JSON.
+    return deliver(result.answer(), args.format, output=args.output)

@@ -54,7 +54,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=positive_seconds, metavar="S", help="stop after S seconds"
     )
-    add_format_argument(parser, choices("stream"))
+    add_format_argument(parser, choices("stream"), output=True)
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     parser.add_argument(
         "--unique",

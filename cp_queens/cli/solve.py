@@ -48,7 +48,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         metavar="K",
         help="random seed (cpsat, minconflicts) for repeatable runs",
     )
-    add_format_argument(parser, choices("draw", "document"))
+    add_format_argument(parser, choices("draw", "document"), output=True)
     parser.add_argument("--output", "-o", metavar="F", help="write to file F instead of stdout")
     add_strategy_arguments(parser, solver_workers=True)
     parser.set_defaults(run=run)
