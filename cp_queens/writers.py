@@ -38,8 +38,8 @@ __all__ = [
     "Sink",
     "answer_text",
     "choices",
-    "format_for_file",
     "format_help",
+    "format_of_file",
     "goes_out",
     "register",
     "stopped_line",
@@ -67,7 +67,7 @@ class Format:
             line for people. (Every format that draws also writes such answers so.)
         reads: ``verify``, ``check`` and ``complete`` read it back (detected, not named).
         suffixes: the file name endings that mean this format: ``-o FILE`` without
-            ``--format`` writes it (``format_for_file``), the same for every command.
+            ``--format`` writes it (``format_of_file``), the same for every command.
         squares: a board with queens on any squares, given n and ``(row, column)``
             pairs (a dominating set), as text without a final newline; ``None``: none.
     """
@@ -300,36 +300,22 @@ def choices(*abilities: str) -> tuple[str, ...]:
     return tuple(name for name, fmt in FORMATS.items() if any(fmt.can(a) for a in abilities))
 
 
-def format_for_file(path: str | None, names: Sequence[str], default: str) -> str:
-    """The format a command writes to ``path`` when ``--format`` was not given: the one
-    whose suffix ``path`` has, among the command's ``names``; ``default`` for stdout
-    (``None``, ``-``) or a suffix no format claims. One rule for every command.
-
-    Raises:
-        CpQueensError: the suffix names a format the command cannot write (a picture of
-            many boards), rather than a file whose content belies its name.
+def format_of_file(path: str | None) -> str | None:
+    """The format whose suffix ``path`` has (``None``: stdout, no suffix, or one no format
+    claims): what ``-o FILE`` writes when no format was asked for, for every command.
 
     Examples:
-        >>> format_for_file("b.svg", ("boards", "jsonl", "svg"), "boards")
-        'svg'
-        >>> format_for_file("out.data", ("boards", "jsonl"), "boards")
-        'boards'
+        >>> format_of_file("b.svg"), format_of_file("dir.d/n14.CSV"), format_of_file("out")
+        ('svg', 'csv', None)
     """
     if path is None or path == "-":
-        return default
-    dot = path.rfind(".")
-    suffix = path[dot:].lower() if dot > max(path.rfind("/"), 0) else ""
-    named = next((f.name for f in FORMATS.values() if suffix and suffix in f.suffixes), None)
-    if named is None:
-        return default
-    if named not in names:
-        from cp_queens.errors import CpQueensError
-
-        raise CpQueensError(
-            f"-o {path}: a {suffix} file holds --format {named}, which this command does not "
-            f"write (give --format: {', '.join(names)})"
-        )
-    return named
+        return None
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    if dot <= 0:  # no suffix, or a hidden file's name
+        return None
+    suffix = name[dot:].lower()
+    return next((f.name for f in FORMATS.values() if suffix in f.suffixes), None)
 
 
 def format_help(names: Iterable[str], default: str) -> str:

@@ -101,7 +101,7 @@ def test_count_as_json_says_complete(capsys) -> None:
     document = json.loads(out)
     assert code == ExitCode.OK
     assert document["complete"] is True  # the default engine counts the unique for free
-    assert document["value"] == {"total": 14200, "unique": 1787}
+    assert (document["value"], document["unique"]) == (14200, 1787)
     assert document["stats"]["engine"] == "fast" and document["stats"]["solutions"] == 14200
 
 

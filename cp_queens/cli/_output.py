@@ -19,8 +19,8 @@ from cp_queens.writers import (
     FORMATS,
     Sink,
     answer_text,
-    format_for_file,
     format_help,
+    format_of_file,
     goes_out,
     stopped_line,
     write_answer,
@@ -80,12 +80,19 @@ def add_format_argument(
 
 def choose_format(args: argparse.Namespace) -> None:
     """Set ``args.format`` where the user gave none: the format the suffix of ``-o FILE``
-    names (``writers.format_for_file``), else the command's default. The same rule for
+    names (``writers.format_of_file``), else the command's default. The same rule for
     every command that has ``--format`` and ``-o``."""
     names = getattr(args, "format_names", None)
     if names is None or args.format is not None:
         return
-    args.format = format_for_file(getattr(args, "output", None), names, args.format_default)
+    output = getattr(args, "output", None)
+    named = format_of_file(output)
+    if named is not None and named not in names:  # rather than a file belying its name
+        raise CpQueensError(
+            f"-o {output}: that suffix means --format {named}, which this command does "
+            f"not write (give --format: {', '.join(names)})"
+        )
+    args.format = named or args.format_default
 
 
 @contextlib.contextmanager
