@@ -1,10 +1,10 @@
-"""The compiled kernels: two optional C extensions, built when the package is built.
+"""The compiled kernels: three optional C extensions, built when the package is built.
 
 Everything else about the package is in ``pyproject.toml``; this file only adds the C
-extensions (``cp_queens/engines/fast/_kernels.c``, ``cp_queens/engines/minconflicts/
-_kernel.c``), so that ``pip install .`` compiles them once, at install, and a count
-loads them from site-packages like any other module: no compiler at run time, nothing
-compiled into a cache.
+extensions (``cp_queens/engines/fast/_kernels.c`` and ``_mitm.c``,
+``cp_queens/engines/minconflicts/_kernel.c``), so that ``pip install .`` compiles them
+once, at install, and a count loads them from site-packages like any other module: no
+compiler at run time, nothing compiled into a cache.
 
 Optional: where the build finds no working C compiler (or no Python headers), the
 install still succeeds without them, and the engines run their interpreted kernels
@@ -82,6 +82,11 @@ setup(
             "cp_queens.engines.fast._kernels",
             ["cp_queens/engines/fast/_kernels.c"],
             depends=["cp_queens/engines/fast/_kernels_impl.h"],
+        ),
+        Extension(
+            "cp_queens.engines.fast._mitm",
+            ["cp_queens/engines/fast/_mitm.c"],
+            depends=["cp_queens/engines/fast/_mitm_impl.h"],
         ),
         Extension(
             "cp_queens.engines.minconflicts._kernel",

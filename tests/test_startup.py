@@ -134,6 +134,7 @@ SMALL_COUNT = {
     "cp_queens.engines.fast.kernels",
     "cp_queens.engines.fast.loader",
     "cp_queens.engines.fast.parse",
+    "cp_queens.engines.fast.stopping",  # how a compiled search is stopped (Ctrl-C)
     "cp_queens.engines.fast.subproblems",
     "cp_queens.errors",
     "cp_queens.limits",

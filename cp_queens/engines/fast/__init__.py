@@ -43,8 +43,14 @@ from cp_queens.engines.base import (
 )
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
-from cp_queens.engines.fast.subproblems import PartialCount, Subproblem
-from cp_queens.errors import CpQueensError, EngineOptionError
+from cp_queens.engines.fast.subproblems import (
+    MITM_FROM,
+    PartialCount,
+    RecheckError,
+    Subproblem,
+    check_known_total,
+)
+from cp_queens.errors import EngineOptionError
 from cp_queens.problem import Placement, Problem
 
 if TYPE_CHECKING:
@@ -133,6 +139,11 @@ class FastEngine(Engine):
 
     def _split_count(self, problem: Problem, call: Call) -> UniqueCount:
         """Split the count into subproblems and run them where the options say."""
+        if problem.n >= MITM_FROM and problem.is_empty_board and not self.force_python:
+            from cp_queens.engines.fast import meet
+
+            if meet.applies(problem, self.force_python):
+                return meet.count(self, problem, call)
         stats = call.stats
         budget = call.budget
         subs: Sequence[Subproblem] | Iterator[Subproblem]
@@ -215,7 +226,7 @@ class FastEngine(Engine):
             call.stop_for_time()
         total = sum(part.total for part in parts)
         if result.resumed and result.complete and problem.is_empty_board:
-            _check_known_total(problem.n, total)
+            check_known_total(problem.n, total)
         return UniqueCount(total, sum(part.unique for part in parts))
 
     def _depth(self, problem: Problem, call: Call) -> int | None:
@@ -444,11 +455,6 @@ def _job(problem: Problem, subs: Sequence[Subproblem]) -> dict[str, Any]:
     }
 
 
-class RecheckError(CpQueensError):
-    """A record resumed from a checkpoint disagrees with the same subproblem counted
-    again: the file (or the machine that wrote it) cannot be trusted."""
-
-
 def _recheck(
     subs: Sequence[Subproblem], done: dict[str, PartialCount], fraction: float, force_python: bool
 ) -> int:
@@ -475,25 +481,6 @@ def _recheck(
                 f"solutions but counts {part.total}; do not trust this checkpoint"
             )
     return len(chosen)
-
-
-def _check_known_total(n: int, total: int) -> None:
-    """A count resumed from a checkpoint must give the known total (OEIS A000170, known up
-    to n = 27): the one check that catches a record forged with a correct checksum,
-    residues and plausible figures, whichever record it is (a recheck of a share finds
-    it only when it draws it).
-
-    Raises:
-        RecheckError: the total differs.
-    """
-    from cp_queens.limits import KNOWN_TOTALS
-
-    if n <= len(KNOWN_TOTALS) and total != KNOWN_TOTALS[n - 1]:
-        raise RecheckError(
-            f"recheck failed: n={n} counts {total:,} with the records resumed from the "
-            f"checkpoint, but has {KNOWN_TOTALS[n - 1]:,} solutions (OEIS A000170): a "
-            "resumed record is wrong; do not trust this checkpoint"
-        )
 
 
 def _sane(subs: Sequence[Subproblem], symmetric: bool) -> Callable[[str, PartialCount], str | None]:

@@ -7,7 +7,9 @@
  * GIL while they search, so threads (Dask's local cluster) count on every core.
  *
  *   count_many(n, kinds, depths, prefixes, base, results, allow, bits, stack,
- *              queen_cols, inverse) -> None
+ *              queen_cols, inverse) -> subtrees counted (all, unless stopped)
+ *   request_stop(), clear_stop(): every search loop returns at once while the flag is up
+ *              (see stopping.py); count_many then says how many subtrees it finished.
  *   enumerate_batch(n, allow, state, stack_free, stack_cols, stack_left, stack_right,
  *                   bits, out, capacity, max_nodes) -> (found, nodes)
  *   parse_rows(data, brackets, out, shape) -> rows (or -1)
@@ -60,6 +62,11 @@ static __inline int popcount_portable(u64 x) {
 #define POPCOUNT(x) __builtin_popcountll(x)
 #endif
 
+/* Raised by request_stop() (from another thread: stopping.py), read by every search loop
+ * where it backtracks (a load, next to the mispredicted branch there: no measurable cost). */
+static volatile int stop_flag = 0;
+#define STOPPED() (stop_flag != 0)
+
 /* The baseline build of the kernels. */
 #define K(name) name##_generic
 #define KATTR static
@@ -81,7 +88,7 @@ static __inline int popcount_portable(u64 x) {
 #undef KINLINE
 #endif
 
-typedef void (*count_many_fn)(int, i64, const i64 *, const i64 *, const u64 *, const u64 *, i64 *,
+typedef i64 (*count_many_fn)(int, i64, const i64 *, const i64 *, const u64 *, const u64 *, i64 *,
                               u64 *, u64 *, u64 *, i64 *, i64 *);
 static count_many_fn count_many_impl = count_many_generic;
 static const char *variant = "generic x86-64/portable";
@@ -165,12 +172,13 @@ static PyObject *count_many(PyObject *self, PyObject *args) {
             return PyErr_Format(PyExc_ValueError, "count_many: subtree %zd: %s", i, bad);
         }
     }
+    i64 done;
     Py_BEGIN_ALLOW_THREADS
-    count_many_impl(n, (i64)m, kinds, depths, prefixes, base, views[4].buf, views[5].buf,
-                    views[6].buf, views[7].buf, views[8].buf, views[9].buf);
+    done = count_many_impl(n, (i64)m, kinds, depths, prefixes, base, views[4].buf, views[5].buf,
+                           views[6].buf, views[7].buf, views[8].buf, views[9].buf);
     Py_END_ALLOW_THREADS
     release_all(views, taken);
-    Py_RETURN_NONE;
+    return PyLong_FromLongLong((long long)done);
 }
 
 /* -- enumerate_batch ----------------------------------------------------------------- */
@@ -330,10 +338,22 @@ static PyObject *parse_rows(PyObject *self, PyObject *args) {
 
 /* -- the module ---------------------------------------------------------------------- */
 
+static PyObject *request_stop(PyObject *self, PyObject *unused) {
+    stop_flag = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *clear_stop(PyObject *self, PyObject *unused) {
+    stop_flag = 0;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"count_many", count_many, METH_VARARGS,
      "count_many(n, kinds, depths, prefixes, base, results, allow, bits, stack, queen_cols, "
-     "inverse): count a batch of subtrees (see kernels.count_many)."},
+     "inverse) -> subtrees counted: count a batch of subtrees (see kernels.count_many)."},
+    {"request_stop", request_stop, METH_NOARGS, "Make every running search return at once."},
+    {"clear_stop", clear_stop, METH_NOARGS, "Let searches run again after request_stop()."},
     {"enumerate_batch", enumerate_batch, METH_VARARGS,
      "enumerate_batch(n, allow, state, stack_free, stack_cols, stack_left, stack_right, bits, "
      "out, capacity, max_nodes) -> (found, nodes) (see kernels.enumerate_batch)."},

@@ -150,7 +150,7 @@ KATTR NOINLINE void K(count_corner)(int n, int depth, const u64 *bits, int bound
     i64 leaves = 0, nodes = 0;
     for (;;) {
         if (free_ == 0) {
-            if (row == depth) break;
+            if (row == depth || STOPPED()) break;
             row--;
             int k = (row & 63) << 2;
             free_ = stack[k];
@@ -221,7 +221,7 @@ KATTR NOINLINE void K(count_edge)(int n, int depth, u64 *bits, u64 *stack, i64 *
     i64 total = 0, leaves = 0, nodes = 0;
     for (;;) {
         if (free_ == 0) {
-            if (row == depth) break;
+            if (row == depth || STOPPED()) break;
             row--;
             int k = (row & 63) << 2;
             free_ = stack[k];
@@ -320,7 +320,7 @@ KINLINE void K(dynamic_body)(int n, int depth, u64 *bits, const u64 *allow, cons
     u64 *top = stack;
     for (;;) {
         if (free_ == 0) {
-            if (top == stack) break;
+            if (top == stack || STOPPED()) break;
             top -= 6;
             free_ = top[0];
             row = (i64)top[1];
@@ -447,7 +447,7 @@ KATTR NOINLINE void K(count_subtree)(int n, int depth, u64 *bits, const u64 *all
     }
     for (;;) {
         if (free_ == 0) {
-            if (row == depth) break;
+            if (row == depth || STOPPED()) break;
             row--;
             int k = (row & 63) << 2;
             free_ = stack[k];
@@ -499,10 +499,11 @@ KATTR NOINLINE void K(count_subtree)(int n, int depth, u64 *bits, const u64 *all
 }
 
 /* Count a batch of subtrees (kernels.count_many); inputs were checked by the caller. */
-KATTR void K(count_many)(int n, i64 m, const i64 *kinds, const i64 *depths, const u64 *prefixes,
-                         const u64 *base, i64 *results, u64 *allow, u64 *bits, u64 *stack,
-                         i64 *queen_cols, i64 *inverse) {
+KATTR i64 K(count_many)(int n, i64 m, const i64 *kinds, const i64 *depths, const u64 *prefixes,
+                        const u64 *base, i64 *results, u64 *allow, u64 *bits, u64 *stack,
+                        i64 *queen_cols, i64 *inverse) {
     for (i64 i = 0; i < m; i++) {
+        if (STOPPED()) return i;
         int kind = (int)kinds[i];
         int depth = (int)depths[i];
         i64 part[3] = {0, 0, 0};
@@ -534,8 +535,10 @@ KATTR void K(count_many)(int n, i64 m, const i64 *kinds, const i64 *depths, cons
         } else {
             K(count_edge)(n, depth, bits, stack, queen_cols, inverse, part);
         }
+        if (STOPPED()) return i; /* this subtree's figures are partial */
         results[3 * i] = part[0];
         results[3 * i + 1] = part[1];
         results[3 * i + 2] = part[2];
     }
+    return m;
 }

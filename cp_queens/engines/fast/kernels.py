@@ -83,7 +83,7 @@ def count_many(
     stack: Any,
     queen_cols: Any,
     inverse: Any,
-) -> None:
+) -> int:
     """Count a batch of subtrees in one call, so that small ones cost no dispatch each.
 
     Subtree ``i`` has kind ``kinds[i]`` and its first ``depths[i]`` rows preset
@@ -91,7 +91,9 @@ def count_many(
     ``(weighted solutions, leaves, nodes)`` go to ``results[3*i : 3*i + 3]``.
     Corner and edge subtrees with at least three rows to fill run their own
     loop (``count_corner``, ``count_edge``); the rest (pre-placed
-    queens, nearly complete prefixes) the general ``count_subtree``.
+    queens, nearly complete prefixes) the general ``count_subtree``. Returns how many
+    subtrees it counted: all of them here (the C twin stops early when asked to, see
+    ``stopping.py``).
     """
     for i in range(len(kinds)):
         kind = kinds[i]
@@ -129,6 +131,7 @@ def count_many(
         results[3 * i] = total
         results[3 * i + 1] = leaves
         results[3 * i + 2] = nodes
+    return len(kinds)
 
 
 def prefix_fits(n: int, depth: int, bits: Any, allow: Any, side_row: int) -> bool:

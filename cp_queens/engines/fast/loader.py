@@ -6,7 +6,9 @@ the C extension ``_kernels`` (``_kernels.c``, a line-for-line port of them), bui
 the package's build when it is installed (``setup.py``) and imported from the package
 like any module: nothing is compiled at run time and no native code comes from a cache.
 It is ``None`` when the install found no C compiler; ``MISSING`` then says why (one
-line, for the engine's warning) and how to get it.
+line, for the engine's warning) and how to get it. ``mitm()`` loads the compiled
+meet-in-the-middle counter (``_mitm.c``; its readable twin is ``mitm.py``) at its first
+use (a small count never needs it), ``None`` likewise.
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ HOW = (
 )
 
 
-def _load() -> tuple[ModuleType | None, str | None]:
-    """The extension, or ``None`` and why it is missing."""
+def _load(name: str = "_kernels") -> tuple[ModuleType | None, str | None]:
+    """The extension ``name``, or ``None`` and why it is missing."""
     try:
-        kernels = importlib.import_module("cp_queens.engines.fast._kernels")
+        kernels = importlib.import_module(f"cp_queens.engines.fast.{name}")
     except ImportError as error:
         note = Path(__file__).with_name("_kernels_missing.txt")
         try:
@@ -49,3 +51,11 @@ def _load() -> tuple[ModuleType | None, str | None]:
 
 
 COMPILED, MISSING = _load()
+_MITM: list[ModuleType | None] = []
+
+
+def mitm() -> ModuleType | None:
+    """The compiled meet-in-the-middle counter, or ``None`` when it was not built."""
+    if not _MITM:
+        _MITM.append(_load("_mitm")[0])
+    return _MITM[0]

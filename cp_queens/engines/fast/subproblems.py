@@ -39,6 +39,7 @@ Examples:
 from __future__ import annotations
 
 import array
+import functools
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -46,12 +47,18 @@ from typing import Any, NamedTuple
 
 import cp_queens.engines.fast.kernels as kernels
 import cp_queens.engines.fast.loader as loader
+import cp_queens.engines.fast.stopping as stopping
 from cp_queens.budget import Clock
 from cp_queens.errors import CpQueensError, CpQueensWarning, UnsupportedTaskError
 
 PLAIN = "plain"
 CORNER = "corner"
 EDGE = "edge"
+
+#: Empty boards from this n are counted by meeting in the middle (``meet.py``, its own
+#: pieces instead of these subproblems), smaller ones by the depth-first kernels: see
+#: docs/counting.md for the crossover measured.
+MITM_FROM = 14
 
 
 class PartialCount(NamedTuple):
@@ -357,7 +364,8 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
             array.array("q", values) for values in (kinds, depths, prefixes, base)
         )
     results = new_array(3 * len(subs), compiled)
-    code.count_many(
+    search = functools.partial(
+        code.count_many,
         n,
         kinds,
         depths,
@@ -370,6 +378,10 @@ def count_with(code: Any, compiled: bool, subs: Sequence[Subproblem]) -> list[Pa
         new_array(64, compiled),  # queen_cols
         new_array(64, compiled),  # inverse
     )
+    # Compiled, the search can be stopped (Ctrl-C, SIGTERM: it raises KeyboardInterrupt).
+    done = stopping.run(search)[0] if compiled else search()
+    if done != len(subs):
+        raise KeyboardInterrupt  # stopped from another thread: this process is stopping
     values = results.tolist() if compiled else results
     return [PartialCount(*values[3 * i : 3 * i + 3]) for i in range(len(subs))]
 
@@ -379,3 +391,27 @@ def warm_up(force_python: bool = False, n: int | None = None) -> None:
     now, once, if only the interpreted ones are there)."""
     code, compiled = backend(force_python, n)
     count_with(code, compiled, [Subproblem(4, EDGE, (1,))])
+
+
+class RecheckError(CpQueensError):
+    """A record resumed from a checkpoint disagrees with the same subproblem counted
+    again: the file (or the machine that wrote it) cannot be trusted."""
+
+
+def check_known_total(n: int, total: int) -> None:
+    """A count resumed from a checkpoint must give the known total (OEIS A000170, known up
+    to n = 27): the one check that catches a record forged with a correct checksum,
+    residues and plausible figures, whichever record it is (a recheck of a share finds
+    it only when it draws it).
+
+    Raises:
+        RecheckError: the total differs.
+    """
+    from cp_queens.limits import KNOWN_TOTALS
+
+    if n <= len(KNOWN_TOTALS) and total != KNOWN_TOTALS[n - 1]:
+        raise RecheckError(
+            f"recheck failed: n={n} counts {total:,} with the records resumed from the "
+            f"checkpoint, but has {KNOWN_TOTALS[n - 1]:,} solutions (OEIS A000170): a "
+            "resumed record is wrong; do not trust this checkpoint"
+        )

@@ -1,0 +1,377 @@
+/* The meet-in-the-middle counter, included three times by _mitm.c.
+ *
+ * Why three times: the join spends its time OR-ing rows of bitsets and counting their
+ * bits. A wheel must run on any x86-64, so _mitm.c compiles these functions once for
+ * the baseline (K(name) = name_scalar, MITM_PATH 0), and on x86-64 with GCC or Clang
+ * once for AVX2 (name_avx2, MITM_PATH 1) and once for AVX-512 with its vector popcount
+ * (name_avx512, MITM_PATH 2), and picks one when the module loads (or as a test asks).
+ * Everything but the scan of the join (K(scan)) is the same source in the three.
+ *
+ * The method is stated, readably, in mitm.py; the names here are the same.
+ */
+
+/* The bits of `x` laid on the members of `mask`, lowest first (pdep). */
+KINLINE u64 K(deposit)(u64 x, u64 mask) {
+#if MITM_PATH >= 1
+    return _pdep_u64(x, mask);
+#else
+    u64 out = 0;
+    for (u64 bit = 1; mask; bit <<= 1) {
+        u64 low = mask & (0 - mask);
+        if (x & bit) out |= low;
+        mask ^= low;
+    }
+    return out;
+#endif
+}
+
+/* The halves of one column class: every placement of queens in the top k rows that uses
+ * exactly the columns `cls` and keeps clear of the middle queen, as its key (mitm.py:
+ * halves); `as_bottom` swaps each key's two halves (the half turned upside down). Made
+ * from the quarters (see Quarters in _mitm.c): each split of the class into the columns
+ * A of rows 0..a-1 and B of rows a..k-1 pairs the placements of the two quarters on them
+ * that share no diagonal (nor one of the middle queen's). A few AND-s per pair and no
+ * branch: several times faster than a search restricted to the class, which tries and
+ * abandons most prefixes (a class is a few columns). Appends to *buf (grown as needed);
+ * returns how many, or -1 when out of memory; `nodes` counts the pairs of quarters
+ * tried. */
+KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int width, u64 **buf,
+                      i64 *cap, u64 *nodes) {
+    int n = q->n, k = q->k, a = q->a;
+    u64 s0 = 0, d0 = 0;
+    if (middle >= 0) {
+        s0 = (u64)1 << (k + middle);
+        d0 = (u64)1 << (middle - k + n - 1);
+    }
+    u64 low = ((u64)1 << width) - 1;
+    i64 found = 0;
+    u64 tried = 0;
+    u64 x = ((u64)1 << a) - 1, end = (u64)1 << k;
+    for (; x < end; x = next_subset(x)) {
+        u64 cols_a = K(deposit)(x, cls);
+        u64 cols_b = cls ^ cols_a;
+        i64 ra = (i64)colex_rank(cols_a), rb = (i64)colex_rank(cols_b);
+        i64 first2 = q->start2[rb], last2 = q->start2[rb + 1];
+        i64 many = last2 - first2;
+        if (many == 0) continue;
+        const u64 *s2 = q->s2 + first2, *d2 = q->d2 + first2, *key2 = q->key2 + first2;
+        for (i64 i = q->start1[ra]; i < q->start1[ra + 1]; i++) {
+            u64 s1 = q->s1[i], d1 = q->d1[i];
+            if ((s1 & s0) | (d1 & d0)) continue;
+            u64 sums = s1 | s0, diffs = d1 | d0, key1 = q->key1[i];
+            if (found + many + 8 > *cap) {
+                i64 grown = *cap < 1024 ? 1024 : *cap;
+                while (grown < found + many + 8) grown *= 2;
+                u64 *more = realloc(*buf, (size_t)grown * sizeof(u64));
+                if (more == NULL) return -1;
+                *buf = more;
+                *cap = grown;
+            }
+            u64 *out = *buf;
+            tried += (u64)many;
+#if MITM_PATH == 2
+            __m512i vs = _mm512_set1_epi64((long long)sums), vd = _mm512_set1_epi64((long long)diffs);
+            __m512i vk = _mm512_set1_epi64((long long)key1);
+            i64 j = 0;
+            for (; j + 8 <= many; j += 8) {
+                __m512i hit = _mm512_or_si512(
+                    _mm512_and_si512(vs, _mm512_loadu_si512((const void *)(s2 + j))),
+                    _mm512_and_si512(vd, _mm512_loadu_si512((const void *)(d2 + j))));
+                __mmask8 ok = _mm512_testn_epi64_mask(hit, hit);
+                __m512i keys = _mm512_or_si512(vk, _mm512_loadu_si512((const void *)(key2 + j)));
+                /* Compressed in a register and stored whole (a compressing store to
+                 * memory is microcoded on some CPUs); the buffer has 8 spare slots. */
+                _mm512_storeu_si512((void *)(out + found), _mm512_maskz_compress_epi64(ok, keys));
+                found += POPCOUNT((u64)ok);
+            }
+            for (; j < many; j++) {
+                out[found] = key1 | key2[j];
+                found += ((sums & s2[j]) | (diffs & d2[j])) == 0;
+            }
+#else
+            for (i64 j = 0; j < many; j++) {
+                out[found] = key1 | key2[j];
+                found += ((sums & s2[j]) | (diffs & d2[j])) == 0;
+            }
+#endif
+        }
+    }
+    if (as_bottom)
+        for (i64 i = 0; i < found; i++) (*buf)[i] = ((*buf)[i] >> width) | (((*buf)[i] & low) << width);
+    *nodes += tried;
+    return found;
+}
+
+/* Move the keys with `bit` clear to the front; return how many there are. */
+KINLINE i64 K(partition)(u64 *keys, i64 count, u64 bit) {
+    i64 front = 0;
+    for (i64 i = 0; i < count; i++) {
+        u64 x = keys[i];
+        if ((x & bit) == 0) {
+            keys[i] = keys[front];
+            keys[front++] = x;
+        }
+    }
+    return front;
+}
+
+/* Count the x in `big` whose bits meet none of the block's members: the scan of the
+ * bit-sliced join. `rows` holds `chunks` tables of 256 rows of `words` 64-bit words
+ * (row v of table c: the members having any bit of v in chunk c, as a bitset); `pad`
+ * has the bits of the missing members set. Returns the pairs with no common bit. */
+KATTR NOINLINE u64 K(scan)(const u64 *big, i64 nbig, const u64 *rows, int chunks, int words,
+                           const u64 *pad) {
+    u64 zeros = 0;
+    const i64 table = (i64)256 * words;
+#if MITM_PATH == 2
+    int vectors = words / 8;
+    for (i64 i = 0; i < nbig; i++) {
+        u64 x = big[i];
+        __m512i total = _mm512_setzero_si512();
+        for (int v = 0; v < vectors; v++) {
+            __m512i acc = _mm512_loadu_si512((const void *)(pad + 8 * v));
+            const u64 *base = rows + 8 * v;
+            for (int c = 0; c < chunks; c++) {
+                const u64 *row = base + c * table + (i64)((x >> (8 * c)) & 255) * words;
+                acc = _mm512_or_si512(acc, _mm512_loadu_si512((const void *)row));
+            }
+            total = _mm512_add_epi64(total, _mm512_popcnt_epi64(acc));
+        }
+        zeros += (u64)(64 * words) - (u64)_mm512_reduce_add_epi64(total);
+    }
+#elif MITM_PATH == 1
+    int vectors = words / 4;
+    for (i64 i = 0; i < nbig; i++) {
+        u64 x = big[i];
+        u64 ones = 0;
+        for (int v = 0; v < vectors; v++) {
+            __m256i acc = _mm256_loadu_si256((const __m256i *)(pad + 4 * v));
+            const u64 *base = rows + 4 * v;
+            for (int c = 0; c < chunks; c++) {
+                const u64 *row = base + c * table + (i64)((x >> (8 * c)) & 255) * words;
+                acc = _mm256_or_si256(acc, _mm256_loadu_si256((const __m256i *)row));
+            }
+            ones += (u64)POPCOUNT((u64)_mm256_extract_epi64(acc, 0)) +
+                    (u64)POPCOUNT((u64)_mm256_extract_epi64(acc, 1)) +
+                    (u64)POPCOUNT((u64)_mm256_extract_epi64(acc, 2)) +
+                    (u64)POPCOUNT((u64)_mm256_extract_epi64(acc, 3));
+        }
+        zeros += (u64)(64 * words) - ones;
+    }
+#else
+    for (i64 i = 0; i < nbig; i++) {
+        u64 x = big[i];
+        u64 ones = 0;
+        for (int w = 0; w < words; w++) {
+            u64 acc = pad[w];
+            for (int c = 0; c < chunks; c++)
+                acc |= rows[c * table + (i64)((x >> (8 * c)) & 255) * words + w];
+            ones += (u64)POPCOUNT(acc);
+        }
+        zeros += (u64)(64 * words) - ones;
+    }
+#endif
+    return zeros;
+}
+
+/* Pairs (a in small, b in big) with a & b == 0, the keys compressed to `width` bits:
+ * the small side is cut into blocks of at most BLOCK members, each block bit-sliced
+ * into tables, and every key of the big side scans them. */
+KATTR u64 K(sliced)(const u64 *small, i64 nsmall, const u64 *big, i64 nbig, int width,
+                    Work *work) {
+    u64 pairs = 0;
+    int chunks = (width + 7) / 8;
+    for (i64 start = 0; start < nsmall; start += BLOCK) {
+        if (STOPPED()) return pairs;
+        i64 members = nsmall - start < BLOCK ? nsmall - start : BLOCK;
+        int words = (int)((members + 511) / 512) * 8;
+        u64 *bits = work->bits;  /* one bitset of the block's members per key bit */
+        memset(bits, 0, sizeof(u64) * (size_t)(64 * words));
+        for (i64 i = 0; i < members; i++) {
+            u64 x = small[start + i];
+            u64 one = (u64)1 << (i & 63);
+            i64 word = i >> 6;
+            while (x) {
+                int j = CTZ(x);
+                x &= x - 1;
+                bits[j * words + word] |= one;
+            }
+        }
+        u64 *rows = work->rows;
+        const i64 table = (i64)256 * words;
+        for (int c = 0; c < chunks; c++) {
+            u64 *t = rows + c * table;
+            int span = width - 8 * c < 8 ? width - 8 * c : 8;
+            int entries = 1 << span;
+            memset(t, 0, sizeof(u64) * (size_t)words);
+            for (int v = 1; v < entries; v++) {
+                const u64 *from = t + (i64)(v & (v - 1)) * words;
+                const u64 *add = bits + (i64)(8 * c + CTZ((u64)v)) * words;
+                u64 *to = t + (i64)v * words;
+                for (int w = 0; w < words; w++) to[w] = from[w] | add[w];
+            }
+        }
+        u64 *pad = work->pad;
+        for (int w = 0; w < words; w++) {
+            i64 first = (i64)w * 64;
+            if (first >= members)
+                pad[w] = ~(u64)0;
+            else if (first + 64 <= members)
+                pad[w] = 0;
+            else
+                pad[w] = ~(u64)0 << (members - first);
+        }
+        pairs += K(scan)(big, nbig, rows, chunks, words, pad);
+        work->pairs += (u64)members * (u64)nbig;
+    }
+    return pairs;
+}
+
+/* The keys compressed to the bits of `common` (pext), into `out`. */
+KINLINE void K(compress)(const u64 *keys, i64 count, u64 common, u64 *out) {
+#if MITM_PATH >= 1
+    for (i64 i = 0; i < count; i++) out[i] = _pext_u64(keys[i], common);
+#else
+    for (i64 i = 0; i < count; i++) {
+        u64 x = keys[i], packed = 0, m = common;
+        int at = 0;
+        while (m) {
+            u64 low = m & (0 - m);
+            if (x & low) packed |= (u64)1 << at;
+            at++;
+            m ^= low;
+        }
+        out[i] = packed;
+    }
+#endif
+}
+
+/* Pairs (a in A, b in B) with a & b == 0 (see mitm.py: join). Reorders A and B. */
+KATTR u64 K(join)(u64 *a, i64 na, u64 *b, i64 nb, Work *work) {
+    if (na == 0 || nb == 0) return 0;
+    if (STOPPED()) return 0;
+    u64 any_a = 0, any_b = 0;
+    for (i64 i = 0; i < na; i++) any_a |= a[i];
+    for (i64 i = 0; i < nb; i++) any_b |= b[i];
+    u64 common = any_a & any_b;
+    if (common == 0) return (u64)na * (u64)nb;
+    u64 product = (u64)na * (u64)nb;
+    if (product >= SPLIT_FROM) {
+        /* The bit most likely to be in both members of a pair: pairs having it on both
+         * sides never count, so they need not be looked at. Estimated on a sample of
+         * each side (SAMPLE keys, evenly spread): exact counts cost more than the
+         * split saves. */
+        i64 on_a[64], on_b[64];
+        memset(on_a, 0, sizeof on_a);
+        memset(on_b, 0, sizeof on_b);
+        i64 step_a = na > SAMPLE ? na / SAMPLE : 1, step_b = nb > SAMPLE ? nb / SAMPLE : 1;
+        i64 seen_a = 0, seen_b = 0;
+        for (i64 i = 0; i < na; i += step_a, seen_a++) {
+            u64 x = a[i] & common;
+            while (x) {
+                on_a[CTZ(x)]++;
+                x &= x - 1;
+            }
+        }
+        for (i64 i = 0; i < nb; i += step_b, seen_b++) {
+            u64 x = b[i] & common;
+            while (x) {
+                on_b[CTZ(x)]++;
+                x &= x - 1;
+            }
+        }
+        int best = -1;
+        u64 saved = 0;
+        for (int j = 0; j < 64; j++) {
+            u64 both = (u64)on_a[j] * (u64)on_b[j];
+            if (both > saved) {
+                saved = both;
+                best = j;
+            }
+        }
+        if (best >= 0 && saved * SPLIT_SHARE >= (u64)seen_a * (u64)seen_b) {
+            u64 bit = (u64)1 << best;
+            i64 a0 = K(partition)(a, na, bit);
+            i64 b0 = K(partition)(b, nb, bit);
+            /* The prefix call first: it reorders only b[0:b0], the full one after. */
+            u64 upper = K(join)(a + a0, na - a0, b, b0, work);
+            return upper + K(join)(a, a0, b, nb, work);
+        }
+    }
+    int width = POPCOUNT(common);
+    /* Compressed into scratch buffers: a and b are parts of larger arrays that the
+     * caller's other half of a split still reads. */
+    u64 *ca = scratch(&work->sa, &work->cap_sa, na);
+    u64 *cb = scratch(&work->sb, &work->cap_sb, nb);
+    if (ca == NULL || cb == NULL) {
+        work->failed = 1;
+        return 0;
+    }
+    K(compress)(a, na, common, ca);
+    K(compress)(b, nb, common, cb);
+    const u64 *small = na <= nb ? ca : cb;
+    const u64 *big = na <= nb ? cb : ca;
+    i64 nsmall = na <= nb ? na : nb;
+    i64 nbig = na <= nb ? nb : na;
+    if (nsmall < DIRECT_BELOW) {
+        u64 pairs = 0;
+        for (i64 i = 0; i < nsmall; i++) {
+            u64 x = small[i];
+            for (i64 j = 0; j < nbig; j++) pairs += (x & big[j]) == 0;
+        }
+        work->pairs += (u64)nsmall * (u64)nbig;
+        return pairs;
+    }
+    return K(sliced)(small, nsmall, big, nbig, width, work);
+}
+
+/* Count every class orbit whose representative has its rank in [lo, hi) (see mitm.py:
+ * count_range). Adds to out[0] the solutions (each representative's pairs times its
+ * orbit), out[1] the representatives, out[2] the search nodes of the halves and out[3]
+ * the pairs looked at. Returns 0, 1 when stopped, -1 when out of memory. */
+KATTR int K(count_range)(const Board *board, const Quarters *quarters, u64 lo, u64 hi, u64 *out,
+                         Work *work) {
+    u64 cls = unrank(lo, board->places, board->k);
+    for (u64 rank = lo; rank < hi; rank++) {
+        if (rank != lo) cls = next_subset(cls);
+        if (STOPPED()) return 1;
+        u64 top = expand(board, cls);
+        int weight = orbit_weight(board, top);
+        if (weight == 0) continue;
+        u64 bottom = board->all ^ top;
+        i64 na = K(halves_q)(quarters, board->middle, top, 0, board->width, &work->a,
+                             &work->cap_a, &out[2]);
+        if (na < 0) return -1;
+        if (na == 0) {
+            out[1]++;
+            continue;
+        }
+        i64 nb = K(halves_q)(quarters, board->middle, bottom, 1, board->width, &work->b,
+                             &work->cap_b, &out[2]);
+        if (nb < 0) return -1;
+        u64 pairs = K(join)(work->a, na, work->b, nb, work);
+        if (work->failed) return -1;
+        if (STOPPED()) return 1;
+        out[0] += (u64)weight * pairs;
+        out[1]++;
+    }
+    out[3] += work->pairs;
+    work->pairs = 0;
+    return 0;
+}
+
+/* Pairs of one ordered class (top columns `top`), unweighted: for tests. */
+KATTR int K(count_class)(const Board *board, const Quarters *quarters, u64 top, u64 *out,
+                         Work *work) {
+    u64 bottom = board->all ^ top;
+    i64 na = K(halves_q)(quarters, board->middle, top, 0, board->width, &work->a, &work->cap_a,
+                         &out[2]);
+    i64 nb = K(halves_q)(quarters, board->middle, bottom, 1, board->width, &work->b,
+                         &work->cap_b, &out[2]);
+    if (na < 0 || nb < 0) return -1;
+    out[0] += K(join)(work->a, na, work->b, nb, work);
+    if (work->failed) return -1;
+    out[3] += work->pairs;
+    work->pairs = 0;
+    return STOPPED() ? 1 : 0;
+}

@@ -1,0 +1,289 @@
+"""The ``fast`` engine's count of an empty board by meeting in the middle.
+
+The method is ``cp_queens.engines.fast.mitm`` (its statement) and ``_mitm.c`` (its
+compiled counter). This module makes a count of it: the work is cut into *pieces*
+(ranges of class ranks for one middle column, each a run of class orbits, and one piece
+for the symmetric boards of the unique count), the unit of work of the local pool, a
+Dask cluster and the checkpoint, as the subproblems of the depth-first count are.
+A piece is counted whole or not at all: a count stopped by Ctrl-C, a time limit or
+``kill -9`` resumes from its checkpoint and never counts a piece twice.
+
+Used from ``MITM_FROM`` queens on, where it was measured to beat the depth-first
+kernels (``docs/counting.md``), on empty boards with the compiled counter; given queens,
+blocked squares and small boards stay with the depth-first search.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import cp_queens.engines.fast.loader as loader
+import cp_queens.engines.fast.mitm as mitm
+import cp_queens.engines.fast.stopping as stopping
+from cp_queens import limits, parallel
+from cp_queens.budget import Clock
+from cp_queens.engines.base import Call, UniqueCount
+from cp_queens.engines.fast.subproblems import MITM_FROM, RecheckError, check_known_total
+
+if TYPE_CHECKING:
+    from cp_queens.engines.fast import FastEngine
+    from cp_queens.problem import Problem
+
+#: Pieces of a count, about: enough for the pool to balance and for a checkpoint to lose
+#: little at a kill (n = 20: some 0.5-2 s of CPU a piece), few enough to cost nothing.
+PIECES = 512
+#: The middle value of the piece that counts the symmetric boards.
+SYMMETRIC = -2
+#: The largest class measured per n (halves of one column set, the biggest list a join
+#: holds); beyond, about 6 times more every two queens.
+LARGEST_CLASS = {12: 132, 13: 88, 14: 570, 15: 374, 16: 2956, 17: 1969}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Class orbits of ranks ``lo .. hi - 1`` with the middle queen in ``middle`` (-1: an
+    even board), or (``middle == SYMMETRIC``) the boards a rotation maps to themselves."""
+
+    n: int
+    middle: int
+    lo: int = 0
+    hi: int = 0
+
+    @property
+    def key(self) -> str:
+        """A stable name for checkpoint files, e.g. ``mitm:3:1200-1300``."""
+        if self.middle == SYMMETRIC:
+            return "mitm:symmetric"
+        return f"mitm:{self.middle}:{self.lo}-{self.hi}"
+
+
+class MeetPart(NamedTuple):
+    """What one piece contributed: solutions, boards fixed by a half turn and by a
+    quarter turn (the symmetric piece only), search nodes."""
+
+    total: int
+    half_turn: int
+    quarter_turn: int
+    nodes: int
+
+
+def available() -> bool:
+    """Whether the compiled counter is there (the method runs compiled only)."""
+    return loader.mitm() is not None
+
+
+def applies(problem: Problem, force_python: bool) -> bool:
+    """Whether a count of ``problem`` meets in the middle."""
+    return (
+        available()
+        and not force_python
+        and problem.is_empty_board
+        and MITM_FROM <= problem.n <= mitm.MAX_N
+    )
+
+
+def pieces(n: int, per_middle: int | None = None) -> list[Piece]:
+    """The pieces of a count of ``n``: the symmetric one first, then rank ranges.
+
+    Examples:
+        >>> [p.key for p in pieces(8, per_middle=2)]
+        ['mitm:symmetric', 'mitm:-1:0-18', 'mitm:-1:18-35']
+    """
+    found = [Piece(n, SYMMETRIC)]
+    middles = mitm.middles(n)
+    ranks = mitm.classes(n)
+    count = per_middle or max(1, PIECES // len(middles))
+    size = max(1, math.ceil(ranks / count))
+    for middle in middles:
+        for lo in range(0, ranks, size):
+            found.append(Piece(n, middle, lo, min(ranks, lo + size)))
+    return found
+
+
+def count_piece(piece: Piece, clock: Clock | None = None) -> MeetPart | None:
+    """Count one piece with the compiled counter (``None``: the clock ran out first)."""
+    code = loader.mitm()
+    assert code is not None
+    if piece.middle == SYMMETRIC:
+        half, quarter = _symmetric(piece.n, clock)
+        if half is None or quarter is None:
+            return None
+        return MeetPart(0, half[0], quarter[0], half[1] + quarter[1])
+    result, timed_out = stopping.run(
+        functools.partial(code.count_range, piece.n, piece.middle, piece.lo, piece.hi), clock
+    )
+    if timed_out or result is None or result[4]:
+        return None
+    solutions, _, nodes, _, _ = result
+    return MeetPart(solutions, 0, 0, nodes)
+
+
+def _symmetric(n: int, clock: Clock | None) -> tuple[Any, Any]:
+    code = loader.mitm()
+    assert code is not None
+    found = []
+    for quarter in (False, True):
+        result, timed_out = stopping.run(functools.partial(code.symmetric, n, quarter), clock)
+        if timed_out or result is None or result[2]:
+            return None, None
+        found.append(result[:2])
+    return found[0], found[1]
+
+
+def count_pieces(chunk: Sequence[Piece], clock: Clock | None = None) -> list[tuple[str, MeetPart]]:
+    """The task a worker runs: count a few pieces (module-level, so it pickles). A piece
+    the clock stopped is left out (it is counted again on resuming)."""
+    done = []
+    for piece in chunk:
+        part = count_piece(piece, clock)
+        if part is None:
+            break
+        done.append((piece.key, part))
+    return done
+
+
+def bytes_per_worker(n: int) -> float:
+    """Rough peak bytes a worker's counter holds: two lists of keys and their compressed
+    copies (8 bytes a key, grown by doubling) for the largest class, and the bit-sliced
+    tables (about 0.6 MB)."""
+    known = max(LARGEST_CLASS)
+    largest = LARGEST_CLASS.get(n) or LARGEST_CLASS[known - (n - known) % 2] * 6.0 ** (
+        (n - known + 1) // 2
+    )
+    return 4 * 2 * 8 * largest + 600e3
+
+
+def check_memory(n: int, workers: int) -> None:
+    """Refuse up front a count whose workers cannot all hold their largest class."""
+    need = workers * bytes_per_worker(n)
+    limits.check_bytes(
+        need,
+        f"counting n={n} by meeting in the middle on {workers} worker(s)",
+        "use fewer workers or a machine with more memory",
+    )
+
+
+def count(engine: FastEngine, problem: Problem, call: Call) -> UniqueCount:
+    """Count ``problem`` (an empty board) by meeting in the middle, where the call's
+    budget says (this process, local processes, Dask), resumably."""
+    import contextlib
+
+    n = problem.n
+    stats = call.stats
+    budget = call.budget
+    items = pieces(n)
+    workers = engine._workers(problem, call)
+    here = not budget.elsewhere and workers == 1
+    check_memory(n, parallel.resolve_workers(workers) if not budget.elsewhere else 1)
+    running = {"solutions": 0}
+
+    def report(fresh: list[MeetPart], done: int, total: int | None, resumed: int) -> None:
+        running["solutions"] += sum(part.total for part in fresh)
+        call.report(running["solutions"], done=done, total=total, resumed=resumed)
+
+    with contextlib.ExitStack() as stack:
+        executor, where, alive = engine._executor(stack, call, n)
+        checkpoint = None
+        if budget.checkpoint is not None:
+            from cp_queens.parallel.checkpoint import Checkpoint
+
+            job = {"engine": "fast", "method": "mitm", "n": n, "fixed": [], "blocked": []}
+            job["subproblems"] = len(items)
+            checkpoint = stack.enter_context(
+                Checkpoint.open(
+                    budget.checkpoint, job, [p.key for p in items], MeetPart, sane=_sane(n)
+                )
+            )
+            if budget.recheck:
+                checked = _recheck(items, checkpoint.done, budget.recheck)
+                resumed = sum(p.key in checkpoint.done for p in items)
+                stats.extra["rechecked"] = f"{checked} of {resumed} resumed: ok"
+        result = parallel.run(
+            items,
+            functools.partial(count_pieces, clock=call.clock if here else None),
+            key=_key,
+            executor=executor,
+            where=where,
+            workers_alive=alive,
+            lost_timeout=engine.lost_workers_timeout,
+            workers=workers,
+            checkpoint=checkpoint,
+            report=report,
+            clock=call.clock,
+            prepare=warm_up,
+        )
+    parts = result.records
+    stats.extra["method"] = "meet in the middle"
+    stats.extra["subproblems"] = len(parts)
+    stats.branches = sum(part.nodes for part in parts.values())
+    stats.extra["where"] = result.where
+    if result.resumed:
+        stats.extra["resumed"] = result.resumed
+    total = sum(part.total for part in parts.values())
+    symmetric = parts.get(Piece(n, SYMMETRIC).key)
+    if not result.complete or symmetric is None or len(parts) < len(items):
+        call.stop_for_time()
+        # What is known of the unique count: the solutions found fill at least an
+        # eighth as many orbits.
+        return UniqueCount(total, -(-total // 8))
+    if result.resumed:
+        check_known_total(n, total)
+    unique = mitm.unique_from(n, total, symmetric.half_turn, symmetric.quarter_turn)
+    return UniqueCount(total, unique)
+
+
+def warm_up() -> None:
+    """Load the compiled counter before workers are forked."""
+    assert loader.mitm() is not None
+
+
+def _key(piece: Piece) -> str:
+    return piece.key
+
+
+def _sane(n: int) -> Callable[[str, MeetPart], str | None]:
+    """Why a piece's figures read back from a checkpoint cannot be true (or ``None``):
+    negatives; more solutions than the whole board has (known up to n = 27); a range
+    piece with symmetric boards, an odd total (every orbit has 2 or 4 classes) or the
+    symmetric piece with solutions; more quarter-turn boards than half-turn ones."""
+    bound = limits.known_or_estimated_total(n)
+
+    def why(key: str, part: MeetPart) -> str | None:
+        if min(part) < 0:
+            return "negative"
+        if part.total > bound or part.half_turn > bound:
+            return f"more solutions than n={n} has"
+        if key == "mitm:symmetric":
+            if part.total or part.quarter_turn > part.half_turn:
+                return "symmetric boards that cannot be"
+        elif part.half_turn or part.quarter_turn or part.total % 2:
+            return "not a count of class orbits"
+        return None
+
+    return why
+
+
+def _recheck(items: Sequence[Piece], done: dict[str, MeetPart], fraction: float) -> int:
+    """Count a random share of the resumed pieces again; how many were checked.
+
+    Raises:
+        RecheckError: a recounted piece differs from its record (the engine's).
+    """
+    import random
+
+    resumed = [piece for piece in items if piece.key in done]
+    if not resumed:
+        return 0
+    chosen = random.sample(resumed, max(1, math.ceil(fraction * len(resumed))))
+    for key, part in count_pieces(chosen):
+        stored = done[key]
+        if stored[:3] != part[:3]:
+            raise RecheckError(
+                f"recheck failed: piece {key} is recorded with {stored.total} solutions "
+                f"but counts {part.total}; do not trust this checkpoint"
+            )
+    return len(chosen)

@@ -1,0 +1,253 @@
+"""The meet-in-the-middle counter: its statement (``mitm.py``), its compiled paths (scalar,
+AVX2, AVX-512: every one this CPU has), the depth-first kernels on the same classes, the
+engine's pieces, checkpoints and stops."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cp_queens import Problem, engines, limits, parallel
+from cp_queens.engines.fast import loader, meet, mitm, subproblems
+from cp_queens.errors import UnsupportedTaskError
+from cp_queens.stats import Progress
+from tests.helpers import total, unique
+
+C = loader.mitm()
+needs_c = pytest.mark.skipif(C is None, reason="the C extension _mitm was not built")
+PATHS = list(C.PATHS) if C is not None else []
+
+
+@pytest.mark.parametrize("n", range(4, 11))
+def test_the_statement_counts_every_solution_and_orbit(n: int) -> None:
+    assert (mitm.count(n), mitm.unique(n)) == (total(n), unique(n))
+
+
+def dfs_class(n: int, middle: int, top: int) -> int:
+    """The depth-first kernel's count of the solutions whose top rows use ``top``: a
+    plain subproblem whose rows allow those columns only (and the middle queen)."""
+    k = n // 2
+    bottom = mitm.board_columns(n, middle) ^ top
+    blocked = []
+    for row in range(n):
+        allowed = top if row < k else bottom
+        if middle >= 0 and row == k:
+            allowed = 1 << middle
+        blocked += [(row, col) for col in range(n) if not allowed >> col & 1]
+    sub = subproblems.Subproblem(n, subproblems.PLAIN, (), (), tuple(sorted(blocked)))
+    return subproblems.count(sub).total
+
+
+def random_tops(n: int, middle: int, how_many: int, seed: int) -> list[int]:
+    pick = random.Random(seed)
+    places = [c for c in range(n) if c != middle]
+    return [sum(1 << c for c in pick.sample(places, n // 2)) for _ in range(how_many)]
+
+
+@needs_c
+@pytest.mark.parametrize(("n", "middle"), [(10, -1), (11, 2), (11, 5), (12, -1)])
+def test_each_path_counts_a_class_as_the_statement_and_the_dfs_kernel(n: int, middle: int) -> None:
+    for top in random_tops(n, middle, 6, seed=n * 100 + middle):
+        expected = dfs_class(n, middle, top)
+        assert mitm.count_class(n, middle, top) == expected
+        assert {C.count_class(n, middle, top, path)[0] for path in PATHS} == {expected}
+
+
+@needs_c
+def test_large_classes_split_and_slice_alike_on_every_path() -> None:
+    # n = 16's largest classes (2,000-3,000 halves a side) take the split on a shared bit
+    # and more than one bit-sliced block: every path must give the statement's pairs.
+    n = 16
+    for top in (0x3333, 0x6666, 0x0F0F, 0x5A5A):
+        tops = mitm.halves(n, -1, top)
+        bottoms = mitm.halves(n, -1, ((1 << n) - 1) ^ top, as_bottom=True)
+        expected = mitm.join(tops, bottoms)
+        assert {C.count_class(n, -1, top, path)[0] for path in PATHS} == {expected}
+
+
+@needs_c
+@pytest.mark.parametrize("n", [8, 9, 12, pytest.param(13, marks=pytest.mark.slow)])
+def test_each_path_counts_each_piece_as_the_statement(n: int) -> None:
+    for piece in meet.pieces(n, per_middle=3)[1:]:
+        expected = mitm.count_range(n, piece.middle, piece.lo, piece.hi)
+        for path in PATHS:
+            found = C.count_range(n, piece.middle, piece.lo, piece.hi, path)
+            assert found[:2] == expected[:2] and found[4] is False
+
+
+@needs_c
+@pytest.mark.parametrize("n", range(4, 13))
+def test_symmetric_boards_as_the_statement(n: int) -> None:
+    for quarter in (False, True):
+        assert C.symmetric(n, quarter)[0] == mitm.symmetric(n, quarter)
+
+
+@needs_c
+def test_every_path_counts_n14_as_the_dfs_kernel() -> None:
+    n = 14
+    expected = sum(part.total for part in subproblems.count_many(subproblems.split(n)))
+    for path in PATHS:
+        assert C.count_range(n, -1, 0, mitm.classes(n), path)[0] == expected
+
+
+@needs_c
+@pytest.mark.parametrize("n", [14, pytest.param(15, marks=pytest.mark.slow)])
+def test_the_engine_meets_in_the_middle_from_the_crossover(n: int) -> None:
+    engine = engines.get("fast", workers=1)
+    assert tuple(engine.count_unique(Problem(n))) == (total(n), unique(n))
+    assert engine.stats.extra["method"] == "meet in the middle"
+    assert engine.stats.extra["subproblems"] == len(meet.pieces(n))
+
+
+def test_given_queens_and_small_boards_stay_depth_first() -> None:
+    assert not meet.applies(Problem(subproblems.MITM_FROM - 1), force_python=False)
+    assert not meet.applies(Problem(16, {0: 3}), force_python=False)
+    assert not meet.applies(Problem(16), force_python=True)
+
+
+@needs_c
+def test_a_stop_request_ends_a_running_count_at_once() -> None:
+    # n = 18 in one piece would take many seconds; asked to stop, it returns partial.
+    found: list[tuple[int, ...]] = []
+    runner = threading.Thread(
+        target=lambda: found.append(C.count_range(18, -1, 0, mitm.classes(18)))
+    )
+    try:
+        runner.start()
+        time.sleep(0.2)
+        C.request_stop()
+        runner.join(timeout=30)
+        assert not runner.is_alive()
+        assert found[0][4] is True  # stopped, not finished
+    finally:
+        C.clear_stop()
+    assert C.count_range(8, -1, 0, mitm.classes(8))[0] == total(8)
+
+
+@needs_c
+def test_the_depth_first_kernels_stop_too() -> None:
+    kernels = loader.COMPILED
+    assert kernels is not None
+    subs = subproblems.split(17, depth=2)
+    kernels.request_stop()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            subproblems.count_many(subs)
+    finally:
+        kernels.clear_stop()
+    assert sum(part.total for part in subproblems.count_many(subproblems.split(9))) == total(9)
+
+
+@needs_c
+def test_a_time_limit_stops_within_a_piece() -> None:
+    engine = engines.get("fast", workers=1)
+    with pytest.raises(Exception, match="time limit") as stopped:
+        engine.count_unique(Problem(20), budget=engines.Budget.of(time_limit=0.3))
+    partial = stopped.value.partial  # type: ignore[attr-defined]
+    assert partial.total < total(20) and partial.unique >= partial.total / 8
+
+
+def interrupt_after(tasks: int):
+    def progress(info: Progress) -> None:
+        if info.done is not None and info.done - info.resumed >= tasks:
+            raise KeyboardInterrupt
+
+    return progress
+
+
+@needs_c
+def test_an_interrupted_count_resumes_exactly(tmp_path) -> None:
+    path = tmp_path / "n14.jsonl"
+    engine = engines.get("fast", workers=1, checkpoint=str(path))
+    with pytest.raises(parallel.Interrupted) as stopped:
+        engine.count_unique(Problem(14), progress=interrupt_after(20))
+    saved = path.read_text().splitlines()
+    assert json.loads(saved[0])["job"]["method"] == "mitm"
+    assert len(saved) - 1 == stopped.value.done > 0
+    again = engines.get("fast", workers=2, checkpoint=str(path))
+    assert tuple(again.count_unique(Problem(14))) == (total(14), unique(14))
+    assert again.stats.extra["resumed"] == stopped.value.done
+    keys = [json.loads(line)["key"] for line in path.read_text().splitlines()[1:]]
+    assert len(keys) == len(set(keys)) == len(meet.pieces(14))
+
+
+def test_impossible_piece_records_are_named() -> None:
+    why = meet._sane(14)
+    assert why("mitm:-1:0-5", meet.MeetPart(6, 0, 0, 9)) is None
+    assert "orbits" in (why("mitm:-1:0-5", meet.MeetPart(7, 0, 0, 9)) or "")
+    assert "orbits" in (why("mitm:-1:0-5", meet.MeetPart(6, 2, 0, 9)) or "")
+    assert "symmetric" in (why("mitm:symmetric", meet.MeetPart(0, 1, 2, 9)) or "")
+    assert "more solutions" in (why("mitm:-1:0-5", meet.MeetPart(10**9, 0, 0, 9)) or "")
+
+
+def test_a_count_that_cannot_fit_in_memory_is_refused(monkeypatch) -> None:
+    monkeypatch.setattr(limits, "available_memory", lambda: 10**6)
+    with pytest.raises(UnsupportedTaskError, match="meeting in the middle on 2 worker"):
+        meet.check_memory(20, 2)
+    assert meet.bytes_per_worker(22) > meet.bytes_per_worker(20) > meet.bytes_per_worker(16)
+
+
+def _cli_count(n: int, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cp_queens", "count", str(n), *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # Ctrl-C reaches the group, as from a terminal
+    )
+
+
+def _records(path: Path) -> int:
+    return path.read_text().count("\n") - 1 if path.exists() else 0
+
+
+@needs_c
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_a_signal_stops_a_count_in_this_process_at_once(tmp_path: Path, how: str) -> None:
+    # Issue 38: `count 19 --workers 1` took 35 s to obey Ctrl-C (the kernel did not look).
+    path = tmp_path / "n19.jsonl"
+    process = _cli_count(19, "--workers", "1", "--checkpoint", str(path))
+    deadline = time.monotonic() + 120
+    while _records(path) < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    sent = time.monotonic()
+    os.killpg(process.pid, getattr(signal, how))
+    _, err = process.communicate(timeout=120)
+    took = time.monotonic() - sent
+    assert process.returncode == 130 and "Traceback" not in err, err
+    assert took < 10, f"exit {took:.1f} s after {how}"  # loose: the bug took 35-44 s
+
+
+@needs_c
+@pytest.mark.slow
+def test_a_count_killed_halfway_resumes_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "n17.jsonl"
+    process = _cli_count(17, "--workers", "2", "--checkpoint", str(path))
+    pieces = len(meet.pieces(17))
+    deadline = time.monotonic() + 300
+    while _records(path) < pieces // 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.kill()  # kill -9: no handler runs; the workers die with their parent
+    process.communicate(timeout=60)
+    saved = _records(path)
+    assert 0 < saved < pieces
+    resumed = subprocess.run(
+        [sys.executable, "-m", "cp_queens", "count", "17", "--checkpoint", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout == f"n=17: {total(17)} solutions, {unique(17)} unique\n"
+    keys = [json.loads(line)["key"] for line in path.read_text().splitlines()[1:]]
+    assert len(keys) == len(set(keys)) == pieces
