@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import cp_queens.engines.fast.loader as loader
 import cp_queens.engines.fast.mitm as mitm
 import cp_queens.engines.fast.stopping as stopping
-from cp_queens import limits, parallel
+import cp_queens.limits as limits
+import cp_queens.parallel as parallel
 from cp_queens.budget import Clock
 from cp_queens.engines.base import Call, UniqueCount
 from cp_queens.engines.fast.subproblems import MITM_FROM, RecheckError, check_known_total
