@@ -37,6 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "folder",
         metavar="FOLDER|FILE",
+        nargs="?",
         help="folder of *.py / *.ipynb submissions, or one submission",
     )
     parser.add_argument(
@@ -94,6 +95,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="bwrap: each submission in a bubblewrap sandbox (the rubric's default); none: "
         "a plain process with the limits only, where bubblewrap cannot run",
     )
+    parser.add_argument(
+        "--variant",
+        metavar="SEED",
+        help="each student gets their own board (queens given, squares blocked; for "
+        "dominate, holes), computed from their id and this secret seed (@FILE: read it "
+        "from FILE); model is called model(n, queens=..., blocked=...) "
+        "(docs/course-grading.md)",
+    )
+    parser.add_argument(
+        "--show-instance",
+        metavar="STUDENT_ID",
+        help="with --variant: print that student's boards for --n (to hand to the student) "
+        "and grade nothing",
+    )
     parser.set_defaults(run=run)
 
 
@@ -133,6 +148,21 @@ def run(args: argparse.Namespace) -> int:
         sizes = check_sizes(parse_range(args.n), rubric.task)
     except CompareError as error:
         raise CpQueensError(f"--n: {error}") from None
+    variant = None
+    if args.variant is not None or args.show_instance is not None:
+        from cp_queens.grading import variants
+
+        if args.variant is None:
+            raise CpQueensError(
+                "--show-instance needs --variant SEED (the seed the boards come from)"
+            )
+        variant = variants.Variant.from_option(args.variant)
+        variants.check_sizes(rubric.task, sizes)
+        if args.show_instance is not None:
+            print(variants.told(variant, rubric.task, args.show_instance, sizes), end="")
+            return 0
+    if args.folder is None:
+        raise CpQueensError("FOLDER|FILE: what to grade (a folder of submissions, or one file)")
     one_file = Path(args.folder).is_file()
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
@@ -153,7 +183,9 @@ def run(args: argparse.Namespace) -> int:
             raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
     if one_file:
         try:
-            result = grade_file(args.folder, sizes, rubric=rubric, isolation=args.isolation)
+            result = grade_file(
+                args.folder, sizes, rubric=rubric, isolation=args.isolation, variant=variant
+            )
         except IsolationError as error:
             raise _refused(error) from None
         print(feedback(result, rubric), end="")
@@ -178,6 +210,7 @@ def run(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             on_done=show,
             isolation=args.isolation,
+            variant=variant,
         )
     except IsolationError as error:
         raise _refused(error) from None

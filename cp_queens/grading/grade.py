@@ -41,6 +41,7 @@ import cp_queens.grading.causes as causes
 import cp_queens.grading.points as points
 import cp_queens.grading.sandbox as sandbox
 import cp_queens.grading.tasks as tasks
+import cp_queens.grading.variants as variants
 from cp_queens.grading.discover import (  # noqa: F401  (their home before discover)
     NOTEBOOK_DEPTH,
     GradeError,
@@ -53,6 +54,7 @@ from cp_queens.grading.discover import (  # noqa: F401  (their home before disco
 from cp_queens.grading.points import Number
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.rubric import load as load_rubric
+from cp_queens.grading.variants import Variant
 
 #: The largest board graded for the ``solutions`` task: the reference lists every solution
 #: of each size once per class (n = 12: 14,200 solutions, about a second); a submission's
@@ -99,6 +101,7 @@ class StudentResult:
     student_id: str = ""  # the roster's id (or the LMS's, from the download's names)
     entries: list[str] = field(default_factory=list)  # the class folder's names behind it
     override_given: str = ""  # the decision as written: "12", "12 of 13", "-3"
+    instance: list[str] = field(default_factory=list)  # the student's own boards (--variant)
 
     @property
     def computed_points(self) -> Fraction:
@@ -151,6 +154,7 @@ def grade(
     jobs: int = DEFAULT_JOBS,
     on_done: Callable[[StudentResult], None] | None = None,
     isolation: str | None = None,
+    variant: Variant | None = None,
 ) -> list[StudentResult]:
     """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
 
@@ -158,13 +162,16 @@ def grade(
     the rubric's task. ``jobs`` submissions run at a time; ``on_done`` hears of each as
     it finishes. ``isolation`` ("bwrap" or "none") overrides the rubric's; where
     bubblewrap cannot run, grading with it is refused (``sandbox.IsolationError``, one
-    line: why, what to do).
+    line: why, what to do). ``variant``: each student graded on their own instance
+    (``cp_queens.grading.variants``).
     """
     rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
     sandbox.check_isolation(rubric.limits.isolation)  # IsolationError: why, what to do
+    if variant is not None:
+        variants.check_sizes(rubric.task, chosen)
     submissions = find_submissions(folder, rubric.limits.submission_kb << 10)
-    return grade_submissions(submissions, chosen, rubric, jobs, on_done)
+    return grade_submissions(submissions, chosen, rubric, jobs, on_done, variant)
 
 
 def grade_file(
@@ -174,6 +181,7 @@ def grade_file(
     rubric: Rubric | str | Path | None = None,
     task: str | None = None,
     isolation: str | None = None,
+    variant: Variant | None = None,
 ) -> StudentResult:
     """Grade one submission exactly as ``grade`` grades it in a class: ``cp-queens grade FILE``
     and ``check_model`` give a student the grader's own verdict, not a second opinion."""
@@ -185,7 +193,9 @@ def grade_file(
     sandbox.check_isolation(rubric.limits.isolation)
     student = where.name.rstrip().rsplit(".", 1)[0]
     submission = read_submission(student, where, rubric.limits.submission_kb << 10)
-    [result] = grade_submissions([submission], chosen, rubric, 1, None)
+    if variant is not None:
+        variants.check_sizes(rubric.task, chosen)
+    [result] = grade_submissions([submission], chosen, rubric, 1, None, variant)
     return result
 
 
@@ -205,6 +215,7 @@ def grade_submissions(
     rubric: Rubric,
     jobs: int = DEFAULT_JOBS,
     on_done: Callable[[StudentResult], None] | None = None,
+    variant: Variant | None = None,
 ) -> list[StudentResult]:
     """Run and judge each submission; the one path of a class, a file and ``check_model``.
 
@@ -219,7 +230,15 @@ def grade_submissions(
     def one(submission: Submission) -> StudentResult:
         if stopping.is_set():
             raise _Stopped
-        result = _run_and_judge(submission, sizes, expected, rubric)
+        if variant is None:
+            result = _run_and_judge(submission, sizes, expected, rubric)
+        else:  # the student's own boards: in the source the room runs, and to judge by
+            instances = variant.instances(rubric.task, _student_key(submission), sizes)
+            own = {n: tasks.reference(rubric.task, n, instances[n]) for n in sizes}
+            source = submission.source + variants.wrapper(instances)
+            mine = dataclasses.replace(submission, source=source)
+            result = _run_and_judge(mine, sizes, own, rubric)
+            variants.settle(result, instances)
         if stopping.is_set():
             raise _Stopped  # stopped by the interrupt, not by itself: not a mark
         if on_done is not None:
@@ -248,6 +267,11 @@ def grade_submissions(
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
         sandbox.finish()
+
+
+def _student_key(submission: Submission) -> str:
+    """Whose instance (``--variant``): the roster's or LMS's id, else the submission's name."""
+    return submission.student_id or submission.student
 
 
 class _Stopped(Exception):

@@ -395,7 +395,8 @@ def compare_solutions(
     truth = set(expected)
     row = CheckRow(n, len(expected))
     seen: dict[tuple[int, ...], int] = {}
-    problem = Problem(n)
+    # One student's board (--variant) carries its Problem: given queens, blocked squares.
+    problem = getattr(expected, "problem", None) or Problem(n)
     limit = None if isinstance(produced, Sized) else READ_AT_MOST
     tally = Tally()
     for index, item in enumerate(produced, start=1):

@@ -135,6 +135,9 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
     lines = [f"# Feedback for {result.student}", "", f"Submission: `{result.path.name}`. {points}"]
     if rubric is not None:
         lines += ["", f"Marked by the rubric `{rubric.name}` (sha256 {rubric.digest})."]
+    if result.instance:  # --variant: the boards this student was graded on
+        lines += ["", "Graded on your own boards (rows and columns from 0):", ""]
+        lines += [f"- {line}" for line in result.instance]
     if result.task == "dominate":
         lines += _dominate_table(result)
     else:

@@ -36,11 +36,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+import cp_queens.grading.variants as variants
 from cp_queens.dominate.check import attacks, dominates
 from cp_queens.grading.answers import UnusableOutput, describe, is_int, shown
 from cp_queens.grading.judge import CheckRow, reference_solutions
 from cp_queens.grading.judge import judge as judge_solutions
 from cp_queens.grading.points import exact
+from cp_queens.grading.variants import Instance
+from cp_queens.problem import Problem
 
 if TYPE_CHECKING:
     from cp_queens.grading.rubric import Rubric
@@ -121,8 +124,33 @@ class DominateRow:
 Row = CheckRow | DominateRow
 
 
-def reference(task: str, n: int) -> Any:
-    """What an answer of size ``n`` is judged against: the solutions, or the minimum."""
+class Completions(list[tuple[int, ...]]):
+    """The solutions of one student's board (``--variant``), with its ``Problem``: the
+    judge checks given queens and blocked squares by it, and names a broken one."""
+
+    problem: Problem
+
+
+class Minimum(int):
+    """The fewest queens that guard one student's board with holes (``--variant``)."""
+
+    holes: frozenset[tuple[int, int]]
+
+
+def reference(task: str, n: int, instance: Instance | None = None) -> Any:
+    """What an answer of size ``n`` is judged against: the solutions, or the minimum; of
+    the student's own ``instance`` under ``--variant`` (computed here, never stored)."""
+    if instance is not None and task == "dominate":
+        minimum = Minimum(variants.minimum_dominating(n, instance.blocked))
+        minimum.holes = frozenset(instance.blocked)
+        return minimum
+    if instance is not None:
+        import cp_queens
+
+        problem = instance.problem()
+        found = Completions(tuple(p) for p in cp_queens.solutions(problem, engine="reference"))
+        found.problem = problem
+        return found
     if task == "dominate":
         return DOMINATION_NUMBERS[n - 1]
     return reference_solutions(n)
@@ -166,6 +194,13 @@ def judge_dominate(n: int, produced: Any, minimum: int) -> DominateRow:
         row.came_back = shown(produced, 24)
         return row
     row.queens = len(squares)
+    holes = getattr(minimum, "holes", None)
+    if holes is not None:  # one student's board with holes (--variant)
+        row.reason, left = variants.check_holes(n, squares, holes)
+        row.valid, row.uncovered = not row.reason, tuple(left)
+        if left:
+            row.board = draw_domination(n, squares, left, holes)
+        return row
     verdict = dominates(n, squares)
     row.valid, row.reason = verdict.ok, verdict.reason
     if not verdict.ok and "neither occupied nor attacked" in verdict.reason:
@@ -238,10 +273,15 @@ def _is_board(produced: Any, n: int) -> bool:
 
 
 def draw_domination(
-    n: int, queens: Iterable[tuple[int, int]], uncovered: Iterable[tuple[int, int]]
+    n: int,
+    queens: Iterable[tuple[int, int]],
+    uncovered: Iterable[tuple[int, int]],
+    holes: Iterable[tuple[int, int]] = (),
 ) -> str:
-    """The board row by row: ``Q`` a queen, ``!`` a square no queen dominates, ``.`` others."""
-    marks = {square: "!" for square in uncovered}
+    """The board row by row: ``Q`` a queen, ``!`` a square no queen dominates, ``#`` a
+    hole (``--variant``), ``.`` others."""
+    marks = {square: "#" for square in holes}
+    marks.update({square: "!" for square in uncovered})
     marks.update({square: "Q" for square in queens})
     return "\n".join(" ".join(marks.get((r, c), ".") for c in range(n)) for r in range(n))
 
