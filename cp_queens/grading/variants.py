@@ -67,7 +67,7 @@ def check_sizes(task: str, sizes: Iterable[int]) -> None:
     too_big = [n for n in sizes if n > largest]
     if too_big:
         raise VariantError(
-            f"--variant: boards of task {task} go up to n = {largest} (a board with holes "
+            f"variants of task {task} go up to n = {largest} (a board with holes "
             f"needs its minimum proven), got n = {too_big[0]}"
         )
 
@@ -124,7 +124,7 @@ class Variant:
 
     def __init__(self, seed: str) -> None:
         if not isinstance(seed, str) or not seed.strip():
-            raise VariantError("--variant: the seed must be a non-empty text")
+            raise VariantError("a variant's seed must be a non-empty text")
         self._key = seed.encode("utf-8")
 
     @classmethod
@@ -137,7 +137,7 @@ class Variant:
                 seed = path.read_text(encoding="utf-8").strip()
             except (OSError, UnicodeDecodeError) as error:
                 raise VariantError(
-                    f"--variant: cannot read the seed from {path}: {error}"
+                    f"cannot read the seed from {path}: {error}"
                 ) from None
             return cls(seed)
         return cls(text)
@@ -188,7 +188,7 @@ def wrapper(instances: dict[int, Instance]) -> str:
     every line number of the student's code stays what it was."""
     given = {n: instance.arguments() for n, instance in sorted(instances.items())}
     return (
-        "\n\n# Added by the grader (--variant): your own instance of each board size.\n"
+        "\n\n# Added by the grader: your own instance of each board size (a variant).\n"
         f"_cp_queens_instances = {given!r}\n"
         "if callable(globals().get('model')):\n"
         "    def model(n, _model=model, _given=_cp_queens_instances):\n"
