@@ -177,3 +177,24 @@ def test_the_lecturer_tells_each_student_their_board(
     assert code == 0 and other != out
     code, _, err = run_cli(capsys, "grade", "--show-instance", "s1001")
     assert code == 2 and "--show-instance needs --variant" in err
+
+
+def test_with_a_roster_the_board_comes_from_the_roster_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ada_lovelace.py`` on a roster line ``201, Lovelace, Ada``: graded on student 201's
+    boards, the ones ``--show-instance 201`` prints."""
+    roster = tmp_path / "roster.csv"
+    roster.write_text('Student,ID\n"Lovelace, Ada",201\n"Turing, Alan",202\n', "utf-8")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ada_lovelace.py").write_text(COMPLETIONS, encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = run_cli(
+        capsys, "grade", str(folder), "--variant", SEED, "--roster", str(roster),
+        "--n", "6..7", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, err
+    [text] = [p.read_text("utf-8") for p in (out / "feedback").glob("*.md") if "Lovelace" in p.name]
+    assert Variant(SEED).instance("solutions", "201", 7).describe() in text
+    assert "Points: 4 of 4" in text

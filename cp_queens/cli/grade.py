@@ -211,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
             on_done=show,
             isolation=args.isolation,
             variant=variant,
+            variant_ids=_roster_ids(args, rubric, roster) if variant is not None else None,
         )
     except IsolationError as error:
         raise _refused(error) from None
@@ -265,6 +266,27 @@ def _class_list(args: argparse.Namespace, one_file: bool) -> tuple[Any, str | No
     if lms is not None and not args.roster:
         raise CpQueensError("--export: needs --roster (the gradebook's ids come from it)")
     return (read_roster(args.roster) if args.roster else None), lms
+
+
+def _roster_ids(args: argparse.Namespace, rubric: Any, roster: Any) -> dict[str, str] | None:
+    """Each submission's roster id, found as the roster places the graded rows (by the
+    LMS's id, else the name), before grading: a variant's boards come from the id."""
+    if roster is None:
+        return None
+    from pathlib import Path
+
+    from cp_queens.grading.grade import StudentResult, find_submissions
+    from cp_queens.grading.roster import NOT_ON_ROSTER, place
+
+    found = find_submissions(args.folder, rubric.limits.submission_kb << 10)
+    rows = [StudentResult(s.student, Path(s.path), student_id=s.student_id) for s in found]
+    names = {id(row): row.student for row in rows}
+    place(rows, roster, rubric)
+    return {
+        names[id(row)]: row.student_id
+        for row in rows
+        if row.student_id and NOT_ON_ROSTER not in row.status
+    }
 
 
 def _refused(error: Exception) -> CpQueensError:

@@ -155,6 +155,7 @@ def grade(
     on_done: Callable[[StudentResult], None] | None = None,
     isolation: str | None = None,
     variant: Variant | None = None,
+    variant_ids: dict[str, str] | None = None,
 ) -> list[StudentResult]:
     """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
 
@@ -163,7 +164,8 @@ def grade(
     it finishes. ``isolation`` ("bwrap" or "none") overrides the rubric's; where
     bubblewrap cannot run, grading with it is refused (``sandbox.IsolationError``, one
     line: why, what to do). ``variant``: each student graded on their own instance
-    (``cp_queens.grading.variants``).
+    (``cp_queens.grading.variants``), by their id in ``variant_ids`` (the roster's, by
+    submission name), else the LMS's, else the submission's name.
     """
     rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
@@ -171,6 +173,9 @@ def grade(
     if variant is not None:
         variants.check_sizes(rubric.task, chosen)
     submissions = find_submissions(folder, rubric.limits.submission_kb << 10)
+    if variant_ids:
+        for submission in submissions:
+            submission.student_id = variant_ids.get(submission.student, submission.student_id)
     return grade_submissions(submissions, chosen, rubric, jobs, on_done, variant)
 
 

@@ -136,9 +136,7 @@ class Variant:
             try:
                 seed = path.read_text(encoding="utf-8").strip()
             except (OSError, UnicodeDecodeError) as error:
-                raise VariantError(
-                    f"cannot read the seed from {path}: {error}"
-                ) from None
+                raise VariantError(f"cannot read the seed from {path}: {error}") from None
             return cls(seed)
         return cls(text)
 
