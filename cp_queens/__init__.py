@@ -34,7 +34,7 @@ import operator
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from cp_queens import engines
+from cp_queens import engines, limits
 from cp_queens.answer import Answer, answer
 from cp_queens.budget import KEYWORDS, Budget, check_budget
 from cp_queens.engines.base import Engine, Solutions, UniqueCount
@@ -127,7 +127,15 @@ def default_complete_engine(
 
     A board with nothing given or blocked is a plain solve: one completion comes from
     the ``construct`` formula (a billion-square board is then refused for its memory
-    in a second, or solved in O(n), never modelled), a count from the counting engine.
+    in a second, or solved in O(n), never modelled). Every count goes to the counting
+    engine (``fast``) on the boards its masks hold (n <= 62): measured fastest on every
+    kind of board (``benchmarks/completion_engines.py``: CSPLib prob079's gen-20-4-1..3
+    in 1-3 s, where CP-SAT ran 120-900 s; a proof of "none" on a blocked board 5 times
+    faster; small residues as fast as python-constraint). One completion goes there
+    only when its whole search is priced at seconds (``FIRST_BY_COUNTER``, by random
+    probes of the tree): its lexicographic search is lost on a large board with few
+    queens given (n = 40 with two: over 60 s, python-constraint 0.8 s). Otherwise by
+    the size of the residue.
 
     Examples:
         >>> default_complete_engine(Problem(8, {0: 0, 1: 2, 2: 4, 3: 6}))
@@ -136,6 +144,10 @@ def default_complete_engine(
         'cpsat'
         >>> default_complete_engine(Problem(10**9)), default_complete_engine(Problem(12), "count")
         ('construct', 'fast')
+        >>> default_complete_engine(Problem(20, {0: 0}), "count")
+        'fast'
+        >>> default_complete_engine(Problem(100, {0: 0}), "count")
+        'cpsat'
         >>> default_complete_engine(Problem(12, blocked=[(0, 0)]), options=["consistency"])
         'propagate'
     """
@@ -155,11 +167,31 @@ def default_complete_engine(
 def _default_complete_engine(problem: Problem, task: str) -> str:
     if problem.is_empty_board and task == "first":
         return "construct"
-    if problem.is_empty_board and task == "count":
-        return default_count_engine()
+    counter = default_count_engine()
+    limit = engines.engine_class(counter).max_n
+    fits = limit is None or problem.n <= limit
+    if task == "count" and (problem.is_empty_board or fits):
+        return counter
     if problem.residue().open_squares() <= SMALL_RESIDUE:
         return "pyconstraint"
+    if task == "first" and fits and _whole_search_within(problem, counter, FIRST_BY_COUNTER):
+        return counter
     return DEFAULT_MODEL_ENGINE
+
+
+#: One completion goes to the counting engine when its whole search tree (the proof
+#: that there is none, at worst) is priced under this many seconds: on CSPLib prob079's
+#: ``blocked-20-no-completion`` it proves "none" in 0.24 s of CPU, CP-SAT in 1.8 s.
+FIRST_BY_COUNTER = 5.0
+
+
+def _whole_search_within(problem: Problem, name: str, seconds: float) -> bool:
+    """Whether engine ``name`` searches the whole tree of ``problem`` within ``seconds``,
+    as priced by random probes (``cp_queens.estimate``, some 0.1 s)."""
+    from cp_queens.estimate import search_tree
+
+    priced = limits.tree_seconds(engines.engine_class(name), search_tree(problem))
+    return priced is not None and priced <= seconds
 
 
 #: The keywords the library's functions take themselves (beyond an engine's options).
@@ -295,7 +327,9 @@ def count(
         n: the board size, or a whole ``Problem``.
         fixed: pre-placed queens, ``{row: column}``.
         blocked: squares where no queen may stand, ``[(row, column), ...]``.
-        engine: which engine counts; default ``fast``.
+        engine: which engine counts; default ``fast`` (a given board beyond its 62
+            rows: the engine ``cp-queens complete --count`` picks, see
+            ``default_complete_engine``).
         budget: the run settings of the call (``Budget.of(time_limit=5, workers=1)``),
             or give them as keywords; not both.
         **options: engine options (``time_limit``, ``workers``, ``checkpoint``, ...).
@@ -317,7 +351,8 @@ def count(
         3
     """
     problem = _problem(n, fixed, blocked)
-    solver, budget = _engine("count", _OWN, engine or default_count_engine(), budget, options)
+    name = engine or default_complete_engine(problem, "count")
+    solver, budget = _engine("count", _OWN, name, budget, options)
     return answer("count", problem, solver, budget=budget).result()
 
 

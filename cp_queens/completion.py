@@ -28,7 +28,7 @@ from typing import Any
 import cp_queens.engines as engines
 from cp_queens.answer import DISAGREE, NEGATIVE, Answer, answer
 from cp_queens.budget import Budget, check_budget
-from cp_queens.engines import Engine
+from cp_queens.engines import Engine, ProgressCallback
 from cp_queens.errors import IncompleteError
 from cp_queens.problem import Placement, Problem
 from cp_queens.verify import verify
@@ -87,6 +87,7 @@ def complete(
     check_with: str | Engine | None = None,
     time_limit: float | None = None,
     budget: Budget | None = None,
+    progress: ProgressCallback | None = None,
     **options: Any,
 ) -> Answer:
     """The completion problem as an ``Answer``: every completion verified, a second engine
@@ -102,6 +103,8 @@ def complete(
             the engine of ``check_with``).
         budget: the run settings of the call (or give them as keywords with the
             engine's options, when ``engine`` is a name).
+        progress: for ``count``, called now and then with a ``Progress`` (first with
+            the estimate of its duration, made before any work).
         **options: options of ``engine`` when it is a name.
 
     No completion at all, proven, is the outcome ``negative`` for every task.
@@ -126,7 +129,13 @@ def complete(
     if task == "solutions":
         result = answer(task, problem, solver, budget=budget, limit=limit, each=keep)
     else:
-        result = answer("complete" if task == "first" else task, problem, solver, budget=budget)
+        result = answer(
+            "complete" if task == "first" else task,
+            problem,
+            solver,
+            budget=budget,
+            progress=progress if task == "count" else None,
+        )
         if isinstance(result.value, Placement):
             checked(problem, result.value, solver.name)
     # how many queens were given: read by people as "completions", not "solutions"

@@ -54,6 +54,7 @@ from cp_queens.cli._progress import (
     progress_details,
     progress_display,
     progress_line,
+    telling_how_long,
 )
 
 __all__ = [
@@ -91,6 +92,7 @@ __all__ = [
     "seed_value",
     "set_quiet",
     "strategy_options",
+    "telling_how_long",
     "terminal_columns",
     "whole_number",
     "workers_value",

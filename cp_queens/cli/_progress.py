@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cp_queens.cli._output import live_console
+from cp_queens.cli._output import live_console, note
 from cp_queens.engines import ProgressCallback
 from cp_queens.stats import Progress as ProgressRecord
 
@@ -177,3 +177,23 @@ class Tally:
         if now >= self._next:
             self._next = now + self.EVERY
             self.show(ProgressRecord(self.count, now - self.started))
+
+
+def telling_how_long(
+    progress: Callable[[ProgressRecord], None] | None, time_limit: float | None
+) -> Callable[[ProgressRecord], None]:
+    """The progress callback, which also says up front when a count will take more than
+    a minute: the engine estimated it once, before any work (one beyond reach it refused).
+    """
+
+    def told(info: ProgressRecord) -> None:
+        if info.expected is not None:
+            if info.expected > 60 and time_limit is None:
+                from cp_queens.limits import format_duration
+
+                note(f"this count may take {format_duration(info.expected)} (Ctrl-C stops it)")
+            return
+        if progress is not None:
+            progress(info)
+
+    return told

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cp_queens import DEFAULT_MODEL_ENGINE, SMALL_RESIDUE, default_complete_engine
+from cp_queens import (
+    DEFAULT_MODEL_ENGINE,
+    SMALL_RESIDUE,
+    default_complete_engine,
+    default_count_engine,
+)
 from cp_queens.cli._common import (
     add_engine_argument,
     add_format_argument,
@@ -21,9 +27,11 @@ from cp_queens.cli._common import (
     open_input,
     open_sink,
     positive_seconds,
+    progress_display,
     report,
     seed_value,
     strategy_options,
+    telling_how_long,
 )
 from cp_queens.cli.exit_codes import command_codes
 from cp_queens.errors import CpQueensError
@@ -45,13 +53,20 @@ input (detected):
 Only the residue is solved: the given queens' rows, columns and diagonals are
 taken out before any model is built, so a nearly full board is a small search.
 
-default engine: a board with nothing given or blocked is a plain solve (the
-construct formula for one completion, the counting engine for --count).
-Otherwise pyconstraint for a residue of at most 64 open squares, cpsat above.
-To find one completion cpsat uses, with at most 64 rows left to fill, the
-same complete search as --count (so "no completion exists" is proven as fast
-as the count proves it), and its greedy search on larger residues, where
-solutions abound and a proof is out of reach anyway (docs/completion.md).
+default engine (measured: benchmarks/completion_engines.py): --count uses the
+counting engine (fast) on every board up to n=62, the fastest on each kind
+measured (CSPLib prob079's gen-20-4-1..3 in seconds, where cpsat took 120-900 s).
+A board with nothing given or blocked is a plain solve (the construct formula
+for one completion). For one completion: pyconstraint for a residue of at most
+64 open squares (starts fastest); fast when its whole search (the proof that
+there is none, at worst) is priced under 5 s by random probes of its tree; cpsat
+otherwise: with at most 64 rows left to fill its complete search, above them its
+greedy search, where solutions abound and a proof is out of reach anyway
+(docs/completion.md).
+
+A count is priced before it starts from random probes of its search tree: one
+beyond a year is refused (give --time-limit to count that long anyway), one
+over a minute is announced; on a terminal a live line shows its progress.
 
 {codes}
 
@@ -75,8 +90,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_engine_argument(
         parser,
         None,
-        f"by the size of the residue: pyconstraint up to {SMALL_RESIDUE} open squares "
-        f"(starts fastest), {DEFAULT_MODEL_ENGINE} (the CP-SAT model) above",
+        f"with --count the counting engine ({default_count_engine()}, up to n=62); "
+        f"otherwise pyconstraint up to {SMALL_RESIDUE} open squares (starts fastest), "
+        f"{default_count_engine()} when its whole search is priced under 5 s, else "
+        f"{DEFAULT_MODEL_ENGINE} (the CP-SAT model)",
     )
     task = parser.add_mutually_exclusive_group()
     task.add_argument("--count", action="store_true", help="count every completion")
@@ -136,6 +153,10 @@ def run(args: argparse.Namespace) -> int:
         spec = default_complete_engine(problem, task, chosen)
         if problem.is_empty_board:
             said.append(f"engine: {spec} (default for a board with nothing given)")
+        elif task == "count" and spec == default_count_engine():
+            said.append(f"engine: {spec} (default for a count, the fastest measured)")
+        elif spec == default_count_engine():
+            said.append(f"engine: {spec} (default: its whole search is priced at seconds)")
         else:
             squares = problem.residue().open_squares()
             plural = "" if squares == 1 else "s"
@@ -168,16 +189,19 @@ def _complete(
 ) -> Answer:
     from cp_queens.completion import complete
 
-    return complete(
-        problem,
-        engine,
-        task,
-        limit=args.limit,
-        each=each,
-        check_with=args.cross_check,
-        time_limit=args.time_limit,
-        budget=budget,
-    )
+    label = f"counting completions of N={problem.n} with {engine.name}"
+    with progress_display(label) if task == "count" else contextlib.nullcontext() as progress:
+        return complete(
+            problem,
+            engine,
+            task,
+            limit=args.limit,
+            each=each,
+            check_with=args.cross_check,
+            time_limit=args.time_limit,
+            budget=budget,
+            progress=telling_how_long(progress, args.time_limit) if task == "count" else None,
+        )
 
 
 def _report(said: list[str], engine: Engine, result: Answer) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cp_queens import Problem, default_count_engine
@@ -23,15 +22,14 @@ from cp_queens.cli._common import (
     deliver,
     fraction,
     make_engine,
-    note,
     positive_seconds,
     progress_display,
     report,
     strategy_options,
+    telling_how_long,
     workers_value,
 )
 from cp_queens.cli.exit_codes import ExitCode
-from cp_queens.stats import Progress
 from cp_queens.writers import choices
 
 if TYPE_CHECKING:
@@ -130,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     task = "count_unique" if args.unique or engine.unique_for_free else "count"
     try:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
-            told = _telling_how_long(progress, args.time_limit)
+            told = telling_how_long(progress, args.time_limit)
             result = answer(task, problem, engine, progress=told, budget=budget)
     except parallel.Interrupted as stopped:
         _say_interrupted(stopped)
@@ -155,26 +153,6 @@ def one_shape(result: Answer) -> Answer:
     if result.complete:
         return result.replace(task="count", value=total, details={"unique": unique})
     return result.replace(task="count", partial=total, details={"unique": unique})
-
-
-def _telling_how_long(
-    progress: Callable[[Progress], None] | None, time_limit: float | None
-) -> Callable[[Progress], None]:
-    """The progress callback, which also says up front when a count will take more than
-    a minute: the engine estimated it once, before any work (one beyond reach it refused).
-    """
-
-    def told(info: Progress) -> None:
-        if info.expected is not None:
-            if info.expected > 60 and time_limit is None:
-                from cp_queens.limits import format_duration
-
-                note(f"this count may take {format_duration(info.expected)} (Ctrl-C stops it)")
-            return
-        if progress is not None:
-            progress(info)
-
-    return told
 
 
 def _say_interrupted(stopped: Interrupted) -> None:

@@ -177,6 +177,12 @@ class Engine:
     bytes_per_square: ClassVar[float | None] = None
     #: CPU seconds per solution when counting on one core, or ``None``: unknown.
     seconds_per_solution: ClassVar[float | None] = None
+    #: CPU seconds per node of the plain search tree (rows in order, every open column
+    #: tried: what ``cp_queens.estimate`` sizes) when counting on one core, or ``None``:
+    #: unknown. Prices a count of a given board, which has no table of totals; an engine
+    #: that propagates visits fewer nodes and pays more for each, and this figure is
+    #: its time over the plain tree's nodes.
+    seconds_per_node: ClassVar[float | None] = None
     #: A count runs on every core (``seconds_per_solution`` is divided by them).
     counts_on_every_core: ClassVar[bool] = False
     #: Largest empty board on which a first solution is expected within minutes, or
@@ -394,6 +400,13 @@ class Engine:
         if task == "count" and problem.is_empty_board:  # blocked squares change the total
             return limits.check_count_reach(
                 self, problem.n, self.count_cores(budget), budget.time_limit
+            )
+        if task == "count" and budget.time_limit is None:
+            # A given board has no table of totals: its search tree is sized by probes.
+            from cp_queens.estimate import search_tree
+
+            return limits.check_tree_reach(
+                self, problem, search_tree(problem), self.count_cores(budget)
             )
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self, problem.n, budget.time_limit)
