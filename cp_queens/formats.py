@@ -239,6 +239,8 @@ def _chain(head: tuple[int, str], tail: Iterator[tuple[int, str]]) -> Iterator[t
 def _read_jsonl(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]]:
     import json  # here: every command imports this module, few read JSON
 
+    from cp_queens.json_depth import whole_numbers
+
     for number, line in lines:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
@@ -250,7 +252,7 @@ def _read_jsonl(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[in
                 f"{name}:{number}: expected a JSON array of column numbers, not nested"
             )
         try:
-            value = json.loads(stripped)
+            value = json.loads(stripped, parse_int=whole_numbers(f"{name}:{number}"))
         except json.JSONDecodeError as error:
             raise ParseError(
                 f"{name}:{number}:{error.colno}: not valid JSON ({error.msg})"

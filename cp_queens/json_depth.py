@@ -11,8 +11,14 @@ engine, whose block parser ``formats`` uses).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from cp_queens.errors import ParseError
+
+#: Digits of a JSON integer read at most: no board, column or count comes near (n = 27,
+#: the largest board ever counted, has 18 digits), and Python refuses to convert past
+#: 4300 digits with a ValueError that named neither the file nor the number.
+MAX_DIGITS = 100
 
 # Possessive (Python 3.11+): no backtracking point is kept per character, so a string
 # of 4 MB of escapes costs no memory (the plain pattern kept ~50 bytes a character).
@@ -28,3 +34,30 @@ def check_json_depth(text: str, deepest: int, name: str) -> None:
         depth += 1 if bracket in "[{" else -1
         if depth > deepest:
             raise ParseError(f"{name}: JSON nested more than {deepest} deep; this is not a board")
+
+
+def whole_numbers(name: str) -> Callable[[str], int]:
+    """A ``parse_int`` for ``json.loads`` that refuses an integer of more than
+    ``MAX_DIGITS`` digits as bad input (``ParseError``, naming ``name``).
+
+    Examples:
+        >>> import json
+        >>> json.loads("[1, 2]", parse_int=whole_numbers("f"))
+        [1, 2]
+        >>> json.loads("[" + "9" * 101 + "]", parse_int=whole_numbers("f:1"))
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.ParseError: f:1: a number of 101 digits (999999999999...); \
+no board, column or count has more than 100
+    """
+
+    def parse(digits: str) -> int:
+        size = len(digits.lstrip("-"))
+        if size > MAX_DIGITS:
+            raise ParseError(
+                f"{name}: a number of {size:,} digits ({digits[:12]}...); "
+                f"no board, column or count has more than {MAX_DIGITS}"
+            )
+        return int(digits)
+
+    return parse

@@ -56,7 +56,7 @@ from cp_queens.formats import (
     marks_in,
     read_rest,
 )
-from cp_queens.json_depth import check_json_depth
+from cp_queens.json_depth import check_json_depth, whole_numbers
 from cp_queens.problem import Problem, describe_square
 
 __all__ = ["BLOCKED", "EMPTY", "QUEEN", "format_partial", "parse_partial", "read_partial"]
@@ -145,7 +145,7 @@ def _parse_board(lines: Iterable[str], name: str) -> Problem:
 def _parse_json(text: str, name: str) -> Problem:
     check_json_depth(text, 3, name)  # {"queens": [[r, c]]} is three deep
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_int=whole_numbers(name))
     except json.JSONDecodeError as error:
         raise ParseError(
             f"{name}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})"

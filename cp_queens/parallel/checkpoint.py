@@ -290,12 +290,12 @@ def _torn_header(line: bytes) -> bool:
 def _json_or_none(line: bytes, deepest: int) -> Any:
     """The JSON value of a line, or ``None`` (not text, not JSON); deep nesting is
     refused before decoding."""
-    from cp_queens.json_depth import check_json_depth
+    from cp_queens.json_depth import check_json_depth, whole_numbers
 
     try:
         text = line.decode("utf-8")
         check_json_depth(text, deepest, "checkpoint")
-        return json.loads(text)
+        return json.loads(text, parse_int=whole_numbers("checkpoint"))
     except (UnicodeDecodeError, ParseError, json.JSONDecodeError, RecursionError):
         return None
 

@@ -1,0 +1,53 @@
+"""Bad input is bounded and named (issue 38): a huge integer is one line, exit 2; an
+input file is read under a cap that says so; ragged CSV rows are refused, naming the line.
+
+Each case runs the command in this process (``run_cli``), so no test pays a start-up.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cp_queens.errors import ParseError
+from cp_queens.json_depth import MAX_DIGITS, whole_numbers
+from tests.helpers import run_cli
+
+HUGE = "7" * 100_000
+
+
+def one_error(err: str) -> str:
+    (line,) = [line for line in err.splitlines() if not line.startswith("#")]
+    assert line.startswith("cp-queens: error: ")
+    return line
+
+
+@pytest.mark.parametrize(
+    ("command", "text"),
+    [
+        ("verify", f"[{HUGE}, 2, 0, 3]\n"),
+        ("verify", f"[1, 3, 0, 2]\n[1, 3, 0, {HUGE}]\n"),
+        ("verify", f"{HUGE},3,0,2\n"),
+        ("complete", f'{{"n": {HUGE}, "queens": []}}'),
+        ("complete", f'{{"n": 8, "queens": [[0, -{HUGE}]]}}'),
+    ],
+    ids=["jsonl", "jsonl-line-2", "csv", "partial-n", "partial-negative"],
+)
+def test_a_huge_integer_is_one_line_exit_2(capsys, tmp_path: Path, command: str, text: str):
+    path = tmp_path / ("in.json" if command == "complete" else "in.txt")
+    path.write_text(text)
+    code, out, err = run_cli(capsys, command, str(path))
+    assert code == 2, err
+    assert out == ""
+    line = one_error(err)
+    assert str(path) in line
+    assert "internal error" not in line and len(line) < 300
+
+
+def test_the_number_guard_takes_what_a_board_needs() -> None:
+    parse = whole_numbers("f")
+    assert json.loads(f"[{'9' * MAX_DIGITS}, -3]", parse_int=parse) == [int("9" * MAX_DIGITS), -3]
+    with pytest.raises(ParseError, match="f: a number of 101 digits"):
+        json.loads(f"[-{'9' * (MAX_DIGITS + 1)}]", parse_int=parse)
