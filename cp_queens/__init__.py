@@ -127,11 +127,13 @@ def default_complete_engine(
 
     A board with nothing given or blocked is a plain solve: one completion comes from
     the ``construct`` formula (a billion-square board is then refused for its memory
-    in a second, or solved in O(n), never modelled). Every count goes to the counting
-    engine (``fast``) on the boards its masks hold (n <= 62): measured fastest on every
-    kind of board (``benchmarks/completion_engines.py``: CSPLib prob079's gen-20-4-1..3
-    in 1-3 s, where CP-SAT ran 120-900 s; a proof of "none" on a blocked board 5 times
-    faster; small residues as fast as python-constraint). One completion goes there
+    in a second, or solved in O(n), never modelled). A residue of at most
+    ``SMALL_RESIDUE`` open squares goes to python-constraint whatever the task: any
+    engine searches it in milliseconds, and it starts fastest. Every other count goes
+    to the counting engine (``fast``) on the boards its masks hold (n <= 62): measured
+    fastest on every kind of board (``benchmarks/completion_engines.py``: CSPLib
+    prob079's gen-20-4-1..3 in 1-3 s, where CP-SAT ran 120-900 s; a proof of "none" on
+    a blocked board 5 times faster). One completion goes there
     only when its whole search is priced at seconds (``FIRST_BY_COUNTER``, by random
     probes of the tree): its lexicographic search is lost on a large board with few
     queens given (n = 40 with two: over 60 s, python-constraint 0.8 s). Otherwise by
@@ -140,12 +142,16 @@ def default_complete_engine(
     Examples:
         >>> default_complete_engine(Problem(8, {0: 0, 1: 2, 2: 4, 3: 6}))
         'pyconstraint'
-        >>> default_complete_engine(Problem(12, blocked=[(0, 0)]))
+        >>> default_complete_engine(Problem(12, blocked=[(0, 0)]))  # searched through at once
+        'fast'
+        >>> default_complete_engine(Problem(40, {8: 36, 4: 16}))  # the counter would be lost
         'cpsat'
         >>> default_complete_engine(Problem(10**9)), default_complete_engine(Problem(12), "count")
         ('construct', 'fast')
         >>> default_complete_engine(Problem(20, {0: 0}), "count")
         'fast'
+        >>> default_complete_engine(Problem(8, {0: 0}), "count")  # 29 open squares
+        'pyconstraint'
         >>> default_complete_engine(Problem(100, {0: 0}), "count")
         'cpsat'
         >>> default_complete_engine(Problem(12, blocked=[(0, 0)]), options=["consistency"])
@@ -168,15 +174,21 @@ def _default_complete_engine(problem: Problem, task: str) -> str:
     if problem.is_empty_board and task == "first":
         return "construct"
     counter = default_count_engine()
-    limit = engines.engine_class(counter).max_n
-    fits = limit is None or problem.n <= limit
-    if task == "count" and (problem.is_empty_board or fits):
+    if task == "count" and problem.is_empty_board:
         return counter
     if problem.residue().open_squares() <= SMALL_RESIDUE:
-        return "pyconstraint"
-    if task == "first" and fits and _whole_search_within(problem, counter, FIRST_BY_COUNTER):
+        return "pyconstraint"  # start-up is all here: chosen before the counter is loaded
+    if not _holds(counter, problem):
+        return DEFAULT_MODEL_ENGINE
+    if task == "count" or _whole_search_within(problem, counter, FIRST_BY_COUNTER):
         return counter
     return DEFAULT_MODEL_ENGINE
+
+
+def _holds(name: str, problem: Problem) -> bool:
+    """Whether engine ``name`` takes a board of ``problem``'s size (its ``max_n``)."""
+    limit = engines.engine_class(name).max_n
+    return limit is None or problem.n <= limit
 
 
 #: One completion goes to the counting engine when its whole search tree (the proof

@@ -167,17 +167,21 @@ def test_the_help_names_the_default_of_a_count(capsys) -> None:
     code, out, _ = run_cli(capsys, "complete", "--help")
     assert code == 0
     text = " ".join(out.split())
-    assert "--count uses the counting engine (fast)" in text
+    assert "--count uses the counting engine (fast)" in text and "pyconstraint" in text
     assert "benchmarks/completion_engines.py" in text
 
 
-def test_complete_count_on_a_small_board_says_its_engine(capsys, tmp_path: Path) -> None:
+def test_complete_count_says_its_engine(capsys, tmp_path: Path) -> None:
     path = tmp_path / "b.json"
-    path.write_text(json.dumps({"n": 8, "queens": [[0, 0]]}))
+    path.write_text(json.dumps({"n": 11, "queens": [[0, 0]]}))
     code, out, err = run_cli(capsys, "complete", str(path), "--count")
     assert code == 0
-    assert out.split()[0] == str(cp_queens.count(8, fixed={0: 0}, engine="reference"))
+    assert out.split()[0] == str(cp_queens.count(11, fixed={0: 0}, engine="reference"))
     assert "engine: fast (default for a count" in err
+
+
+def test_a_small_residue_goes_to_the_engine_that_starts_fastest() -> None:
+    assert default_complete_engine(Problem(8, {0: 0}), "count") == "pyconstraint"
 
 
 @pytest.mark.slow

@@ -53,16 +53,17 @@ input (detected):
 Only the residue is solved: the given queens' rows, columns and diagonals are
 taken out before any model is built, so a nearly full board is a small search.
 
-default engine (measured: benchmarks/completion_engines.py): --count uses the
-counting engine (fast) on every board up to n=62, the fastest on each kind
-measured (CSPLib prob079's gen-20-4-1..3 in seconds, where cpsat took 120-900 s).
-A board with nothing given or blocked is a plain solve (the construct formula
-for one completion). For one completion: pyconstraint for a residue of at most
-64 open squares (starts fastest); fast when its whole search (the proof that
-there is none, at worst) is priced under 5 s by random probes of its tree; cpsat
-otherwise: with at most 64 rows left to fill its complete search, above them its
-greedy search, where solutions abound and a proof is out of reach anyway
-(docs/completion.md).
+default engine (measured: benchmarks/completion_engines.py): a residue of at
+most 64 open squares goes to pyconstraint (any engine searches it in
+milliseconds; it starts fastest). Above, --count uses the counting engine (fast)
+on every board up to n=62, the fastest on each kind measured (CSPLib prob079's
+gen-20-4-1..3 in seconds, where cpsat took 120-900 s). One completion goes to
+fast when its whole search (the proof that there is none, at worst) is priced
+under 5 s by random probes of its tree; to cpsat otherwise: with at most 64 rows
+left to fill its complete search, above them its greedy search, where solutions
+abound and a proof is out of reach anyway (docs/completion.md). A board with
+nothing given or blocked is a plain solve (the construct formula for one
+completion, fast for a count).
 
 A count is priced before it starts from random probes of its search tree: one
 beyond a year is refused (give --time-limit to count that long anyway), one
@@ -90,10 +91,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_engine_argument(
         parser,
         None,
-        f"with --count the counting engine ({default_count_engine()}, up to n=62); "
-        f"otherwise pyconstraint up to {SMALL_RESIDUE} open squares (starts fastest), "
-        f"{default_count_engine()} when its whole search is priced under 5 s, else "
-        f"{DEFAULT_MODEL_ENGINE} (the CP-SAT model)",
+        f"pyconstraint up to {SMALL_RESIDUE} open squares (starts fastest); above, "
+        f"{default_count_engine()} for --count (up to n=62) and when its whole search is "
+        f"priced under 5 s, else {DEFAULT_MODEL_ENGINE} (the CP-SAT model)",
     )
     task = parser.add_mutually_exclusive_group()
     task.add_argument("--count", action="store_true", help="count every completion")
