@@ -125,28 +125,26 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from cp_queens.cli.exit_codes import ExitCode
-    from cp_queens.compare import CompareError, parse_range
     from cp_queens.grading.discover import summary
     from cp_queens.grading.export import export
     from cp_queens.grading.grade import (
         GradingInterrupted,
         StudentResult,
-        check_sizes,
-        find_submissions,
         grade,
         grade_file,
     )
     from cp_queens.grading.marks import feedback, summary_table, write_feedback, write_marks
-    from cp_queens.grading.overrides import apply_overrides, check_overrides, read_overrides
-    from cp_queens.grading.points import shown, total
+    from cp_queens.grading.overrides import apply_overrides, read_for_class
+    from cp_queens.grading.points import shown
     from cp_queens.grading.roster import place
     from cp_queens.grading.rubric import load
     from cp_queens.grading.sandbox import IsolationError
+    from cp_queens.grading.tasks import parse_sizes
 
     rubric = load(args.rubric).for_task(args.task)
     try:
-        sizes = check_sizes(parse_range(args.n), rubric.task)
-    except CompareError as error:
+        sizes = parse_sizes(args.n, rubric.task)
+    except CpQueensError as error:
         raise CpQueensError(f"--n: {error}") from None
     variant = None
     if args.variant is not None or args.show_instance is not None:
@@ -167,14 +165,9 @@ def run(args: argparse.Namespace) -> int:
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
     roster, lms = _class_list(args, one_file)
-    overrides = read_overrides(args.overrides) if args.overrides else {}
-    if overrides:  # a student named wrongly is told now, not after the class has run
-        students = {
-            submission.student
-            for submission in find_submissions(args.folder, rubric.limits.submission_kb << 10)
-        } | {student.name for student in (roster.students if roster is not None else [])}
-        most = total([rubric.points_for(n) for n in sizes])
-        check_overrides(overrides, students, most, str(args.overrides))
+    overrides = (
+        read_for_class(args.overrides, args.folder, rubric, sizes, roster) if args.overrides else {}
+    )
     out = Path(args.out if args.out is not None else "grades")
     if args.out is not None or not one_file:
         try:

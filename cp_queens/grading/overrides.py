@@ -38,12 +38,15 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.grade import StudentResult
 from cp_queens.grading.points import exact, shown
 from cp_queens.grading.textfile import CONFIG_BYTES, TextFileError, decode_config, read_capped
+
+if TYPE_CHECKING:
+    from cp_queens.grading.rubric import Rubric
 
 COLUMNS = ("student", "points", "reason")
 
@@ -177,6 +180,26 @@ def check_overrides(
                 override.mark(Fraction(0), most)
         except OverrideProblem as why:
             raise OverrideError(f"{source}: {student}: {why}") from None
+
+
+def read_for_class(
+    path: str | Path, folder: str | Path, rubric: Rubric, sizes: Sequence[int], roster: Any = None
+) -> dict[str, Override]:
+    """The lecturer's decisions for the class in ``folder``, read and checked before the
+    class runs: a student named wrongly (in neither the folder nor the ``roster``) or a
+    decision that cannot fit this rubric's maximum for ``sizes`` is told now, not after
+    every submission has run."""
+    from cp_queens.grading.grade import find_submissions
+    from cp_queens.grading.points import total
+
+    overrides = read_overrides(path)
+    if overrides:
+        handed_in = find_submissions(folder, rubric.limits.submission_kb << 10)
+        students = {submission.student for submission in handed_in}
+        students |= {student.name for student in (roster.students if roster is not None else [])}
+        most = total([rubric.points_for(n) for n in sizes])
+        check_overrides(overrides, students, most, str(path))
+    return overrides
 
 
 def apply_overrides(

@@ -31,6 +31,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -82,6 +83,51 @@ DOMINATION_NUMBERS = (
 #: The largest board graded, per task: ``solutions`` lists every solution of each size once
 #: per class (n = 12: 14,200, about a second); ``dominate`` reaches as far as the table.
 LARGEST = {"solutions": 12, "dominate": len(DOMINATION_NUMBERS)}
+
+#: One part of a list of board sizes: ``8`` or ``4..9`` (ASCII digits, a few of them: no
+#: board graded has more than two).
+_SIZES = re.compile(r"(?P<low>[0-9]{1,6})(?:\.\.(?P<high>[0-9]{1,6}))?")
+
+
+def parse_sizes(text: str, task: str = "solutions") -> list[int]:
+    """The board sizes to grade from ``"1..9"``, ``"8"`` or ``"4,6,8"`` (ranges
+    inclusive), sorted, each from 1 to the task's largest (``LARGEST``): the grader's own
+    reading, with its own bounds, not a comparison's.
+
+    Examples:
+        >>> parse_sizes("4..6, 9")
+        [4, 5, 6, 9]
+        >>> parse_sizes("1..20")
+        Traceback (most recent call last):
+        ...
+        cp_queens.grading.discover.GradeError: board size 20: the grader takes 1..12 for task solutions
+    """  # noqa: E501
+    from cp_queens.grading.discover import GradeError
+
+    largest = LARGEST[task]
+    sizes: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        match = _SIZES.fullmatch(part)
+        if match is None:
+            raise GradeError(
+                f"cannot read {_short(part)} in {_short(text)} (expected e.g. 1..9 or 4,6,8)"
+            )
+        low = int(match["low"])
+        high = low if match["high"] is None else int(match["high"])
+        if high < low:
+            raise GradeError(f"{_short(part)} is an empty range (the end is below the start)")
+        for n in (low, high):
+            if not 1 <= n <= largest:
+                raise GradeError(f"board size {n}: the grader takes 1..{largest} for task {task}")
+        sizes.update(range(low, high + 1))
+    return sorted(sizes)
+
+
+def _short(text: str) -> str:
+    """``text`` for a one-line message: quoted, cut after 20 characters."""
+    return repr(text) if len(text) <= 24 else f"{text[:20]!r}..."
+
 
 #: A dominate answer longer than this is refused unread: n x n squares at most are useful.
 MOST_SQUARES = 25 * 25
