@@ -329,9 +329,13 @@ def test_a_judge_that_fails_costs_only_that_row_in_a_class(tmp_path: Path) -> No
         assert rows["key"]["points"] == "0"
 
 
-def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path) -> None:
-    """Three quick submissions, then two that sleep: SIGINT once the first sleeper runs.
-    Exit 130 within 5 s, the three quick ones in marks.csv, the sleepers' rooms gone."""
+@pytest.mark.parametrize(
+    "stop", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)]
+)
+def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int) -> None:
+    """Three quick submissions, then two that sleep: SIGINT (or SIGTERM) once the first
+    sleeper runs. Exit 130 within 5 s, the three quick ones in marks.csv, the sleepers'
+    rooms gone."""
     folder = tmp_path / "class"
     folder.mkdir()
     for name in ("a1", "a2", "a3"):
@@ -359,10 +363,10 @@ def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path) -> None:
     assert len(rooms) >= 4
     time.sleep(0.5)
     sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
+    child.send_signal(stop)
     _, stderr = child.communicate(timeout=30)
     seconds = time.monotonic() - sent
-    print(f"\nexited {seconds:.2f} s after SIGINT")
+    print(f"\nexited {seconds:.2f} s after {signal.Signals(stop).name}")
     assert child.returncode == 130, stderr
     assert seconds < 5
     with open(out / "marks.csv", encoding="utf-8") as handle:
@@ -397,3 +401,37 @@ def test_a_class_of_every_kind_of_entry(tmp_path: Path) -> None:
         else:
             assert students[student]["status"] == status, student
     assert f"{len(os.listdir(folder))} entries" in done.stdout.replace("\n", " ")
+
+
+@pytest.mark.slow
+def test_a_full_disk_during_a_regrade_keeps_the_previous_marks(tmp_path: Path) -> None:
+    """From the command line: a class graded, then graded again where writes fail past
+    300 bytes (``RLIMIT_FSIZE``, soft: the rooms raise their own). Exit 74 with one line,
+    and marks.csv and the feedback as the first run left them."""
+    import resource
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("ada", "ben"):
+        (folder / f"{name}.py").write_text(RIGHT, encoding="utf-8")
+    out = tmp_path / "out"
+    assert grade_cli(str(folder), "--n", "1..4", "--out", str(out)).returncode == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (folder / "cy.py").write_text(RIGHT, encoding="utf-8")
+
+    def small_disk() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (300, resource.RLIM_INFINITY))
+
+    argv = ["grade", str(folder), "--n", "1..4", "--out", str(out), *ISOLATION]
+    done = subprocess.run(
+        [sys.executable, "-m", "cp_queens", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        preexec_fn=small_disk,
+    )
+    assert done.returncode == 74, done.stderr
+    assert "cannot write" in done.stderr and "Traceback" not in done.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

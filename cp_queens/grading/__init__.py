@@ -1,6 +1,9 @@
 """The grader: a class folder in, marks and feedback out.
 
-One module a job: ``grade`` runs a class (each submission in the sandbox), ``tasks``
+One module a job: ``discover`` finds who is in the class folder (every entry a row),
+``grade`` runs a class (each submission in the sandbox), ``roster`` and ``export`` bring a
+class list in and a gradebook file out, ``written`` and ``textfile`` write and read
+files whole and capped, ``tasks``
 says what a task asks and how it is judged, ``judge`` judges one model's solutions
 (``check_model``), ``answers`` computes the expected answers (never stored),
 ``hints`` names the pattern behind a wrong answer, ``rubric`` and ``overrides`` read the
