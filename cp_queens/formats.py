@@ -269,11 +269,35 @@ def _read_jsonl(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[in
 _CSV_NUMBER = re.compile(r"[ \t]*[+-]?[0-9]+[ \t]*")
 
 
-def _read_csv(lines: Iterable[tuple[int, str]], name: str) -> Iterator[list[int]]:
+class CsvWidth:
+    """The one row length of a csv file of placements: a csv table has one width, so a
+    row of another is a broken line, not a placement of another board (a row cut short
+    read as n = 2 went on to ``verify`` as a placement of its own)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.width: int | None = None
+        self.first = 0
+
+    def check(self, width: int, number: int) -> None:
+        if self.width is None:
+            self.width, self.first = width, number
+        elif width != self.width:
+            raise ParseError(
+                f"{self.name}:{number}: {width} fields, but the rows of this csv file have "
+                f"{self.width} (line {self.first}); a csv file holds placements of one size"
+            )
+
+
+def _read_csv(
+    lines: Iterable[tuple[int, str]], name: str, width: CsvWidth | None = None
+) -> Iterator[list[int]]:
+    width = width or CsvWidth(name)
     for number, line in lines:
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or stripped[0] in "qQ":
             continue  # blank line, comment or a header
+        width.check(stripped.count(",") + 1, number)
         columns = []
         for position, cell in enumerate(stripped.split(","), start=1):
             try:
@@ -348,6 +372,7 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
     lines_before = 0
     pending = head
     ended = False
+    width = CsvWidth(name)
     while not ended:
         more = source.read(BLOCK_CHARS)
         ended = not more
@@ -366,9 +391,14 @@ def read_blocks(source: TextIO, name: str = "<stdin>") -> Iterator[Any]:
                 (number, (line.removeprefix("\ufeff") if number == 1 else line).rstrip("\r\n"))
                 for number, line in numbered
             )
-            reader = _read_jsonl if fmt == "jsonl" else _read_csv
-            yield from reader(lines, name)
+            if fmt == "jsonl":
+                yield from _read_jsonl(lines, name)
+            else:
+                yield from _read_csv(lines, name, width)
         elif len(block):
+            if fmt == "csv":  # one width in a block: its first row stands for it
+                first = lines_before + 1 + (body.startswith("q"))
+                width.check(block.shape[1], first)
             yield block
         lines_before += body.count("\n")
 

@@ -51,3 +51,47 @@ def test_the_number_guard_takes_what_a_board_needs() -> None:
     assert json.loads(f"[{'9' * MAX_DIGITS}, -3]", parse_int=parse) == [int("9" * MAX_DIGITS), -3]
     with pytest.raises(ParseError, match="f: a number of 101 digits"):
         json.loads(f"[-{'9' * (MAX_DIGITS + 1)}]", parse_int=parse)
+
+
+# -- ragged csv ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("1,3,0,2\n0,2\n", 2),
+        ("q0,q1,q2,q3\n1,3,0,2\n2,0,3,1\n1,3,0\n", 4),
+        ("# a comment\n1,3,0,2\n\n2,0,3,1,4\n", 4),
+    ],
+    ids=["short", "after-header", "long-after-blank"],
+)
+def test_a_ragged_csv_row_is_refused_naming_its_line(
+    capsys, tmp_path: Path, text: str, line: int
+) -> None:
+    path = tmp_path / "p.csv"
+    path.write_text(text)
+    code, _, err = run_cli(capsys, "verify", str(path))
+    assert code == 2, err
+    assert f"{path}:{line}:" in one_error(err) and "fields" in err
+
+
+def test_a_ragged_row_past_the_first_block_is_refused(
+    capsys, tmp_path: Path, monkeypatch
+) -> None:
+    """Big files are parsed a block at a time (NumPy): each block has one width, and the
+    blocks must agree with each other (blocks made small here, so the file is too)."""
+    monkeypatch.setattr("cp_queens.formats.BLOCK_CHARS", 4096)
+    rows = 4096 // len("1,3,0,2\n") + 10
+    path = tmp_path / "p.csv"
+    path.write_text("1,3,0,2\n" * rows + "2,4,1,3,0\n" * 10)
+    code, _, err = run_cli(capsys, "verify", str(path))
+    assert code == 2, err
+    assert f"{path}:{rows + 1}: 5 fields" in one_error(err)
+
+
+def test_jsonl_of_several_sizes_is_still_read(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text("[1, 3, 0, 2]\n[0]\n")
+    code, out, _ = run_cli(capsys, "verify", str(path))
+    assert code == 0
+    assert "2 placements" in out
