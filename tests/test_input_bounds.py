@@ -75,9 +75,7 @@ def test_a_ragged_csv_row_is_refused_naming_its_line(
     assert f"{path}:{line}:" in one_error(err) and "fields" in err
 
 
-def test_a_ragged_row_past_the_first_block_is_refused(
-    capsys, tmp_path: Path, monkeypatch
-) -> None:
+def test_a_ragged_row_past_the_first_block_is_refused(capsys, tmp_path: Path, monkeypatch) -> None:
     """Big files are parsed a block at a time (NumPy): each block has one width, and the
     blocks must agree with each other (blocks made small here, so the file is too)."""
     monkeypatch.setattr("cp_queens.formats.BLOCK_CHARS", 4096)
