@@ -105,7 +105,20 @@ def _record_phases(stats: Stats, solver: cp_model.CpSolver) -> None:
 def record(
     stats: Stats, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, stopped: bool
 ) -> None:
-    """Copy the solver's own figures into ``stats``."""
+    """Copy the solver's own figures into ``stats``.
+
+    Raises:
+        EngineOptionError: CP-SAT refused the call before searching (``MODEL_INVALID``):
+            our models are checked by the tests, so it is the user's ``parameters``
+            (``num_search_workers`` beside the ``num_workers`` we set); not a time limit.
+    """
+    if status == cp_model.MODEL_INVALID:
+        from cp_queens.errors import EngineOptionError
+
+        said = solver.solution_info() or "no reason given"
+        raise EngineOptionError(
+            f"CP-SAT refused to solve: {said} (check the parameters given to the engine)"
+        )
     stats.branches = solver.num_branches
     stats.conflicts = solver.num_conflicts
     stats.extra["solver_status"] = solver.status_name(status)
