@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 
 from cp_queens.budget import Clock
 from cp_queens.engines import register
+from cp_queens.engines._reported import Reported
 from cp_queens.engines.base import Call, Engine
 from cp_queens.errors import CpQueensError
 from cp_queens.handover import QUEUE_SIZE, put_unless_stopped
@@ -247,7 +248,7 @@ class CpmpyEngine(Engine):
     # -- in this process (the child's side) ------------------------------------
 
     def _first_here(self, problem: Problem, call: Call) -> Placement | None:
-        model, q, residue = build_model(problem)
+        model, q, _ = build_model(problem)
         if call.expired():
             call.stop_for_time()
             return None
@@ -257,9 +258,25 @@ class CpmpyEngine(Engine):
             return None
         found = self._solve(solver, call)
         self._record(solver, call)
-        return None if found is None else residue.place([int(v.value()) for v in q])
+        if found is None:
+            return None
+        # The backend's word is checked before it is believed (engines/_reported.py).
+        return Reported(problem, f"cpmpy ({self.solver})").residue_row([int(v.value()) for v in q])
 
     def _solutions_here(self, problem: Problem, call: Call) -> Iterator[Placement]:
+        """Every board the backend reports, checked (valid, new) before it is counted or
+        sent (engines/_reported.py): the backend is not our code."""
+        checker = Reported(problem, f"cpmpy ({self.solver})")
+        stream = self._reported_here(problem, call)
+        try:
+            for placement in stream:
+                yield checker.board(placement)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+
+    def _reported_here(self, problem: Problem, call: Call) -> Iterator[Placement]:
         model, q, residue = build_model(problem)
         if call.expired():
             call.stop_for_time()

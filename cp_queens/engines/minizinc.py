@@ -27,6 +27,7 @@ The solver's own figures come from ``--statistics``: ``nodes`` as branches,
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import selectors
@@ -41,6 +42,7 @@ from typing import Any, ClassVar
 from cp_queens.budget import Clock
 from cp_queens.engines import register
 from cp_queens.engines._child import GRACE, kill_group, run_briefly, spawn
+from cp_queens.engines._reported import Reported
 from cp_queens.engines.base import Call, Engine
 from cp_queens.errors import (
     CpQueensError,
@@ -84,6 +86,11 @@ def executable() -> str:
         raise CpQueensError(INSTALL)
     return found
 
+
+#: Lines of minizinc's output outside its JSON protocol kept for an error message.
+SAID_KEPT = 20
+#: The longest line read from minizinc: a solution of n = 100,000 is some 600 kB.
+MAX_LINE_BYTES = 1 << 24
 
 #: Seconds ``minizinc --solvers-json`` may take (it answers in a tenth of a second).
 SOLVERS_JSON_SECONDS = 5.0
@@ -210,7 +217,10 @@ class MiniZincEngine(Engine):
         status = None
         found = 0
         errors: list[str] = []
-        said: list[str] = []
+        # What it printed that is not the protocol: only a tail, for the error message (a
+        # minizinc flooding stdout grew this process to 4 GB in 20 s when all was kept).
+        said: collections.deque[str] = collections.deque(maxlen=SAID_KEPT)
+        checker = Reported(problem, f"minizinc ({self.solver})")
         try:
             assert process.stdout is not None
             enforcer = call.clock.extended(GRACE)  # minizinc stops itself at the limit
@@ -222,9 +232,9 @@ class MiniZincEngine(Engine):
                     continue
                 kind = message.get("type")
                 if kind == "solution":
-                    q = message["output"]["json"]["q"]
+                    placement = checker.residue_row(_columns(message))
                     found += 1
-                    yield residue.place(q)
+                    yield placement
                 elif kind == "status":
                     status = message.get("status")
                 elif kind == "statistics":
@@ -307,8 +317,21 @@ def _lines(stream: Any, enforcer: Clock) -> Iterator[str]:
             *whole, pending = pending.split(b"\n")
             for line in whole:
                 yield line.decode("utf-8", "replace")
+            if len(pending) > MAX_LINE_BYTES:  # a line without end: not the protocol
+                raise SolverFailedError(
+                    f"minizinc printed a line longer than {MAX_LINE_BYTES:,} bytes "
+                    f"({pending[:60].decode('utf-8', 'replace')!r}...); no answer of ours is"
+                )
     finally:
         selector.close()
+
+
+def _columns(message: dict[str, Any]) -> Any:
+    """The columns a solution message carries (``output.json.q``), or ``None``: the
+    checker names what came instead."""
+    output = message.get("output")
+    board = output.get("json") if isinstance(output, dict) else None
+    return board.get("q") if isinstance(board, dict) else None
 
 
 def _message(line: str) -> dict[str, Any] | None:
