@@ -25,6 +25,7 @@ class, imported first so that an engine registered by a test or a script is know
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -86,6 +87,10 @@ def _run(job: dict[str, Any], started: float, spawned: float, out: Any) -> dict[
         spec = EngineSpec(spec_fields["label"], spec_fields["name"], spec_fields["options"])
         engine, budget = spec.build(Budget.of(**job["budget"]))
         engine.prepare()
+        # Loading a solver leaves garbage behind (OR-Tools: tens of thousands of objects),
+        # and the first collection it triggers, some 10-30 ms, fell in the first model
+        # built: start-up's, not the model's.
+        gc.collect()
         known["family"] = family_of(engine)
         _time_solver_phases()
     except Exception as error:

@@ -37,6 +37,10 @@ from cp_queens.handover import QUEUE_SIZE, put_unless_stopped
 from cp_queens.problem import Placement
 from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 
+# OR-Tools finishes loading on its first CpModel (a NumPy version check, the method
+# aliases: 15-30 ms): here, with the import, not in the first model a call builds.
+cp_model.CpModel()
+
 #: Reads the columns of one solution inside a solution callback.
 Decoder = Callable[[cp_model.CpSolverSolutionCallback], tuple[int, ...]]
 
