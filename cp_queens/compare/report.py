@@ -241,7 +241,10 @@ def plot(
     axes.set_title(title or f"time limit {time_limit:g}s per run", fontsize="medium")
     axes.grid(True, which="major", alpha=0.3)
     if startups:  # below the axes: the start-up panel stands beside them
-        axes.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
+        wide = max((len(name) for name in engine_names), default=0) > 24
+        axes.legend(
+            fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=1 if wide else 2
+        )
         _startup_bars(side, startups, colours)
     else:  # beside the axes, never over the curves (lesson 08 draws eight lines)
         axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
@@ -309,12 +312,14 @@ def _startup_bars(
 ) -> None:
     """Horizontal stacked bars, one per engine (top to bottom as in the legend)."""
     names = list(startups)[::-1]
+    # A long label (``propagate:consistency=alldiff``) on two lines, so the bars keep room.
+    labels = [name.replace(":", ":\n", 1) if len(name) > 16 else name for name in names]
     shades = ("#c8c8c8", "#8c8c8c", None)  # the engine's own part in its line's colour
     left = [0.0] * len(names)
     for (key, label), shade in zip(STARTUP_PARTS.items(), shades, strict=True):
         widths = [startups[name][key] for name in names]
         colour = [shade or colours.get(name, "#4c72b0") for name in names]
-        axes.barh(names, widths, left=left, color=colour, edgecolor="white", label=label)
+        axes.barh(labels, widths, left=left, color=colour, edgecolor="white", label=label)
         left = [a + b for a, b in zip(left, widths, strict=True)]
     for row, total in enumerate(left):
         axes.text(total, row, f" {total:.2f}", va="center", fontsize="small")
