@@ -23,6 +23,7 @@ the grader's path all the same.
 from __future__ import annotations
 
 import inspect
+import json
 import os
 import tempfile
 import textwrap
@@ -33,6 +34,7 @@ from typing import Any
 
 import cp_queens.grading.judge as judge
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.discover import notebook_code
 from cp_queens.grading.grade import StudentResult, grade_file
 from cp_queens.grading.judge import CheckReport, CheckRow
 from cp_queens.grading.points import shown
@@ -76,6 +78,9 @@ def check_model(
         graded = getattr(model, "__module__", None) == "__main__"
     if not graded:
         return judge.check_model(model, n_max, n_min=n_min, name=name)
+    run = notebook_run() if getattr(model, "__module__", None) == "__main__" else None
+    if run is not None:  # a notebook: checked as the grader runs it, every cell
+        return _check_notebook(model, run, sizes, rubric, label)
     try:
         source = submission_source(model)
     except NotRebuilt as why:
@@ -92,6 +97,85 @@ def check_model(
         path.write_text(source, encoding="utf-8")
         result = grade_file(path, sizes, rubric=rubric, task="solutions")
     return report_from(result, label)
+
+
+def notebook_run() -> tuple[Path | None, list[str], str] | None:
+    """The notebook this check runs in, as the grader will run it: its saved file where
+    the kernel says which it is (Jupyter's session, VS Code), else the cells run in this
+    kernel, in the order they ran; None outside IPython (a script, a test)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    if shell is None:
+        return None
+    namespace = getattr(shell, "user_ns", None) or {}
+    for named in (
+        namespace.get("__session__"),
+        namespace.get("__vsc_ipynb_file__"),
+        os.environ.get("JPY_SESSION_NAME"),
+    ):
+        if isinstance(named, str) and named.endswith(".ipynb") and Path(named).is_file():
+            return Path(named), [], f"the notebook {Path(named).name} as saved"
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not isinstance(history, list):
+        return None
+    cells = [cell for cell in history[1:] if isinstance(cell, str) and cell.strip()]
+    if not cells:  # a shell that keeps no history: the notebook cannot be rebuilt
+        return None
+    how = (
+        f"the {len(cells)} cells run in this kernel, in the order they ran (the grader runs "
+        "the saved notebook's code cells, top to bottom)"
+    )
+    return None, cells, how
+
+
+def _check_notebook(
+    model: Callable[..., Any],
+    run: tuple[Path | None, list[str], str],
+    sizes: range,
+    rubric: Rubric | str | Path | None,
+    label: str,
+) -> CheckReport:
+    """Grade the notebook the grader will grade: every code cell, the same allowed modules,
+    the check cell itself included (the grader runs it too)."""
+    saved, cells, how = run
+    notes = [f"checked as the grader runs the notebook: {how}"]
+    name = getattr(model, "__name__", "model")
+    if name != "model":
+        notes.append(f"the grader calls the function named model, not {name}")
+    with tempfile.TemporaryDirectory(prefix="cp-queens-check-") as folder:
+        if saved is None or name != "model":
+            if saved is not None:
+                cells = [notebook_code(saved)]
+            if name != "model":
+                cells = [*cells, f"model = {name}"]
+            saved = Path(folder) / "notebook.ipynb"
+            saved.write_text(json.dumps(_notebook(cells)), encoding="utf-8")
+        result = grade_file(saved, sizes, rubric=rubric, task="solutions")
+    report = report_from(result, label)
+    report.notes[:0] = notes
+    return report
+
+
+def _notebook(cells: list[str]) -> dict[str, Any]:
+    """``cells`` as a notebook the grader reads like any other (nbformat 4)."""
+    return {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "source": cell,
+                "outputs": [],
+                "execution_count": None,
+            }
+            for cell in cells
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 4,
+    }
 
 
 def report_from(result: StudentResult, name: str) -> CheckReport:

@@ -231,6 +231,7 @@ def settle(result: StudentResult, source: str) -> None:
     and no points (its boards stay in the table, for the student to see); without it, a
     size that both misses and repeats solutions of a model importing OR-Tools gets the
     cause as its first hint, and no symmetry guess."""
+    _guard_the_check(result, source)
     if result.task != "solutions":
         return
     evidence = find(source)
@@ -260,6 +261,22 @@ def settle(result: StudentResult, source: str) -> None:
                 "is what CP-SAT gives when it enumerates all solutions on several workers "
                 f"(num_workers or num_search_workers > 1). {POSITION}",
             )
+
+
+#: What the grader says of a notebook handed in with its check cell (``check_model``).
+GUARD = (
+    "the grader runs every code cell of a notebook, the check cell too, and the cp_queens "
+    'toolkit is not there: put the check under if __name__ == "__main__": (the '
+    "grader's run is not __main__), or delete the cell before handing in"
+)
+
+
+def _guard_the_check(result: StudentResult, source: str) -> None:
+    """A file that could not load because it imports the toolkit to check itself: say how
+    to keep the check and hand the file in."""
+    toolkit = any("toolkit is not available" in note for note in result.notes)
+    if toolkit and "check_model" in source and GUARD not in result.notes:
+        result.notes.append(GUARD)
 
 
 def _symmetry(hint: str) -> bool:
