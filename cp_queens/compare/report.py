@@ -226,8 +226,10 @@ def plot(
     engine_names = list(dict.fromkeys(run.engine for run in runs))
     startups = _startups(runs, engine_names) if metric == "wall_time" else {}
     if startups:
+        # Taller with more engines: a bar each, a long label on two lines.
+        height = max(4.4, 1.6 + 0.6 * len(startups))
         figure, (axes, side) = plt.subplots(
-            1, 2, figsize=(10, 4.4), dpi=100, gridspec_kw={"width_ratios": [1.9, 1]}
+            1, 2, figsize=(10, height), dpi=100, gridspec_kw={"width_ratios": [1.9, 1]}
         )
     else:
         figure, axes = plt.subplots(figsize=(9, 4.2), dpi=100)
