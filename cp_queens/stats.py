@@ -36,7 +36,7 @@ class Stats:
         extra: anything else the engine wants to report (solver parameters, ...).
         time_limit: the time limit the call ran under, in seconds (``None``: none), as
             its budget gave it: the answer's own record of the limit that cut it short,
-            which the output side words (``cp_queens.writers.stopped_line``).
+            which the output side words (``cp_queens.wording.stopped_line``).
     """
 
     engine: str = ""

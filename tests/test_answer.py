@@ -135,3 +135,20 @@ def test_result_gives_the_value_or_raises_what_cut_the_answer_short() -> None:
     with pytest.raises(TimeLimitError, match="stopped by the time limit") as raised:
         cut.result()
     assert raised.value.partial == cut.partial and raised.value.stats is cut.stats
+
+
+def test_a_domination_says_why_it_stopped_from_its_own_record() -> None:
+    """Unproven without a time limit is 'stopped' (the solver heard Ctrl-C), never a
+    limit that was not set; with one, the limit it ran under words the line."""
+    from cp_queens.dominate.solve import Domination
+    from cp_queens.writers import stopped_line
+
+    def cut(limit: float | None) -> Answer:
+        queens = ((0, 0), (1, 2), (2, 4))
+        return Domination(6, False, "cp", "none", queens, 2, False, 1.0, {}, (), limit).answer()
+
+    unlimited, limited = cut(None), cut(5.0)
+    assert (unlimited.reason, unlimited.to_json()["reason"]) == ("stopped", "stopped")
+    assert stopped_line(unlimited).startswith("cp-queens: stopped: the best set found has 3")
+    assert limited.reason == "time_limit" and limited.stats and limited.stats.time_limit == 5.0
+    assert stopped_line(limited).startswith("cp-queens: stopped by the time limit of 5 s:")

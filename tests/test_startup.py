@@ -145,6 +145,7 @@ SMALL_COUNT = {
     "cp_queens.render",
     "cp_queens.stats",
     "cp_queens.verify",
+    "cp_queens.wording",  # the count's line for people, split from writers
     "cp_queens.writers",
 }
 

@@ -99,7 +99,7 @@ class Domination:
         """
         from cp_queens.answer import Answer
         from cp_queens.problem import Problem
-        from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
+        from cp_queens.stats import COMPLETE, STOPPED, TIME_LIMIT, Stats
 
         found = {"size": self.size, "queens": [list(queen) for queen in self.queens]}
         known = {"branches", "nodes", "conflicts", "status", "proof"}
@@ -109,7 +109,9 @@ class Domination:
             n=self.n,
             wall_time=self.seconds,
             solutions=1,  # one set, the best found
-            status=COMPLETE if self.optimal else TIME_LIMIT,
+            # Why it stopped, as it was: unproven without a time limit means stopped (the
+            # solver heard Ctrl-C), never a limit that was not set.
+            status=COMPLETE if self.optimal else STOPPED if self.time_limit is None else TIME_LIMIT,
             branches=self.statistics.get("branches"),
             conflicts=self.statistics.get("conflicts"),
             time_limit=self.time_limit,
@@ -125,6 +127,7 @@ class Domination:
             found if self.optimal else None,
             complete=self.optimal,
             partial=None if self.optimal else found,
+            reason=stats.status,
             stats=stats,
             details={
                 "independent": self.independent,
