@@ -170,6 +170,7 @@ def test_the_lecturer_tells_each_student_their_board(
     )
     assert code == 0
     assert Variant(SEED).instance("solutions", "s1001", 5).describe() in out
+    assert Variant(SEED).instance("solutions", "s1001", 5).call() in out
     assert "model(n, queens=" in out
     code, other, _ = run_cli(
         capsys, "grade", "--variant", SEED, "--show-instance", "s1002", "--n", "4..6"

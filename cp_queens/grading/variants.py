@@ -97,6 +97,14 @@ class Instance:
             "blocked": [list(square) for square in self.blocked],
         }
 
+    def call(self) -> str:
+        """The call the grader makes for this board, as Python: ``model(6, queens=...)``."""
+        given = ", ".join(
+            f"{key}={[tuple(v) for v in value] if key == 'blocked' else value!r}"
+            for key, value in self.arguments().items()
+        )
+        return f"model({self.n}, {given})"
+
     def problem(self) -> Problem:
         """The completion problem of the ``solutions`` task (cp_queens' own ``Problem``)."""
         return Problem(self.n, fixed=dict(self.queens), blocked=frozenset(self.blocked))
@@ -296,10 +304,12 @@ def told(variant: Variant, task: str, student: str, sizes: Iterable[int]) -> str
     lines = [
         f"Your own boards (student {student.strip()}, task {task}, variant "
         f"{variant.fingerprint()}): {CALLS[task]} {what}.",
-        "Rows and columns count from 0; Q a given queen, # a blocked square.",
+        "Rows and columns count from 0; "
+        + ("Q a given queen, # a blocked square." if task == "solutions" else "# a hole."),
         "",
     ]
     for n in sizes:
         instance = variant.instance(task, student, n)
-        lines += [instance.describe(), *("    " + row for row in instance.draw().splitlines()), ""]
+        lines += [instance.describe(), *("    " + row for row in instance.draw().splitlines())]
+        lines += [f"    {instance.call()}", ""]
     return "\n".join(lines)
