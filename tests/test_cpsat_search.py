@@ -156,3 +156,13 @@ def test_user_parameters_beat_strategy_defaults_and_enums_take_names() -> None:
     assert params.search_branching.name == "FIXED_SEARCH"
     assert params.num_workers == 1
     assert SolverSettings(solver_workers=2).with_defaults({"num_workers": 1}).solver_workers == 2
+
+
+def test_the_strategy_help_names_the_size_where_greedy_takes_over() -> None:
+    """``--strategy``'s help says where ``auto`` switches to greedy (the CLI may not import
+    the engine's modules, so the number is written there: this keeps it true)."""
+    from cp_queens.cli import build_parser
+
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    help_text = subparsers.choices["solve"].format_help()
+    assert f"greedy for one solution from N={FIRST_MODEL_UP_TO + 1}" in " ".join(help_text.split())

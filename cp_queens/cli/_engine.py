@@ -127,7 +127,8 @@ def add_strategy_arguments(
         metavar="S",
         help="cpsat, one of %(choices)s. portfolio: CP-SAT's own search; fixed: the orders "
         "below; greedy: random queen placements with clause learning on the 0/1 board "
-        "(fast for large N); default auto: greedy for one solution, CP-SAT's own search otherwise",
+        "(fast for large N); default auto: CP-SAT's own search on the integer model, but "
+        "greedy for one solution from N=33",
     )
     group.add_argument(
         "--consistency",
