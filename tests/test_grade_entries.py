@@ -166,8 +166,10 @@ def test_a_device_and_a_namesake_are_rows_too(tmp_path: Path) -> None:
     (tmp_path / "Ann Lee_2_assignsubmission_file").mkdir()  # Moodle 4's name: no "_" after
     (tmp_path / "Ann Lee_2_assignsubmission_file" / "q.py").write_text(RIGHT)
     (tmp_path / "empty").mkdir()
+    (tmp_path / "smithjane_LATE_301_9004_queens.py").write_text(RIGHT)  # Canvas, late
     found = {s.student: s for s in find_submissions(tmp_path)}
-    assert set(found) == {"zero", "Ann Lee", "Ann Lee [2]", "empty"}
+    assert set(found) == {"zero", "Ann Lee", "Ann Lee [2]", "empty", "smithjane"}
+    assert found["smithjane"].student_id == "301" and found["smithjane"].status == "graded"
     assert "nothing to grade" in (found["empty"].refused or "")
     if os.geteuid() == 0:  # a device node (only root may make one)
         os.mknod(tmp_path / "dev.py", 0o600 | 0o020000, os.makedev(1, 3))
@@ -435,3 +437,13 @@ def test_a_full_disk_during_a_regrade_keeps_the_previous_marks(tmp_path: Path) -
     assert done.returncode == 74, done.stderr
     assert "cannot write" in done.stderr and "Traceback" not in done.stderr
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_right_model_saved_with_a_bom_gets_full_marks(tmp_path: Path) -> None:
+    """Windows Notepad's UTF-8 BOM: Python runs the file; it scored 0 ("invalid
+    non-printable character U+FEFF")."""
+    path = tmp_path / "notepad.py"
+    path.write_bytes(b"\xef\xbb\xbf" + RIGHT.encode())
+    done = grade_cli(str(path), "--n", "1..5")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "**Points: 7 of 7.**" in done.stdout  # 1 + 1 + 1 + 2 + 2: full marks
