@@ -237,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
         f"{summary(results, args.folder)}; task {rubric.task}, n = {args.n}, rubric "
         f"{rubric.name} ({rubric.digest})"
     )
+    if variant is not None:  # which seed, without showing it
+        title += f", variant {variant.fingerprint()}"
     if any(result.isolation == "none" for result in results):
         title += ", NO SANDBOX (isolation none)"
     screen.print(summary_table(results, title=title))

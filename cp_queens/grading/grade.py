@@ -243,7 +243,7 @@ def grade_submissions(
             source = submission.source + variants.wrapper(instances)
             mine = dataclasses.replace(submission, source=source)
             result = _run_and_judge(mine, sizes, own, rubric)
-            variants.settle(result, instances)
+            variants.settle(result, instances, submission.source.count("\n") + 1)
         if stopping.is_set():
             raise _Stopped  # stopped by the interrupt, not by itself: not a mark
         if on_done is not None:

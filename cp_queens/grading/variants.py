@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -279,14 +280,18 @@ def check_holes(n: int, queens: list[Square], holes: frozenset[Square]) -> tuple
     return "", []
 
 
-def settle(result: Any, instances: dict[int, Instance]) -> None:
+def settle(result: Any, instances: dict[int, Instance], lines: int = 0) -> None:
     """The student's own boards in their feedback, and a model written for the plain task
-    (``model(n)``: "unexpected keyword argument") told how it is called now."""
-    result.instance = [instances[n].describe() for n in sorted(instances)]
+    (``model(n)``: "unexpected keyword argument") told how it is called now; a line past
+    the student's ``lines`` (the grader's call, appended) is not named."""
+    result.instance = [
+        f"{instances[n].describe()}: `{instances[n].call()}`" for n in sorted(instances)
+    ]
     task = next(iter(instances.values())).task if instances else "solutions"
     for size in result.sizes:
         said = size.problem or ""
         if "unexpected keyword argument" in said or "positional argument" in said:
+            said = re.sub(r" \(line (\d+)\)", lambda m: "" if int(m[1]) > lines else m[0], said)
             size.problem = (
                 f"{said} - this assignment gives each student their own board: "
                 f"{CALLS[task]} (see the task text)"
