@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cp_queens.grading import tasks
-from cp_queens.grading.grade import grade
+from cp_queens.grading.grade import grade, grade_file
 from cp_queens.grading.marks import feedback
 from cp_queens.grading.rubric import load
 from cp_queens.grading.variants import Variant, VariantError
@@ -201,3 +201,41 @@ def test_with_a_roster_the_board_comes_from_the_roster_id(
     [text] = [p.read_text("utf-8") for p in (out / "feedback").glob("*.md") if "Lovelace" in p.name]
     assert Variant(SEED).instance("solutions", "201", 7).describe() in text
     assert "Points: 4 of 4" in text
+
+
+#: A right model for the variant of the domination task, by brute force (small boards).
+GUARDS = """
+from itertools import combinations
+
+
+def model(n, blocked=()):
+    holes = {tuple(square) for square in blocked}
+    free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in holes]
+
+    def sees(queen):
+        seen = {queen}
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r, c = queen[0] + dr, queen[1] + dc
+                while (dr or dc) and 0 <= r < n and 0 <= c < n and (r, c) not in holes:
+                    seen.add((r, c))
+                    r, c = r + dr, c + dc
+        return seen
+
+    for k in range(1, len(free) + 1):
+        for chosen in combinations(free, k):
+            if set().union(*(sees(q) for q in chosen)) >= set(free):
+                return [list(q) for q in chosen]
+"""
+
+
+def test_the_domination_variant_through_the_grader(tmp_path: Path) -> None:
+    """The sample class's best submission (12 of 12 on the plain task) scores 0 on its
+    boards with holes; a model that searches the board it is given scores them all."""
+    variant = Variant(SEED)
+    opal = ROOT / "examples" / "assignment" / "dominate" / "opal.py"
+    plain = grade_file(opal, range(4, 6), task="dominate", variant=variant)
+    assert plain.points == 0
+    (tmp_path / "guards.py").write_text(GUARDS, encoding="utf-8")
+    right = grade_file(tmp_path / "guards.py", range(4, 6), task="dominate", variant=variant)
+    assert right.full_marks, right.statuses()
