@@ -7,15 +7,20 @@ reads its output. Cheap probes (well under a second each) are in the default run
 
 from __future__ import annotations
 
+import csv
 import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from cp_queens.grading import sandbox
+from cp_queens.grading.rubric import RubricError, load
+from cp_queens.grading.sandbox import cgroup, protocol, users
 from cp_queens.grading.sandbox import room as sandbox_room
-from cp_queens.grading.sandbox import users
 from cp_queens.grading.sandbox import watch as sandbox_watch
 
 pytestmark = pytest.mark.skipif(
@@ -143,3 +148,159 @@ def test_the_room_reaches_nothing_of_the_machine(monkeypatch: pytest.MonkeyPatch
 
 def json_list(text: str) -> list[int]:
     return [int(part) for part in text.strip("[]").split(",") if part.strip()]
+
+
+#: Memory resident in no process: a memfd written and closed (mapped or not), a System V
+#: segment detached, and files in the size-capped tmpfs folders.
+HOARDS = r"""
+import mmap, os
+
+def probe(name, value):
+    print("PROBE " + name + "=" + str(value), flush=True)
+
+held = []
+try:
+    fd = os.memfd_create("hoard")
+    probe("memfd", "made")
+except OSError as error:
+    probe("memfd", type(error).__name__)
+try:
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    probe("shmget", libc.shmget(0, 1 << 20, 0o1600) >= 0)
+except OSError as error:
+    probe("shmget", type(error).__name__)
+written = 0
+try:
+    while written < (48 << 20):  # files of 8 MB (each file is capped at file_mb)
+        with open("/scratch/hoard%d" % (written >> 23), "ab") as hoard:
+            hoard.write(b"x" * (1 << 20))
+        written += 1 << 20
+    probe("scratch", written >> 20)
+except OSError as error:
+    probe("scratch", "%s at %d MB" % (error, written >> 20))
+import time
+time.sleep(30)
+
+def model(n):
+    return []
+"""
+
+
+@pytest.mark.parametrize("control_group", [True, False], ids=["cgroup", "no-cgroup"])
+def test_memory_resident_in_no_process_counts(
+    monkeypatch: pytest.MonkeyPatch, control_group: bool
+) -> None:
+    """memfd and System V shared memory are refused (the watcher could not see them); the
+    files a submission keeps in its tmpfs folders count against its memory limit, with a
+    control group (the kernel charges them) and without one (the watcher adds them)."""
+    if not control_group:
+        monkeypatch.setattr(cgroup, "make", lambda memory, tasks: cgroup.Group())
+    limits = sandbox.Limits(memory_mb=40, scratch_mb=64, wall_seconds=60)
+    outcome = sandbox.run(HOARDS, [1], limits)
+    found = _probes(outcome.output)
+    assert found.get("memfd") == "PermissionError", outcome.output
+    assert found.get("shmget") == "False", outcome.output
+    assert "scratch" not in found  # it never got to 48 MB: stopped on the way
+    assert outcome.stopped == "memory", outcome
+
+
+def test_a_long_reply_line_is_read_in_linear_time() -> None:
+    """The result channel looks at each byte once, however the line is cut into reads
+    (it split the whole pending line again at every read: quadratic)."""
+    reader = protocol.Lines()
+    line = b"[" + b"1," * 500_000 + b"1]"
+    lines = []
+    for start in range(0, len(line), 4096):
+        lines += reader.feed(line[start : start + 4096])
+    lines += reader.feed(b"\n{}\n")
+    assert lines == [line, b"{}"]
+    assert reader.scanned == len(line) + 4  # every byte once, the two newlines included
+
+
+def test_only_the_command_line_turns_the_sandbox_off(tmp_path: Path) -> None:
+    """A rubric saying isolation = "none" is refused in one line; --isolation none says so
+    on stderr before any submission runs (the student's file writes a mark of its own
+    into the output, printed after the warning)."""
+    rubric = tmp_path / "rubric.toml"
+    rubric.write_text('[limits]\nisolation = "none"\n', encoding="utf-8")
+    with pytest.raises(RubricError, match="only the command line can"):
+        load(rubric)
+    student = tmp_path / "student.py"
+    student.write_text(
+        "import sys\nprint('SUBMISSION RAN', file=sys.stderr)\n"
+        "def model(n):\n    return [[0]] if n == 1 else []\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "cp_queens", "grade", str(student), "--rubric", str(rubric)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "only the command line can" in done.stderr
+    unsandboxed = ["grade", str(student), "--n", "1", "--isolation", "none"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cp_queens", *unsandboxed],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("cp-queens: WARNING: --isolation none:"), done.stderr
+
+
+#: A legal model that spends about 4.5 s of CPU (the limit is 5) at n = 9.
+SLOW_BUT_LEGAL = """
+import time
+
+def model(n):
+    if n == 9:
+        while time.process_time() < 4.4:
+            pass
+    found = []
+
+    def place(row, q):
+        if row == n:
+            found.append(list(q))
+            return
+        for col in range(n):
+            if all(col != q[r] and abs(col - q[r]) != row - r for r in range(row)):
+                place(row + 1, [*q, col])
+
+    place(0, [])
+    return found
+"""
+
+
+@pytest.mark.slow
+def test_a_slow_legal_model_keeps_its_marks_on_a_crowded_machine(tmp_path: Path) -> None:
+    """Issue 36: six copies of a legal model spending 4.5 s of CPU at n = 9 (limit 5) all
+    get full marks at --jobs 6 on a two-core machine (the 15 s wall clock stopped them);
+    marks.csv shows the CPU seconds each used."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for index in range(6):
+        (folder / f"slow{index}.py").write_text(SLOW_BUT_LEGAL, encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["grade", str(folder), "--n", "1..9", "--jobs", "6", "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-m", "cp_queens", *argv],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    with open(out / "marks.csv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    print(
+        "\n"
+        + "\n".join(
+            f"{r['student']}: {r['points']} of {r['max']}, "
+            f"{r['cpu_seconds']} s of CPU, {r['seconds']} s"
+            for r in rows
+        )
+    )
+    assert len(rows) == 6
+    assert all(row["points"] == row["max"] for row in rows), rows
+    assert all(4.0 <= float(row["cpu_seconds"]) < 5.0 for row in rows), rows

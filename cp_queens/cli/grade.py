@@ -9,6 +9,7 @@ lecturer's overrides ``cp_queens.grading.overrides``.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from cp_queens.errors import CpQueensError
@@ -119,7 +120,6 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
     from pathlib import Path
 
     from rich.console import Console
@@ -161,6 +161,14 @@ def run(args: argparse.Namespace) -> int:
             return 0
     if args.folder is None:
         raise CpQueensError("FOLDER|FILE: what to grade (a folder of submissions, or one file)")
+    if args.isolation == "none":  # said before any submission runs, whatever follows
+        print(
+            "cp-queens: WARNING: --isolation none: every submission runs WITHOUT a sandbox, as "
+            "this user, with the network and every file this user can read; grade code you "
+            "do not trust in a container or a virtual machine (docs/course-grading.md)",
+            file=sys.stderr,
+            flush=True,
+        )
     one_file = Path(args.folder).is_file()
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")

@@ -461,8 +461,9 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     if outcome.stopped == "memory":
         return (
             "memory",
-            f"used more than {limits.memory_mb} MB of memory (the limit, resident memory "
-            "of all its threads and processes): it was stopped",
+            f"used more than {limits.memory_mb} MB of memory (the limit: the resident memory "
+            "of all its threads and processes, and the files it keeps in /scratch, /tmp and "
+            "/dev/shm): it was stopped",
         )
     if outcome.stopped == "processes":
         return (
@@ -473,8 +474,17 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     if outcome.stopped == "wall":
         return (
             "timeout",
-            f"still running after {limits.wall_seconds:g} s of real time (the limit): "
-            "waiting for input, sleeping, or an endless loop?",
+            f"spent {limits.wall_seconds:g} s neither computing nor waiting for a CPU (the "
+            f"limit): sleeping, or waiting for input? It used {outcome.cpu_seconds:.1f} s of "
+            "CPU",
+        )
+    if outcome.stopped == "backstop":
+        return (
+            "timeout",
+            f"still running after {outcome.seconds:.0f} s of real time on a machine too busy "
+            f"to finish it ({outcome.cpu_seconds:.1f} s of CPU used, the limit is "
+            f"{limits.cpu_seconds} s): not the submission's fault; grade it again with fewer "
+            "--jobs",
         )
     if outcome.stopped == "result":
         return "too much", f"returned more than the {limits.result_mb} MB the grader reads"
@@ -484,7 +494,12 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
         or sig == signal.SIGXCPU
         or (sig == signal.SIGKILL and outcome.cpu_seconds >= limits.cpu_seconds)
     ):
-        return "cpu limit", f"stopped after {limits.cpu_seconds} s of CPU: an endless loop?"
+        used = max(outcome.cpu_seconds, float(limits.cpu_seconds))
+        return (
+            "cpu limit",
+            f"too slow: used {used:.1f} s of CPU (every thread and process), the limit is "
+            f"{limits.cpu_seconds} s",
+        )
     if sig is not None:
         name = signal.Signals(sig).name
         maybe = " (out of memory?)" if sig in (signal.SIGKILL, signal.SIGABRT) else ""

@@ -164,6 +164,12 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
                     f"{source}: limits.{key}: one of {', '.join(map(repr, ISOLATIONS))}, "
                     f"got {value!r}"
                 )
+            if value == "none":  # a file handed around must not turn the sandbox off
+                raise RubricError(
+                    f'{source}: limits.{key}: "none" is refused: a rubric cannot switch the '
+                    "sandbox off; only the command line can (--isolation none), see "
+                    "docs/course-grading.md"
+                )
             limits[key] = value
             continue
         if kind is list:

@@ -45,7 +45,7 @@ from typing import Any
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.sandbox import cgroup, plain, room, users
 from cp_queens.grading.sandbox import watch as watcher
-from cp_queens.grading.sandbox.protocol import Conversation
+from cp_queens.grading.sandbox.protocol import Conversation, Lines
 
 TOKEN_VARIABLE = plain.TOKEN_VARIABLE
 
@@ -57,9 +57,7 @@ SPARE_PROCESSES = plain.SPARE_PROCESSES
 #: every PID of the machine.
 TASKS = 512
 
-#: How often the process tree is measured (seconds), and looked for anew.
-SAMPLE_EVERY = 0.05
-DISCOVER_EVERY = 0.1
+SAMPLE_EVERY = watcher.SAMPLE_EVERY
 
 #: The isolation modes (the rubric's ``limits.isolation``, ``grade --isolation``).
 ISOLATIONS = ("bwrap", "none")
@@ -99,7 +97,8 @@ class Outcome:
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     returncode: int | None = None
-    # Why the grader ended it: "wall", "cpu", "memory", "processes" (a limit),
+    # Why the grader ended it: "wall" (idle too long), "backstop" (the wall clock of a
+    # crowded machine), "cpu", "memory", "processes" (a limit),
     # "result" (too much returned); None if it ended by itself. ("stopping": ``stop_all``
     # ended it; ``run`` raises ``Stopped`` instead of returning such an outcome.)
     stopped: str | None = None
@@ -113,6 +112,7 @@ class Outcome:
     # size -> CPU seconds of the whole tree while model(n) ran, measured by the grader
     # (from the moment it asked to the moment the reply came, or the run ended)
     cpu_by_size: dict[int, float] = field(default_factory=dict)
+    idle_seconds: float = 0.0  # wall time the tree spent neither running nor runnable
     peak_memory: int = 0  # the largest resident memory of the tree seen, in bytes
     isolation: str = "bwrap"
     namespaces: set[str] = field(default_factory=set)  # the PID namespaces of the run
@@ -312,7 +312,16 @@ def _run_as(
         _RUNNING.add(child.pid)
     fcntl.fcntl(control_write, fcntl.F_SETFL, os.O_NONBLOCK)
     control = _Control(control_write)
-    watch = _Watch(child.pid, limits)
+    watch = watcher.Watch(
+        child.pid,
+        cpu_seconds=limits.cpu_seconds,
+        memory_bytes=None if limits.memory_mb is None else limits.memory_mb << 20,
+        idle_seconds=limits.wall_seconds,
+        processes=SPARE_PROCESSES + 3,  # (+3: bwrap, the room's first process, the harness)
+        threads=TASKS + 3,
+        tmpfs=(room.SCRATCH, "/dev/shm") if isolated else (),
+        rooms=lambda: len(_RUNNING),
+    )
     try:
         _collect(child, result_read, control, outcome, limits, started, sizes, watch)
     finally:
@@ -354,70 +363,6 @@ class _Control:
             os.close(fd)
 
 
-class _Watch:
-    """The run's process tree, measured every ``SAMPLE_EVERY`` seconds against the limits."""
-
-    def __init__(self, root: int, limits: Limits) -> None:
-        self.root = root
-        self.limits = limits
-        self.pids: list[int] = [root]
-        self.namespaces: set[str] = set()
-        # Descriptors of the namespaces, held until the run is gone: a namespace's number
-        # is given to a new one as soon as it dies, and the sweep of this run's numbers
-        # would kill another run's processes (of this grader, or another on the machine).
-        self.pins: list[int] = []
-        self.cpu = 0.0
-        self.peak = 0
-        self.mine = watcher.namespace(os.getpid())
-        self.next_sample = 0.0
-        self.next_discovery = 0.0
-
-    def check(self, now: float) -> str | None:
-        """A limit the tree is over ("cpu", "memory", "processes"), or None."""
-        if now < self.next_sample:
-            return None
-        self.next_sample = now + SAMPLE_EVERY
-        if now >= self.next_discovery:
-            self.discover()
-            self.next_discovery = now + DISCOVER_EVERY
-        usage = watcher.sample(self.pids)
-        self.cpu = max(self.cpu, usage.cpu_seconds)
-        self.peak = max(self.peak, usage.resident_bytes)
-        limits = self.limits
-        if self.cpu >= limits.cpu_seconds:
-            return "cpu"
-        if usage.processes > SPARE_PROCESSES + 3 or usage.threads > TASKS + 3:
-            return "processes"  # (+3: bwrap's two processes and the harness)
-        if limits.memory_mb is not None and usage.resident_bytes > limits.memory_mb << 20:
-            return "memory"
-        return None
-
-    def measure(self) -> float:
-        """The tree's CPU seconds now (a sample taken at once, not at the next period)."""
-        usage = watcher.sample(self.pids)
-        self.cpu = max(self.cpu, usage.cpu_seconds)
-        return self.cpu
-
-    def discover(self) -> None:
-        self.pids = watcher.tree(self.root)
-        for pid in self.pids[1:]:
-            pin = watcher.pin(pid)
-            if pin is None:
-                continue
-            space, fd = pin
-            if space == self.mine or space in self.namespaces:
-                os.close(fd)
-            else:
-                self.namespaces.add(space)
-                self.pins.append(fd)
-
-    def unpin(self) -> None:
-        """Let the run's namespaces go (their numbers may then be given to new ones)."""
-        for fd in self.pins:
-            os.close(fd)
-        self.pins = []
-
-
 def _collect(
     child: subprocess.Popen[bytes],
     results: int,
@@ -426,7 +371,7 @@ def _collect(
     limits: Limits,
     started: float,
     sizes: list[int],
-    watch: _Watch,
+    watch: watcher.Watch,
 ) -> None:
     """Read both pipes, ask for each size in turn, watch the limits, until the child is
     done, or runs out of time or room."""
@@ -435,10 +380,10 @@ def _collect(
     open_fds = {results, output}
     kept = bytearray()
     keep = limits.output_kb << 10
-    pending = bytearray()
+    reader = Lines()
     capacity = (limits.result_mb << 20) + (1 << 20)  # the items plus the messages around them
     received = 0
-    deadline = started + limits.wall_seconds
+    deadline = started + watch.backstop
     exited = False
     talk = Conversation(sizes)
     asked_at = 0.0  # the tree's CPU seconds when the running size was asked
@@ -448,9 +393,11 @@ def _collect(
                 outcome.stopped = "stopping"
                 return
             now = time.monotonic()
+            if not exited:
+                deadline = max(deadline, started + watch.backstop)  # the machine got busier
             if now >= deadline:
                 if not exited:
-                    outcome.stopped = "wall"
+                    outcome.stopped = "backstop"
                 return
             over = watch.check(now)
             if over is not None and not exited:
@@ -482,10 +429,7 @@ def _collect(
                 if received > capacity:
                     outcome.stopped = "result"
                     return
-                pending += data
-                *lines, rest = pending.split(b"\n")
-                pending = bytearray(rest)
-                for line in lines:
+                for line in reader.feed(data):
                     running = talk.running
                     if talk.take(line):
                         cpu = watch.measure()
@@ -506,7 +450,7 @@ def _collect(
         outcome.garbled = talk.garbled
 
 
-def _end(child: subprocess.Popen[bytes], watch: _Watch, outcome: Outcome) -> None:
+def _end(child: subprocess.Popen[bytes], watch: watcher.Watch, outcome: Outcome) -> None:
     """Kill whatever is left of the run and wait until it is gone; reap the child."""
     watch.discover()
     usage = watcher.sample(watch.pids)
@@ -522,6 +466,7 @@ def _end(child: subprocess.Popen[bytes], watch: _Watch, outcome: Outcome) -> Non
     outcome.returncode = returncode
     outcome.cpu_seconds = max(cpu, watch.cpu)
     outcome.peak_memory = watch.peak
+    outcome.idle_seconds = watch.idle
     outcome.namespaces = set(watch.namespaces)
     outcome.survivors = watcher.gone(watch.namespaces)
     watch.unpin()

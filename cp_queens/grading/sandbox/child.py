@@ -203,39 +203,57 @@ def _limit(settings: dict[str, Any]) -> None:
     if processes is not None:
         resource.setrlimit(resource.RLIMIT_NPROC, (int(processes), int(processes)))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if not settings.get("allow_processes", False):
-        _no_new_processes()
+    _seccomp(_filter(bool(settings.get("allow_processes", False))))
 
 
-#: A seccomp filter (classic BPF) that lets this process start threads but no processes:
-#: fork, vfork and clone without CLONE_THREAD fail with EAGAIN (Python raises
-#: BlockingIOError), clone3 with ENOSYS (glibc then starts threads with clone). Every
-#: system call made through another entry than x86_64's (the 32-bit ``int 0x80``, x32)
-#: fails with EPERM: a filter that checks one table must refuse the others.
+#: The system calls refused whatever the rubric says: memory behind them is resident in
+#: no process (a memfd written and closed, a System V segment detached), so neither the
+#: watcher's resident memory nor, without a control group, anything else would count it
+#: against the limit (3 GB in memfds scored full marks). POSIX shared memory lives in
+#: /dev/shm and files in /scratch: size-capped tmpfs whose use the grader counts.
+_MEMFD_CREATE, _MEMFD_SECRET, _SHMGET = 319, 447, 29
+#: Without processes: fork, vfork and clone without CLONE_THREAD fail with EAGAIN (Python
+#: raises BlockingIOError), clone3 with ENOSYS (glibc then starts threads with clone).
+_FORK, _VFORK, _CLONE, _CLONE3, _CLONE_THREAD = 57, 58, 56, 435, 0x10000
+_EPERM, _EAGAIN, _ENOSYS = 1, 11, 38
 _AUDIT_ARCH_X86_64 = 0xC000003E
 _LD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
-_NO_PROCESSES = (
-    (_LD, 0, 0, 4),  # 0: the architecture
-    (_JEQ, 1, 0, _AUDIT_ARCH_X86_64),  # 1: x86_64: go on; another one: deny
-    (_RET, 0, 0, _ERRNO | 1),  # 2: EPERM
-    (_LD, 0, 0, 0),  # 3: the syscall number
-    (_JGE, 6, 0, 0x40000000),  # 4: x32 ABI: deny
-    (_JEQ, 5, 0, 57),  # 5: fork: deny
-    (_JEQ, 4, 0, 58),  # 6: vfork: deny
-    (_JEQ, 4, 0, 435),  # 7: clone3: ENOSYS
-    (_JEQ, 0, 4, 56),  # 8: clone: look at its flags; anything else: allow
-    (_LD, 0, 0, 16),  # 9: clone's flags (the low word of its first argument)
-    (_JSET, 2, 0, 0x10000),  # 10: CLONE_THREAD: allow, else deny
-    (_RET, 0, 0, _ERRNO | 11),  # 11: deny with EAGAIN
-    (_RET, 0, 0, _ERRNO | 38),  # 12: ENOSYS
-    (_RET, 0, 0, _ALLOW),  # 13
-)
 
 
-def _no_new_processes() -> None:
-    """Install ``_NO_PROCESSES`` (Linux on x86_64 only): a fork bomb cannot start, and no
-    process outlives the run, whatever the user (``RLIMIT_NPROC`` does not bind root)."""
+def _filter(processes: bool) -> list[tuple[int, int, int, int]]:
+    """The seccomp program (classic BPF): every system call made through another entry than
+    x86_64's (the 32-bit ``int 0x80``, x32) fails with EPERM (a filter that checks one
+    table must refuse the others); shared memory resident nowhere is refused; without
+    ``processes``, threads may start but processes may not."""
+    refused = [(_MEMFD_CREATE, _EPERM), (_MEMFD_SECRET, _ENOSYS), (_SHMGET, _EPERM)]
+    if not processes:
+        refused += [(_FORK, _EAGAIN), (_VFORK, _EAGAIN), (_CLONE3, _ENOSYS)]
+    program = [
+        (_LD, 0, 0, 4),  # the architecture
+        (_JEQ, 1, 0, _AUDIT_ARCH_X86_64),  # x86_64: go on; another one: deny
+        (_RET, 0, 0, _ERRNO | _EPERM),
+        (_LD, 0, 0, 0),  # the system call's number
+        (_JGE, 0, 1, 0x40000000),  # x32 ABI: deny
+        (_RET, 0, 0, _ERRNO | _EPERM),
+    ]
+    for number, error in refused:
+        program += [(_JEQ, 0, 1, number), (_RET, 0, 0, _ERRNO | error)]
+    if not processes:
+        program += [
+            (_JEQ, 0, 4, _CLONE),  # clone: look at its flags; anything else: allow
+            (_LD, 0, 0, 16),  # clone's flags (the low word of its first argument)
+            (_JSET, 0, 1, _CLONE_THREAD),  # a thread: allow; a process: EAGAIN
+            (_RET, 0, 0, _ALLOW),
+            (_RET, 0, 0, _ERRNO | _EAGAIN),
+        ]
+    return [*program, (_RET, 0, 0, _ALLOW)]
+
+
+def _seccomp(lines: list[tuple[int, int, int, int]]) -> None:
+    """Install the filter (Linux on x86_64 only): without processes a fork bomb cannot
+    start, and no process outlives the run, whatever the user (``RLIMIT_NPROC`` does not
+    bind root)."""
     import ctypes
     import platform
 
@@ -253,8 +271,8 @@ def _no_new_processes() -> None:
     class Program(ctypes.Structure):
         _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter)))
 
-    filters = (Filter * len(_NO_PROCESSES))(*(Filter(*line) for line in _NO_PROCESSES))
-    program = Program(len(_NO_PROCESSES), filters)
+    filters = (Filter * len(lines))(*(Filter(*line) for line in lines))
+    program = Program(len(lines), filters)
     libc = ctypes.CDLL(None, use_errno=True)
     pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
     if libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:

@@ -21,6 +21,7 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -161,3 +162,169 @@ def gone(namespaces: set[str], root: int | None = None, seconds: float = 10.0) -
 def _zombie(pid: int) -> bool:
     fields = _stat(pid)
     return fields is None or fields[0] in ("Z", "X")
+
+
+#: How often a tree is measured (seconds), and looked for anew.
+SAMPLE_EVERY = 0.05
+DISCOVER_EVERY = 0.1
+
+#: A run's wall-clock backstop is its idle allowance plus this many times its CPU limit,
+#: times the machine's crowding (rooms or load per core, at least 1): a legal model, which
+#: needs at most its CPU limit, is never stopped by the clock of a busy machine.
+BACKSTOP_FACTOR = 3.0
+
+
+def backstop(cpu_seconds: float, idle_seconds: float, crowding: float) -> float:
+    """The wall-clock seconds after which a run is stopped whatever it is doing."""
+    return idle_seconds + BACKSTOP_FACTOR * cpu_seconds * max(1.0, crowding)
+
+
+def crowding(rooms: int) -> float:
+    """How many runnable things share each core now: the rooms running, or the load
+    average of the last minute if the machine is busier than that."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = 0.0
+    return max(rooms, load) / cores
+
+
+def runnable(pids: list[int]) -> bool:
+    """Is a thread of ``pids`` running or waiting for a CPU (or for the disk)? A tree that
+    is not is sleeping or waiting for input: its time passes by its own choice."""
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                with open(f"/proc/{pid}/task/{thread}/stat", "rb") as source:
+                    text = source.read()
+            except OSError:
+                continue
+            end = text.rfind(b")")
+            if end >= 0 and text[end + 2 : end + 3] in (b"R", b"D"):
+                return True
+    return False
+
+
+def tmpfs_bytes(pid: int, folders: tuple[str, ...]) -> int:
+    """What the files in ``folders`` of ``pid``'s mount namespace hold (tmpfs: memory)."""
+    used = 0
+    for folder in folders:
+        try:
+            stats = os.statvfs(f"/proc/{pid}/root{folder}")
+        except OSError:
+            continue
+        used += (stats.f_blocks - stats.f_bfree) * stats.f_frsize
+    return used
+
+
+class Watch:
+    """One run's process tree, measured every ``SAMPLE_EVERY`` seconds against its limits:
+    CPU seconds of every thread and process, memory (resident, plus the files of its
+    tmpfs folders), processes and threads, the seconds it spends neither running nor
+    waiting for a CPU (``idle_seconds``), and a wall-clock backstop scaled by how crowded
+    the machine is."""
+
+    def __init__(
+        self,
+        root: int,
+        *,
+        cpu_seconds: float,
+        memory_bytes: int | None,
+        idle_seconds: float,
+        processes: int,
+        threads: int,
+        tmpfs: tuple[str, ...] = (),
+        rooms: Callable[[], int] = lambda: 1,
+    ) -> None:
+        self.root = root
+        self.cpu_seconds = cpu_seconds
+        self.memory_bytes = memory_bytes
+        self.idle_seconds = idle_seconds
+        self.processes = processes
+        self.threads = threads
+        self.tmpfs = tmpfs
+        self.rooms = rooms
+        self.pids: list[int] = [root]
+        self.namespaces: set[str] = set()
+        # Descriptors of the namespaces, held until the run is gone: a namespace's number
+        # is given to a new one as soon as it dies, and the sweep of this run's numbers
+        # would kill another run's processes (of this grader, or another on the machine).
+        self.pins: list[int] = []
+        self.inside: int | None = None  # a process in the room (its mount namespace)
+        self.cpu = 0.0
+        self.peak = 0
+        self.idle = 0.0
+        self.crowding = 1.0
+        self.started = time.monotonic()
+        self.mine = namespace(os.getpid())
+        self.next_sample = 0.0
+        self.next_discovery = 0.0
+        self.last = self.started
+
+    @property
+    def backstop(self) -> float:
+        """The wall-clock seconds after which the run is stopped whatever it does."""
+        return backstop(self.cpu_seconds, self.idle_seconds, self.crowding)
+
+    def check(self, now: float) -> str | None:
+        """A limit the tree is over ("cpu", "memory", "processes", "wall": idle too long,
+        "backstop": the wall clock), or None."""
+        if now < self.next_sample:
+            return None
+        self.next_sample = now + SAMPLE_EVERY
+        if now >= self.next_discovery:
+            self.discover()
+            self.crowding = max(self.crowding, crowding(self.rooms()))
+            self.next_discovery = now + DISCOVER_EVERY
+        usage = sample(self.pids)
+        self.cpu = max(self.cpu, usage.cpu_seconds)
+        memory = usage.resident_bytes
+        if self.inside is not None and self.tmpfs:
+            memory += tmpfs_bytes(self.inside, self.tmpfs)
+        self.peak = max(self.peak, memory)
+        if not runnable(self.pids):
+            self.idle += now - self.last
+        self.last = now
+        if self.cpu >= self.cpu_seconds:
+            return "cpu"
+        if usage.processes > self.processes or usage.threads > self.threads:
+            return "processes"
+        if self.memory_bytes is not None and memory > self.memory_bytes:
+            return "memory"
+        if self.idle >= self.idle_seconds:
+            return "wall"
+        if now - self.started >= self.backstop:
+            return "backstop"
+        return None
+
+    def measure(self) -> float:
+        """The tree's CPU seconds now (a sample taken at once, not at the next period)."""
+        usage = sample(self.pids)
+        self.cpu = max(self.cpu, usage.cpu_seconds)
+        return self.cpu
+
+    def discover(self) -> None:
+        self.pids = tree(self.root)
+        for pid in self.pids[1:]:
+            held = pin(pid)
+            if held is None:
+                continue
+            space, fd = held
+            if space == self.mine or space in self.namespaces:
+                os.close(fd)
+            else:
+                self.namespaces.add(space)
+                self.pins.append(fd)
+                if self.inside is None:
+                    self.inside = pid
+
+    def unpin(self) -> None:
+        """Let the run's namespaces go (their numbers may then be given to new ones)."""
+        for fd in self.pins:
+            os.close(fd)
+        self.pins = []
