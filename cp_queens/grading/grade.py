@@ -484,7 +484,7 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
             f"still running after {outcome.seconds:.0f} s of real time on a machine too busy "
             f"to finish it ({outcome.cpu_seconds:.1f} s of CPU used, the limit is "
             f"{limits.cpu_seconds} s): not the submission's fault; grade it again with fewer "
-            "--jobs",
+            "submissions at a time",
         )
     if outcome.stopped == "result":
         return "too much", f"returned more than the {limits.result_mb} MB the grader reads"

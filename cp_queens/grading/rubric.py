@@ -167,8 +167,7 @@ def _build(settings: dict[str, Any], source: str) -> Rubric:
             if value == "none":  # a file handed around must not turn the sandbox off
                 raise RubricError(
                     f'{source}: limits.{key}: "none" is refused: a rubric cannot switch the '
-                    "sandbox off; only the command line can (--isolation none), see "
-                    "docs/course-grading.md"
+                    "sandbox off; only the command line can (see docs/course-grading.md)"
                 )
             limits[key] = value
             continue
