@@ -87,7 +87,7 @@ def _record_the_runs(monkeypatch: pytest.MonkeyPatch) -> None:
         source: str, sizes: list[int], limits: sandbox.Limits, beside: Any = None
     ) -> sandbox.Outcome:
         outcome = real_run(source, sizes, limits, beside)
-        RUNS.update(dict.fromkeys(outcome.namespaces, sandbox_watch.now()))
+        RUNS.update(dict.fromkeys(outcome.namespaces, outcome.ended))
         return outcome
 
     monkeypatch.setattr(sandbox, "run", run)

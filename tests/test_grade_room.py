@@ -172,7 +172,7 @@ except OSError as error:
     probe("shmget", type(error).__name__)
 written = 0
 try:
-    while written < (48 << 20):  # files of 8 MB (each file is capped at file_mb)
+    while written < (96 << 20):  # files of 8 MB (each file is capped at file_mb)
         with open("/scratch/hoard%d" % (written >> 23), "ab") as hoard:
             hoard.write(b"x" * (1 << 20))
         written += 1 << 20
@@ -196,12 +196,12 @@ def test_memory_resident_in_no_process_counts(
     control group (the kernel charges them) and without one (the watcher adds them)."""
     if not control_group:
         monkeypatch.setattr(cgroup, "make", lambda memory, tasks: cgroup.Group())
-    limits = sandbox.Limits(memory_mb=40, scratch_mb=64, wall_seconds=60)
+    limits = sandbox.Limits(memory_mb=64, scratch_mb=128, wall_seconds=60)
     outcome = sandbox.run(HOARDS, [1], limits)
     found = _probes(outcome.output)
     assert found.get("memfd") == "PermissionError", outcome.output
     assert found.get("shmget") == "False", outcome.output
-    assert "scratch" not in found  # it never got to 48 MB: stopped on the way
+    assert "scratch" not in found  # it never got to 96 MB: stopped on the way
     assert outcome.stopped == "memory", outcome
 
 

@@ -4,15 +4,20 @@ By default (``isolation = "bwrap"``) the submission runs in a bubblewrap room
 (``cp_queens.grading.sandbox.room``): its own user, PID, network, mount, IPC and
 UTS namespaces, a read-only view of only the interpreter and the allowed
 modules, a private size-capped scratch folder, no capabilities, a new session.
-Nothing of it outlives its run: when the run ends the first process of its PID
-namespace is killed, and the kernel ends every other one with it.
+Graded as root, it is an unprivileged uid of its own outside the room
+(``cp_queens.grading.sandbox.users``). The room's first process is the harness,
+untraceable. Nothing of it outlives its run: when the run ends the first process
+of its PID namespace is killed, and the kernel ends every other one with it.
 
 Limits are measured from outside, on the whole process tree
-(``cp_queens.grading.sandbox.watch``): CPU seconds of every thread and process,
-resident memory (not address space: a CP-SAT model with 8 workers reserves
-gigabytes and uses a few hundred MB), wall time, processes; output and result
-sizes are capped by the pipes that carry them, file sizes by ``RLIMIT_FSIZE``
-and the scratch folder's size. A tree over a limit is killed whole.
+(``cp_queens.grading.sandbox.watch``): CPU seconds of every thread and process
+(what decides "too slow"), memory (resident, not address space: a CP-SAT model
+with 8 workers reserves gigabytes and uses a few hundred MB; plus the files of
+the room's tmpfs folders), idle time (neither running nor waiting for a CPU),
+processes; the wall clock is only a backstop scaled by how crowded the machine
+is. Output and result sizes are capped by the pipes that carry them, file
+sizes by ``RLIMIT_FSIZE`` and the scratch folder's size. A tree over a limit is
+killed whole.
 
 Results cannot be forged: the grader asks for one size at a time and takes one
 reply for it (``cp_queens.grading.sandbox.protocol``).
@@ -79,7 +84,7 @@ class Limits:
     runs, what it may import and how large a file is read at all."""
 
     cpu_seconds: int = 5
-    wall_seconds: float = 15.0
+    wall_seconds: float = 15.0  # idle: neither running nor waiting for a CPU (sleeping)
     memory_mb: int | None = 512  # resident memory of the whole process tree
     file_mb: int | None = 16
     output_kb: int = 64  # printed output kept for the feedback; the rest is counted
@@ -116,6 +121,10 @@ class Outcome:
     peak_memory: int = 0  # the largest resident memory of the tree seen, in bytes
     isolation: str = "bwrap"
     namespaces: set[str] = field(default_factory=set)  # the PID namespaces of the run
+    # When the run was gone (seconds since boot), taken while its namespaces were still
+    # held: a process in one of them started before this moment was the run's (after it,
+    # the kernel may give a number to another run's namespace).
+    ended: float = 0.0
     survivors: list[int] = field(default_factory=list)  # processes left (never, we hope)
 
     @property
@@ -469,6 +478,7 @@ def _end(child: subprocess.Popen[bytes], watch: watcher.Watch, outcome: Outcome)
     outcome.idle_seconds = watch.idle
     outcome.namespaces = set(watch.namespaces)
     outcome.survivors = watcher.gone(watch.namespaces)
+    outcome.ended = watcher.now()  # while its namespaces' numbers are still the run's
     watch.unpin()
 
 
