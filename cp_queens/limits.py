@@ -310,6 +310,27 @@ def check_first_reach(engine: Costs, n: int, time_limit: float | None) -> None:
     )
 
 
+#: A model whose setup alone is estimated longer than this is refused without a time
+#: limit: nothing would be said for hours (``solve 5000 -e cpmpy`` ran silently).
+SETUP_REFUSED_FROM = 3600.0
+
+
+def check_setup_reach(engine: Costs, n: int, free: int, time_limit: float | None) -> None:
+    """Refuse, without a time limit, a call whose model would take more than an hour
+    to build and load before the search even starts (with a limit, ``Engine``'s setup
+    check ends the call at once when the setup outlasts it)."""
+    if time_limit is not None:
+        return
+    setup = setup_seconds(engine, n, free)
+    if setup is None or setup <= SETUP_REFUSED_FROM:
+        return
+    raise UnsupportedTaskError(
+        f"engine '{engine.name}' would need {format_duration(setup)} to build and load its "
+        f"model of n={n} before searching. Use engine 'construct' (one solution for any "
+        "n >= 4, at once) or 'minconflicts', or give a time limit to try anyway"
+    )
+
+
 def format_bytes(size: float) -> str:
     """``1.5 GB``-style sizes for messages (powers of 1000, as people read them)."""
     if not math.isfinite(size):

@@ -154,3 +154,20 @@ def test_a_cpmpy_backend_reporting_a_wrong_board_fails_in_one_line(
     for skip[0], said in ((0, "not a solution"), (1, "the same solution twice")):
         with pytest.raises(SolverFailedError, match=said):
             list(engine.solutions(Problem(8)))
+
+
+def test_cpmpy_5000_without_a_limit_is_refused_naming_its_setup(capsys) -> None:
+    """It ran silently for hours (CPMpy's transformations cannot look at the clock)."""
+    from tests.helpers import run_cli
+
+    code, out, err = run_cli(capsys, "solve", "5000", "-e", "cpmpy", "--format", "jsonl")
+    assert code == 2
+    assert out == ""
+    (line,) = err.splitlines()
+    assert "to build and load its model of n=5000" in line and "time limit" in line
+    # with a limit shorter than the setup, the call ends at once, nothing searched
+    code, out, err = run_cli(
+        capsys, "solve", "5000", "-e", "cpmpy", "--format", "jsonl", "--time-limit", "5"
+    )
+    assert code == 4 and out == ""
+    assert "setup_seconds=" in err

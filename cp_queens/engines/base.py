@@ -408,6 +408,10 @@ class Engine:
             return limits.check_tree_reach(
                 self, problem, search_tree(problem), self.count_cores(budget)
             )
+        if task != "count":
+            limits.check_setup_reach(
+                self, problem.n, problem.n - len(problem.fixed), budget.time_limit
+            )
         if task != "count" and problem.is_empty_board:
             limits.check_first_reach(self, problem.n, budget.time_limit)
         return None
