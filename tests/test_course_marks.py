@@ -190,16 +190,23 @@ def test_a_wrong_overrides_file_is_one_clear_line(tmp_path: Path, text: str, mes
     assert message in str(caught.value)
 
 
-def test_an_override_for_nobody_or_above_the_maximum_is_refused(tmp_path: Path) -> None:
+def test_an_override_for_nobody_or_above_the_maximum_is_not_applied(tmp_path: Path) -> None:
+    """Told after the class ran, a decision that cannot stand is a warning and a flagged
+    row: the class keeps its computed marks (``read_for_class`` refuses these before a
+    class runs; see test_cli_grade_overrides_are_checked_before_the_class_runs)."""
     eve = marked(one_based)
     eve.student = "eve"
+    computed = eve.points
     path = tmp_path / "overrides.csv"
     path.write_text("student,points,reason\nevee,12,typo\n", encoding="utf-8")
-    with pytest.raises(OverrideError, match="evee: no such student"):
-        apply_overrides([eve], read_overrides(path))
+    refused = apply_overrides([eve], read_overrides(path))
+    assert len(refused) == 1 and "evee: no such student" in refused[0]
+    assert eve.override is None and eve.points == computed
     path.write_text("student,points,reason\neve,120,typo\n", encoding="utf-8")
-    with pytest.raises(OverrideError, match="120 points is more than the maximum 11"):
-        apply_overrides([eve], read_overrides(path))
+    refused = apply_overrides([eve], read_overrides(path))
+    assert len(refused) == 1 and "120 points is more than the maximum 11" in refused[0]
+    assert eve.override is None and eve.points == computed
+    assert reason(eve).startswith("override 120 not applied: 120 points is more than")
 
 
 def test_grading_again_into_a_folder_leaves_no_stale_feedback(tmp_path: Path) -> None:

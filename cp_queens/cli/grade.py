@@ -217,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
     except IsolationError as error:
         raise _refused(error) from None
     except GradingInterrupted as stopped:  # the rows graded before it are kept
+        _warn(apply_overrides(stopped.results, overrides, str(args.overrides)))
         write_feedback(stopped.results, out / "feedback", rubric, replace=False)
         write_marks(stopped.results, out / "marks.csv", rubric)
         print(
@@ -227,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.INTERRUPTED
     if roster is not None:
         results = place(results, roster, rubric)
-    apply_overrides(results, overrides, str(args.overrides))
+    _warn(apply_overrides(results, overrides, str(args.overrides)))
     write_feedback(results, out / "feedback", rubric)
     write_marks(results, out / "marks.csv", rubric)  # last: whole marks, whole feedback
     if roster is not None and lms is not None:
@@ -302,3 +303,9 @@ def _refused(error: Exception) -> CpQueensError:
         "apt-get install bubblewrap), or pass --isolation none to grade without a "
         "sandbox (see docs/course-grading.md)"
     )
+
+
+def _warn(lines: list[str]) -> None:
+    """Lines the lecturer must read (a decision not applied), each one warning on stderr."""
+    for line in lines:
+        print(f"cp-queens: warning: {line}", file=sys.stderr)

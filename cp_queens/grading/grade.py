@@ -101,6 +101,7 @@ class StudentResult:
     student_id: str = ""  # the roster's id (or the LMS's, from the download's names)
     entries: list[str] = field(default_factory=list)  # the class folder's names behind it
     override_given: str = ""  # the decision as written: "12", "12 of 13", "-3"
+    override_refused: str = ""  # a decision that could not stand, and why (not applied)
     instance: list[str] = field(default_factory=list)  # the student's own boards (--variant)
 
     @property

@@ -100,6 +100,8 @@ def reason(result: StudentResult) -> str:
     """One line for the teacher: the override's reason, else what went wrong first."""
     if result.override is not None:
         return f"override: {result.override_reason}"
+    if result.override_refused:
+        return f"override {result.override_refused}"
     if result.full_marks:
         return ""
     if result.notes:

@@ -204,18 +204,30 @@ def read_for_class(
 
 def apply_overrides(
     results: Sequence[StudentResult], overrides: dict[str, Override], source: str = "overrides"
-) -> None:
-    """Set each overridden student's mark; refuse a student not in the class or a mark
-    outside 0..the maximum (a typo must not give a mark to nobody, or 120 of 13)."""
+) -> list[str]:
+    """Set each overridden student's mark; what could not be applied, one line each.
+
+    A decision that cannot stand against the marks (a correction taking a student below 0
+    or above the maximum, a student no longer in the class) is not applied, and never
+    costs the class its marks: the row keeps the computed mark, its reason says the
+    decision was not applied and why (``override_refused``), and the line returned goes
+    to the lecturer. Decisions that can be judged before the run were checked then
+    (``read_for_class``): a typo must not give a mark to nobody, or 120 of 13.
+    """
+    refused: list[str] = []
     by_student = {result.student: result for result in results}
     for student, override in overrides.items():
         result = by_student.get(student)
         if result is None:
-            raise OverrideError(f"{source}: {student}: no such student in this class")
+            refused.append(f"{source}: {student}: no such student in this class: not applied")
+            continue
         try:
             mark = override.mark(result.computed_points, result.max_points)
         except OverrideProblem as why:
-            raise OverrideError(f"{source}: {student}: {why}") from None
+            result.override_refused = f"{override.describe()} not applied: {why}"
+            refused.append(f"{source}: {student}: {result.override_refused}")
+            continue
         result.override = mark
         result.override_reason = override.reason
         result.override_given = override.describe()
+    return refused
