@@ -1,6 +1,8 @@
 """The reproducers of the robustness issue, as a user types them: the real command,
 its exit code, its one line, and how long it may take (and, for the big ones, how much
-memory). The quick ones run in this process; the slow ones run ``python -m cp_queens``.
+memory). The quick ones run in this process and are timed in this process's CPU
+seconds (a shared machine stretches wall time, not CPU: "refused at once" means no
+search ran); the slow ones run ``python -m cp_queens`` and hold its wall-clock limits.
 """
 
 from __future__ import annotations
@@ -40,21 +42,21 @@ def one_line(err: str) -> str:
     ],
 )
 def test_what_cannot_be_done_is_refused_at_once(capsys, argv: list[str], says: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     code, out, err = run_cli(capsys, *argv)
     assert code == ExitCode.BAD_INPUT and out == ""
     assert says in one_line(err)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
 
 
 def test_a_time_limit_lets_a_long_search_start_and_stop(capsys) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     code, out, err = run_cli(
         capsys, "solve", "3000", "-e", "reference", "--format", "jsonl", "--time-limit", "0.5"
     )
     assert code == ExitCode.TIME_LIMIT and out == ""
     assert "no solution found within the time limit" in one_line(err)
-    assert time.perf_counter() - started < 3
+    assert time.process_time() - started < 3
 
 
 def test_the_reference_engine_still_solves_what_it_can(capsys) -> None:
@@ -64,10 +66,10 @@ def test_the_reference_engine_still_solves_what_it_can(capsys) -> None:
 
 @pytest.mark.parametrize("n", [47, 316, 317, 1000, 10_000])
 def test_the_orbit_split_stays_small_on_any_board(n: int) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     prefixes = orbits.subproblems(n)
     assert 0 < len(prefixes) <= 50_000
-    assert time.perf_counter() - started < 2  # n = 200 once split for a minute
+    assert time.process_time() - started < 2  # n = 200 once split for a minute
 
 
 def test_a_source_without_line_ends_is_one_line(capsys, monkeypatch) -> None:
