@@ -1,33 +1,38 @@
-"""Counting n = 14..17: ``cp-queens count`` against two C counters, whole processes.
+"""Counting n = 16..18: ``cp-queens count`` against the strongest public counters, whole processes.
 
-Run: ``python benchmarks/count.py [--min-n 14] [--max-n 17] [--repeat R] [--dask]``
-(about three minutes on an idle 2-core machine). Prints the machine, the
-compiler and versions, the load average, then one Markdown table measured in
-this one run. Every program runs as its own process, so the times include
-start-up (imports, loading the compiled kernels, starting the pool):
+Run: ``python benchmarks/count.py [--min-n 16] [--max-n 18] [--repeat R] [--dask]
+[--faf DIR]`` (about five minutes on an idle 2-core machine with NQueensFAF). Prints the
+machine, the compilers and versions, the load average, then one Markdown table measured
+in this one run. Every program runs as its own process, so the times include start-up
+(imports, loading the compiled kernels, starting the pool; the JVM for NQueensFAF):
 
-* ``C sym``: the classic full-symmetry counter (``benchmarks/c_symmetry.c``:
-  corner and edge subtrees of the first queen, BOUND1/BOUND2 pruning, orbit
-  sizes 2/4/8), one thread: the strong yardstick;
-* ``C mirror``: a plain bitmask counter with only the left/right mirror
-  (``benchmarks/c_bitmask.c``), one thread;
+* ``C sym``: the classic full-symmetry counter in the manner of Takaken's
+  (``benchmarks/c_symmetry.c``: corner and edge subtrees of the first queen,
+  BOUND1/BOUND2 pruning, orbit sizes 2/4/8), one thread;
+* ``FAF 1t`` / ``FAF 2t``: NQueensFAF's ``CpuSolver`` (constellations: the boards'
+  border queens preset, the rest searched with bit masks; the fastest public CPU counter
+  we know), one and two threads, run by ``benchmarks/FafCount.java``. Built here from
+  a checkout given as ``--faf DIR`` (a work tree or a git directory, e.g. one fetched
+  from github.com/olepoeschl/NQueensFAF) with ``javac`` and Kryo
+  (``apt-get install libkryo-java``); left out without ``--faf``;
 * ``1 worker``: ``cp-queens count N --workers 1`` (one process);
 * ``all cores``: ``cp-queens count N`` (the default: every core);
 * ``dask local:2`` (with ``--dask``): ``cp-queens count N --cluster local:2``.
 
-Both C programs are built here with the system C compiler (``cc -O3
--march=native``); cp-queens runs its kernels as installed (the C extension
-built by ``pip install``, portable: no ``-march=native``; the script says which).
+The C program is built here with the system C compiler (``cc -O3 -march=native``);
+cp-queens runs its kernels as installed (the C extensions built by ``pip install``,
+portable, choosing their AVX2/AVX-512 paths at load; the script says which).
 Each cell gives wall seconds and, in brackets, CPU seconds (user + system of
 the process and all its descendants: the pool's workers too, and helpers that
 outlive it, which the script adopts as a subreaper and waits for).
 On a shared machine CPU seconds are the fair measure of the work; wall
 seconds well above them mean the run did not get its cores. The ratios
-(from this one run) are the ones issue 10 asks about:
+(from this one run):
 
-* ``1w/C cpu``: CPU of ``--workers 1`` over the CPU of C sym (goal <= 1.0, hoped 0.8);
-* ``all/C wall``: wall of ``all cores`` over the wall of C sym (goal <= 0.6);
-* ``dask/all cpu``: CPU of the Dask run over the CPU of ``all cores`` (goal <= 1.2).
+* ``1w/FAF cpu``: CPU of ``--workers 1`` over the CPU of FAF on one thread (issue 37:
+  at most 0.25 at n = 17 and 18);
+* ``1w/C cpu``: CPU of ``--workers 1`` over the CPU of C sym;
+* ``all/FAF wall``: wall of ``all cores`` over the wall of FAF on two threads.
 
 Each timing is the best of ``--repeat`` runs (by CPU seconds). Every count is
 checked against OEIS A000170 / A002562: the script exits 1 if any disagrees.
@@ -36,12 +41,14 @@ checked against OEIS A000170 / A002562: the script exits 1 if any disagrees.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import platform
 import resource
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from importlib import metadata
@@ -129,6 +136,63 @@ def best(repeat: int, command: list[str], n: int, parse) -> tuple[float, float]:
     return wall, cpu
 
 
+#: Where Debian's libkryo-java puts Kryo and what it needs (NQueensFAF saves with it).
+KRYO = ("/usr/share/java/kryo.jar", "/usr/share/java/minlog.jar", "/usr/share/java/objenesis.jar")
+#: The NQueensFAF sources its CPU solver needs (no GPU, no GUI).
+FAF_SOURCES = (
+    "nqueensfaf-core/src/main/java/de/nqueensfaf/core",
+    "nqueensfaf-impl/src/main/java/de/nqueensfaf/impl/Constellation.java",
+    "nqueensfaf-impl/src/main/java/de/nqueensfaf/impl/ConstellationUtils.java",
+    "nqueensfaf-impl/src/main/java/de/nqueensfaf/impl/ConstellationsGenerator.java",
+    "nqueensfaf-impl/src/main/java/de/nqueensfaf/impl/CpuSolver.java",
+    "nqueensfaf-impl/src/main/java/de/nqueensfaf/impl/SymSolver.java",
+)
+
+
+def build_faf(checkout: str, directory: str) -> tuple[list[str], str]:
+    """Compile NQueensFAF's CPU solver and ``FafCount.java``; (the java command, versions)."""
+    root = Path(checkout)
+    if not (root / "nqueensfaf-impl").is_dir():  # a git directory: take its HEAD's files
+        tree = Path(directory) / "faf"
+        archive = subprocess.run(
+            ["git", "--git-dir", str(root), "archive", "HEAD"], capture_output=True, check=True
+        ).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tree, filter="data")
+        root = tree
+    missing = [jar for jar in KRYO if not os.path.exists(jar)]
+    if missing or shutil.which("javac") is None:
+        raise SystemExit("--faf needs javac and Kryo (apt-get install default-jdk libkryo-java)")
+    sources = []
+    for part in FAF_SOURCES:
+        path = root / part
+        sources += sorted(str(p) for p in path.glob("*.java")) if path.is_dir() else [str(path)]
+    classes = os.path.join(directory, "faf-classes")
+    classpath = ":".join([classes, *KRYO])
+    subprocess.run(
+        [
+            "javac",
+            "-nowarn",
+            "-d",
+            classes,
+            "-cp",
+            classpath,
+            *sources,
+            str(HERE / "FafCount.java"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    commit = (
+        subprocess.run(
+            ["git", "-C", str(root), "log", "-1", "--format=%h %cs"], capture_output=True, text=True
+        ).stdout.strip()
+        or "(no git log)"
+    )
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
+    return ["java", "-cp", classpath, "FafCount"], f"NQueensFAF {commit}, {java.splitlines()[0]}"
+
+
 def parse_c(out: str) -> tuple[int, ...]:
     return tuple(int(word) for word in out.split())
 
@@ -196,10 +260,12 @@ def cell(wall: float, cpu: float) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--min-n", type=int, default=14)
-    parser.add_argument("--max-n", type=int, default=17)
+    parser.add_argument("--min-n", type=int, default=16)
+    parser.add_argument("--max-n", type=int, default=18)
     parser.add_argument("--repeat", type=int, default=1, help="best of R runs (default 1)")
     parser.add_argument("--dask", action="store_true", help="add cp-queens --cluster local:2")
+    parser.add_argument("--faf", metavar="DIR", help="a checkout (or git directory) of NQueensFAF")
+    parser.add_argument("--no-c", action="store_true", help="leave out the C sym column")
     args = parser.parse_args()
     if not set(range(args.min_n, args.max_n + 1)) <= set(EXPECTED):
         raise SystemExit(f"n must be within {min(EXPECTED)}..{max(EXPECTED)} (known counts)")
@@ -208,33 +274,36 @@ def main() -> int:
     cli = [sys.executable, "-m", "cp_queens", "count"]
     with tempfile.TemporaryDirectory() as build_dir:
         c_sym, compiler = build("c_symmetry.c", build_dir)
-        c_mirror, _ = build("c_bitmask.c", build_dir)
+        faf, faf_version = build_faf(args.faf, build_dir) if args.faf else (None, "not run")
         print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
         print(f"machine: {machine()}")
         print(f"versions: {versions()}")
         print(f"C compiler: {compiler}")
-        # The first compiled count after an install builds the kernels (half a minute);
-        # not timed.
-        run([*cli, "13", "--workers", "1"])
+        print(f"NQueensFAF: {faf_version}")
+        run([*cli, "13", "--workers", "1"])  # warm the file cache; not timed
         print(f"kernels: {kernel_mode()}")
         print(f"load average at start: {load()}")
         wall_8, cpu_8, _ = run([*cli, "8"])
         print(f"start-up: `cp-queens count 8` {wall_8:.2f} s wall, {cpu_8:.2f} s CPU\n")
 
-        header = ["n", "C sym", "C mirror", "1 worker", "all cores"]
-        if args.dask:
-            header.append("dask local:2")
-        header += ["1w/C cpu", "all/C wall"]
-        if args.dask:
-            header.append("dask/all cpu")
+        header = ["n"]
+        header += [] if args.no_c else ["C sym"]
+        header += ["FAF 1t", "FAF 2t"] if faf else []
+        header += ["1 worker", "all cores"]
+        header += ["dask local:2"] if args.dask else []
+        header += ["1w/FAF cpu", "all/FAF wall"] if faf else []
+        header += [] if args.no_c else ["1w/C cpu"]
         print("wall seconds (CPU seconds) per whole process; ratios from this run\n")
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         failed = False
         for n in range(args.min_n, args.max_n + 1):
             try:
-                sym = best(args.repeat, [c_sym, str(n)], n, parse_c)
-                mirror = best(args.repeat, [c_mirror, str(n)], n, parse_c)
+                sym = None if args.no_c else best(args.repeat, [c_sym, str(n)], n, parse_c)
+                faf1 = faf2 = None
+                if faf:
+                    faf1 = best(args.repeat, [*faf, str(n), "1"], n, parse_c)
+                    faf2 = best(args.repeat, [*faf, str(n), "2"], n, parse_c)
                 one = best(args.repeat, [*cli, str(n), "--workers", "1"], n, parse_cli)
                 every = best(args.repeat, [*cli, str(n)], n, parse_cli)
                 dask = (
@@ -246,12 +315,14 @@ def main() -> int:
                 print(f"n={n}: {error}")
                 failed = True
                 continue
-            row = [str(n), cell(*sym), cell(*mirror), cell(*one), cell(*every)]
-            if dask:
-                row.append(cell(*dask))
-            row += [f"{one[1] / sym[1]:.2f}x", f"{every[0] / sym[0]:.2f}x"]
-            if dask:
-                row.append(f"{dask[1] / every[1]:.2f}x")
+            row = [str(n)]
+            row += [cell(*sym)] if sym else []
+            row += [cell(*faf1), cell(*faf2)] if faf1 and faf2 else []
+            row += [cell(*one), cell(*every)]
+            row += [cell(*dask)] if dask else []
+            if faf1 and faf2:
+                row += [f"{one[1] / faf1[1]:.2f}x", f"{every[0] / faf2[0]:.2f}x"]
+            row += [f"{one[1] / sym[1]:.2f}x"] if sym else []
             print("| " + " | ".join(row) + " |", flush=True)
         print(f"\nload average at end: {load()}")
     return 1 if failed else 0

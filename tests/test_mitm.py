@@ -100,7 +100,7 @@ def test_every_path_counts_n14_as_the_dfs_kernel() -> None:
 
 
 @needs_c
-@pytest.mark.parametrize("n", [14, pytest.param(15, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("n", [15, pytest.param(16, marks=pytest.mark.slow)])
 def test_the_engine_meets_in_the_middle_from_the_crossover(n: int) -> None:
     engine, budget = engines.build("fast", workers=1)
     answer = engine.count_unique(Problem(n), budget=budget)
@@ -168,19 +168,19 @@ def interrupt_after(tasks: int):
 
 @needs_c
 def test_an_interrupted_count_resumes_exactly(tmp_path) -> None:
-    path = tmp_path / "n14.jsonl"
+    path = tmp_path / "n15.jsonl"
     engine, budget = engines.build("fast", workers=1, checkpoint=str(path))
     with pytest.raises(parallel.Interrupted) as stopped:
-        engine.count_unique(Problem(14), progress=interrupt_after(20), budget=budget)
+        engine.count_unique(Problem(15), progress=interrupt_after(20), budget=budget)
     saved = path.read_text().splitlines()
     assert json.loads(saved[0])["job"]["method"] == "mitm"
     assert len(saved) - 1 == stopped.value.done > 0
     again, budget = engines.build("fast", workers=2, checkpoint=str(path))
-    answer = again.count_unique(Problem(14), budget=budget)
-    assert tuple(answer.value) == (total(14), unique(14))
+    answer = again.count_unique(Problem(15), budget=budget)
+    assert tuple(answer.value) == (total(15), unique(15))
     assert answer.stats is not None and answer.stats.extra["resumed"] == stopped.value.done
     keys = [json.loads(line)["key"] for line in path.read_text().splitlines()[1:]]
-    assert len(keys) == len(set(keys)) == len(meet.pieces(14))
+    assert len(keys) == len(set(keys)) == len(meet.pieces(15))
 
 
 def test_impossible_piece_records_are_named() -> None:

@@ -41,7 +41,15 @@ PIECES = 512
 SYMMETRIC = -2
 #: The largest class measured per n (halves of one column set, the biggest list a join
 #: holds); beyond, about 6 times more every two queens.
-LARGEST_CLASS = {12: 132, 13: 88, 14: 570, 15: 374, 16: 2956, 17: 1969}
+LARGEST_CLASS = {
+    12: 132, 13: 88, 14: 570, 15: 374, 16: 2956, 17: 1969, 18: 17506, 19: 10924, 20: 114142,
+}  # fmt: skip
+#: The quarters of a board, MB (``Quarters`` in _mitm.c: 24 bytes a placement), measured;
+#: beyond, about 1.4 times more a queen.
+QUARTERS_MB = {
+    14: 0.3, 15: 0.4, 16: 0.9, 17: 1.3, 18: 8.6, 19: 12.3, 20: 31.4, 21: 43.4, 22: 344.9,
+    23: 493.0,
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -105,57 +113,49 @@ def pieces(n: int, per_middle: int | None = None) -> list[Piece]:
     return found
 
 
-def count_piece(piece: Piece, clock: Clock | None = None) -> MeetPart | None:
-    """Count one piece with the compiled counter (``None``: the clock ran out first)."""
-    code = loader.mitm()
-    assert code is not None
+def count_piece(code: Any, piece: Piece) -> MeetPart | None:
+    """Count one piece with the compiled counter ``code`` (``None``: it was told to stop)."""
     if piece.middle == SYMMETRIC:
-        half, quarter = _symmetric(piece.n, clock)
-        if half is None or quarter is None:
+        half = code.symmetric(piece.n, False)
+        quarter = code.symmetric(piece.n, True)
+        if half[2] or quarter[2]:
             return None
         return MeetPart(0, half[0], quarter[0], half[1] + quarter[1])
-    result, timed_out = stopping.run(
-        functools.partial(code.count_range, piece.n, piece.middle, piece.lo, piece.hi), clock
-    )
-    if timed_out or result is None or result[4]:
-        return None
-    solutions, _, nodes, _, _ = result
-    return MeetPart(solutions, 0, 0, nodes)
-
-
-def _symmetric(n: int, clock: Clock | None) -> tuple[Any, Any]:
-    code = loader.mitm()
-    assert code is not None
-    found = []
-    for quarter in (False, True):
-        result, timed_out = stopping.run(functools.partial(code.symmetric, n, quarter), clock)
-        if timed_out or result is None or result[2]:
-            return None, None
-        found.append(result[:2])
-    return found[0], found[1]
+    solutions, _, nodes, _, stopped = code.count_range(piece.n, piece.middle, piece.lo, piece.hi)
+    return None if stopped else MeetPart(solutions, 0, 0, nodes)
 
 
 def count_pieces(chunk: Sequence[Piece], clock: Clock | None = None) -> list[tuple[str, MeetPart]]:
-    """The task a worker runs: count a few pieces (module-level, so it pickles). A piece
-    the clock stopped is left out (it is counted again on resuming)."""
-    done = []
-    for piece in chunk:
-        part = count_piece(piece, clock)
-        if part is None:
-            break
-        done.append((piece.key, part))
-    return done
+    """The task a worker runs: count a few pieces (module-level, so it pickles). The whole
+    chunk is one stoppable search (``stopping.run``); a piece that the stop (or ``clock``)
+    cut short is left out: it is counted again on resuming."""
+    code = loader.mitm()
+    assert code is not None
+
+    def search() -> list[tuple[str, MeetPart]]:
+        done = []
+        for piece in chunk:
+            part = count_piece(code, piece)
+            if part is None:
+                break
+            done.append((piece.key, part))
+        return done
+
+    done, _ = stopping.run(search, clock)
+    return done or []
 
 
 def bytes_per_worker(n: int) -> float:
-    """Rough peak bytes a worker's counter holds: two lists of keys and their compressed
-    copies (8 bytes a key, grown by doubling) for the largest class, and the bit-sliced
-    tables (about 0.6 MB)."""
+    """Rough peak bytes a worker's counter holds: the board's quarters, two lists of keys
+    and their compressed copies (8 bytes a key, grown by doubling) for the largest class,
+    and the bit-sliced tables (about 0.6 MB)."""
     known = max(LARGEST_CLASS)
     largest = LARGEST_CLASS.get(n) or LARGEST_CLASS[known - (n - known) % 2] * 6.0 ** (
         (n - known + 1) // 2
     )
-    return 4 * 2 * 8 * largest + 600e3
+    last = max(QUARTERS_MB)
+    quarters = QUARTERS_MB.get(n) or QUARTERS_MB[last] * 1.4 ** max(0, n - last)
+    return quarters * 1e6 + 4 * 2 * 8 * largest + 600e3
 
 
 def check_memory(n: int, workers: int) -> None:
