@@ -42,19 +42,21 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from cp_queens.errors import CpQueensError, ParseError
 from cp_queens.formats import (
     BLOCKED,
     EMPTY,
+    MAX_LINE_CHARS,
     QUEEN,
     BoardShape,
     board_row,
     bounded_lines,
     marks_in,
     read_rest,
+    too_long,
 )
 from cp_queens.json_depth import check_json_depth, whole_numbers
 from cp_queens.problem import Problem, describe_square
@@ -68,16 +70,43 @@ def read_partial(source: TextIO, name: str = "<stdin>") -> Problem:
     A board is read line by line and never held whole: a 5521 x 5521 board is 61 MB
     of text, of which only the queens and blocked squares are kept.
     """
-    leading: list[str] = []  # blank lines before the first mark, kept for line numbers
-    lines = bounded_lines(source, name)  # /dev/zero has no line end: no line is endless
+    blank = 0  # blank lines before the first mark, counted (not kept) for line numbers
+    # /dev/zero has no line end: no line is endless; and the file is read under a cap
+    lines = _capped(bounded_lines(source, name), name)
     for line in lines:
         if not line.strip():
-            leading.append(line)
+            blank += 1
             continue
         if line.lstrip().startswith("{"):
-            return _parse_json("".join(leading) + line + read_rest(source, name), name)
-        return _parse_board(itertools.chain(leading, [line], lines), name)
-    return _parse_board(leading, name)
+            if blank > MAX_LINE_CHARS:
+                raise too_long(name)
+            return _parse_json("\n" * blank + line + read_rest(source, name), name)
+        return _parse_board(itertools.chain(itertools.repeat("\n", blank), [line], lines), name)
+    return _parse_board(itertools.repeat("\n", blank), name)
+
+
+#: The most characters a partial board file may hold: a board of 10,000 rows written
+#: with spaces takes 200 million. Without a cap a file of a gigabyte of blank lines
+#: took ``complete`` to 2.4 GB (each line was kept for its number).
+MAX_PARTIAL_CHARS = 1 << 28
+#: The most blocked squares a board may list: each costs some 150 bytes once read (a
+#: pair in a set), so four million take about 600 MB.
+MAX_BLOCKED = 1 << 22
+
+
+def _capped(lines: Iterable[str], name: str) -> Iterator[str]:
+    """``lines``, until more than ``MAX_PARTIAL_CHARS`` characters were read: then one
+    ``ParseError`` that names the cap."""
+    total = 0
+    for line in lines:
+        total += len(line)
+        if total > MAX_PARTIAL_CHARS:
+            raise ParseError(
+                f"{name}: more than {MAX_PARTIAL_CHARS:,} characters, the cap on a partial "
+                "board (a board of 10,000 rows with spaces takes 200 million); this is not "
+                "a board this tool reads"
+            )
+        yield line
 
 
 def parse_partial(text: str, name: str = "<string>") -> Problem:
@@ -137,6 +166,11 @@ def _parse_board(lines: Iterable[str], name: str) -> Problem:
         row = shape.add(squares, number)
         queens.extend((row, col) for col in marks_in(squares, QUEEN))
         blocked.extend((row, col) for col in marks_in(squares, BLOCKED))
+        if len(blocked) > MAX_BLOCKED:
+            raise ParseError(
+                f"{name}:{number}: more than {MAX_BLOCKED:,} blocked squares, the cap on "
+                "a partial board (each costs memory once read)"
+            )
     if shape.width is None:
         raise ParseError(f"{name}: no board found (expected rows of '.' and 'Q', or JSON)")
     return _problem(shape.finish(), queens, name, blocked)

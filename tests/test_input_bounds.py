@@ -93,3 +93,40 @@ def test_jsonl_of_several_sizes_is_still_read(capsys, tmp_path: Path) -> None:
     code, out, _ = run_cli(capsys, "verify", str(path))
     assert code == 0
     assert "2 placements" in out
+
+
+# -- partial boards under a cap -----------------------------------------------------------
+
+
+def test_a_partial_board_file_is_read_under_a_cap_that_says_so(
+    capsys, tmp_path: Path, monkeypatch
+) -> None:
+    """A gigabyte of blank lines took ``complete`` to 2.4 GB (each kept for its number);
+    the cap is made small here, so the file is too."""
+    monkeypatch.setattr("cp_queens.partial.MAX_PARTIAL_CHARS", 10_000)
+    path = tmp_path / "blank.txt"
+    path.write_text("\n" * 20_000)
+    code, out, err = run_cli(capsys, "complete", str(path))
+    assert code == 2 and out == ""
+    assert "more than 10,000 characters, the cap on a partial board" in one_error(err)
+
+
+def test_blank_lines_before_a_board_keep_their_numbers(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    path.write_text('\n\n\n{"n": 8, "queens": [[0, 0]]\n')
+    code, _, err = run_cli(capsys, "complete", str(path))
+    assert code == 2
+    assert f"{path}:5:" in one_error(err)
+    path.write_text("\n\n..\n.Q\nQ\n")
+    code, _, err = run_cli(capsys, "complete", str(path))
+    assert code == 2
+    assert f"{path}:5" in one_error(err)
+
+
+def test_blocked_squares_past_the_cap_are_refused(capsys, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("cp_queens.partial.MAX_BLOCKED", 10)
+    path = tmp_path / "x.txt"
+    path.write_text("xxxxxx\nxxxxxx\n......\n......\n......\n......\n")
+    code, _, err = run_cli(capsys, "complete", str(path))
+    assert code == 2
+    assert f"{path}:2: more than 10 blocked squares" in one_error(err)
