@@ -242,9 +242,10 @@ def kernel_mode() -> str:
     """Which kernels cp-queens counts with: the C extension built at install (and which
     build of it), or the pure-Python ones (and why)."""
     probe = (
-        "from cp_queens.engines.fast import loader as l; "
+        "from cp_queens.engines.fast import loader as l; m = l.mitm(); "
         "print(f'C extension {l.COMPILED.__file__.rsplit(chr(47), 1)[-1]}, {l.COMPILED.VARIANT}' "
-        "if l.COMPILED else f'pure Python: {l.MISSING}')"
+        "if l.COMPILED else f'pure Python: {l.MISSING}'); "
+        "print(f'meeting in the middle: {m.VARIANT}' if m else 'meeting in the middle: not built')"
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     return found.stdout.strip() or found.stderr.strip()
