@@ -3,6 +3,8 @@ whether the optimum was proven."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from cp_queens.cli import main
@@ -191,3 +193,26 @@ def test_json_validates_against_the_shipped_schema(capsys, argv: list[str]) -> N
     # and the schema holds dominate to its shape: a document without its bound fails it
     broken = {key: value for key, value in document.items() if key != "bound"}
     assert not jsonschema.Draft202012Validator(schema()).is_valid(broken)
+
+
+@pytest.mark.slow  # 3 s: a search to interrupt
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_dominate_stops_on_ctrl_c_and_sigterm_with_130(sig: signal.Signals) -> None:
+    """CP-SAT took Ctrl-C for a time limit (exit 4, "stopped by the time limit" with none
+    set) and ignored SIGTERM (issue 38): now both are an interrupt, stdout left empty."""
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cp_queens", "dominate", "30", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)  # into the search (the model of n = 30 builds in well under that)
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert out == ""
+    assert err.strip().splitlines()[-1] == "cp-queens: interrupted"

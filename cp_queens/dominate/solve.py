@@ -140,6 +140,44 @@ class Domination:
         )
 
 
+def _interruptible(solver: Any, model: Any, listener: Any) -> Any:
+    """``solver.solve``, on a helper thread while this one waits in short slices.
+
+    CP-SAT takes Ctrl-C for itself and returns as if its time ran out ("stopped by the
+    time limit", exit 4, with no limit set), and while it runs on the main thread no
+    Python signal handler does (SIGTERM was ignored). Waiting here, Ctrl-C and SIGTERM
+    arrive as ``KeyboardInterrupt``: the search is stopped, waited for, and the
+    interrupt goes on (the CLI exits 130, stdout untouched).
+    """
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model, listener)  # signals are delivered to the main thread only
+    outcome: dict[str, Any] = {}
+    # Ctrl-C belongs to Python here; on a thread CP-SAT's own handler aborts the process.
+    solver.parameters.catch_sigint_signal = False
+
+    def search() -> None:
+        try:
+            outcome["status"] = solver.solve(model, listener)
+        except BaseException as error:  # handed to the caller below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=search, name="cp-queens-dominate", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except BaseException:
+        while thread.is_alive():
+            solver.stop_search()  # again, in case the search had not yet started
+            thread.join(0.1)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"]
+
+
 class _OutOfTime(Exception):
     """The clock ran out, or nearly, before the search could start."""
 
@@ -370,7 +408,7 @@ def _run_cp(
             record(best[0], self.best_objective_bound)
 
     solver.best_bound_callback = lambda bound: record(best[0], bound)
-    status = solver.solve(model, Listener())
+    status = _interruptible(solver, model, Listener())
     queens: tuple[Square, ...] = ()
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         queens = tuple((r, c) for r in range(n) for c in range(n) if solver.boolean_value(x[r][c]))
