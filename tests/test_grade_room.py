@@ -201,7 +201,10 @@ def test_memory_resident_in_no_process_counts(
     found = _probes(outcome.output)
     assert found.get("memfd") == "PermissionError", outcome.output
     assert found.get("shmget") == "False", outcome.output
-    assert "scratch" not in found  # it never got to 96 MB: stopped on the way
+    if control_group:  # the kernel charges each page as it is written
+        assert "scratch" not in found  # it never got to 96 MB: stopped on the way
+    # Without one the watcher samples every SAMPLE_EVERY seconds: 96 MB written between
+    # two samples (an idle machine writes tmpfs that fast) are caught at the next one.
     assert outcome.stopped == "memory", outcome
 
 
