@@ -130,6 +130,7 @@ LONG_LESSONS = frozenset(
         "03_python_constraint.py",
         "04_symmetry_breaking.py",
         "05_search_strategies.py",
+        "08_propagation.py",  # compare runs each in a fresh process; test_examples_propagation
         "10_one_model_many_solvers.py",
         "11_optimisation.py",  # 3.5 s; its numbers: tests/test_examples_optimisation.py, slow
     }

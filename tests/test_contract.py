@@ -191,7 +191,9 @@ def test_a_time_limit_stops_the_call_and_says_so(make_engine: MakeEngine) -> Non
         assert (answer.stats.status, found) == (COMPLETE, exact)
     else:
         assert (answer.stats.status, answer.reason) == (TIME_LIMIT, TIME_LIMIT)
-        assert answer.value is None and (found is None or found < exact)
+        # A lower bound: what the finished subproblems found, which may already be all
+        # (the ones left unsearched held no solution).
+        assert answer.value is None and (found is None or found <= exact)
         with pytest.raises(TimeLimitError) as cut:
             answer.result()
         assert cut.value.stats is answer.stats and cut.value.partial == answer.partial
