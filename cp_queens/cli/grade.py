@@ -161,14 +161,6 @@ def run(args: argparse.Namespace) -> int:
             return 0
     if args.folder is None:
         raise CpQueensError("FOLDER|FILE: what to grade (a folder of submissions, or one file)")
-    if args.isolation == "none":  # said before any submission runs, whatever follows
-        print(
-            "cp-queens: WARNING: --isolation none: every submission runs WITHOUT a sandbox, as "
-            "this user, with the network and every file this user can read; grade code you "
-            "do not trust in a container or a virtual machine (docs/course-grading.md)",
-            file=sys.stderr,
-            flush=True,
-        )
     one_file = Path(args.folder).is_file()
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
@@ -182,6 +174,16 @@ def run(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
+    if args.isolation == "none" and _will_run(args.folder):
+        # Said before any submission runs, once what was asked has been checked (an
+        # error stays one line).
+        print(
+            "cp-queens: WARNING: --isolation none: every submission runs WITHOUT a sandbox, as "
+            "this user, with the network and every file this user can read; grade code you "
+            "do not trust in a container or a virtual machine (docs/course-grading.md)",
+            file=sys.stderr,
+            flush=True,
+        )
     if one_file:
         try:
             result = grade_file(
@@ -309,3 +311,13 @@ def _warn(lines: list[str]) -> None:
     """Lines the lecturer must read (a decision not applied), each one warning on stderr."""
     for line in lines:
         print(f"cp-queens: warning: {line}", file=sys.stderr)
+
+
+def _will_run(folder: str) -> bool:
+    """Whether grading ``folder`` (a class folder, or one file) runs any submission."""
+    from pathlib import Path
+
+    from cp_queens.grading.discover import is_submission_name
+
+    where = Path(folder)
+    return where.is_dir() or (where.is_file() and is_submission_name(where.name))
