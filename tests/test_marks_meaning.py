@@ -18,6 +18,7 @@ from cp_queens.grading import tasks
 from cp_queens.grading.grade import SizeResult, StudentResult, grade, grade_file
 from cp_queens.grading.marks import feedback, reason
 from cp_queens.grading.rubric import load
+from tests.hostile import RIGHT
 
 TASKS = ("solutions", "dominate")
 
@@ -155,18 +156,6 @@ KEYED = "class Key(__import__('collections.abc').abc.Mapping):\n" + "\n".join(
         "",
     ]
 )
-
-RIGHT = """
-def model(n):
-    def place(q):
-        if len(q) == n:
-            yield list(q)
-            return
-        for c in range(n):
-            if all(c != d and abs(c - d) != len(q) - r for r, d in enumerate(q)):
-                yield from place(q + [c])
-    return list(place([]))
-"""
 
 
 def test_a_hashable_mapping_key_costs_only_its_own_sizes(tmp_path: Path) -> None:

@@ -20,18 +20,7 @@ from cp_queens.grading.as_graded import check_model
 from cp_queens.grading.causes import GUARD
 from cp_queens.grading.grade import grade_file
 from tests.helpers import ROOT
-
-RIGHT = """
-def model(n):
-    def place(q):
-        if len(q) == n:
-            yield list(q)
-            return
-        for c in range(n):
-            if all(c != d and abs(c - d) != len(q) - r for r, d in enumerate(q)):
-                yield from place(q + [c])
-    return list(place([]))
-"""
+from tests.hostile import RIGHT
 
 CHECK = """
 from cp_queens.course import check_model
