@@ -81,12 +81,15 @@ setup(
         Extension(
             "cp_queens.engines.fast._kernels",
             ["cp_queens/engines/fast/_kernels.c"],
-            depends=["cp_queens/engines/fast/_kernels_impl.h"],
+            depends=[
+                "cp_queens/engines/fast/_kernels_impl.h",
+                "cp_queens/engines/fast/_portable.h",
+            ],
         ),
         Extension(
             "cp_queens.engines.fast._mitm",
             ["cp_queens/engines/fast/_mitm.c"],
-            depends=["cp_queens/engines/fast/_mitm_impl.h"],
+            depends=["cp_queens/engines/fast/_mitm_impl.h", "cp_queens/engines/fast/_portable.h"],
         ),
         Extension(
             "cp_queens.engines.minconflicts._kernel",

@@ -32,35 +32,9 @@ typedef int64_t i64;
 #define MAX_N 62
 #define DYNAMIC_UP_TO 32
 
-/* The searches stay functions of their own: inlined into count_many, they shared its
- * registers and spilled their loop variables to memory. */
-#if defined(_MSC_VER) && !defined(__clang__)
-#define NOINLINE __declspec(noinline)
-#define ALWAYS_INLINE __forceinline
-#else
-#define NOINLINE __attribute__((noinline))
-#define ALWAYS_INLINE __attribute__((always_inline))
-#endif
-
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-static __inline int ctz_msvc(u64 x) {
-    unsigned long index;
-    _BitScanForward64(&index, x);
-    return (int)index;
-}
-static __inline int popcount_portable(u64 x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-#define CTZ(x) ctz_msvc(x)
-#define POPCOUNT(x) popcount_portable(x)
-#else
-#define CTZ(x) __builtin_ctzll(x)
-#define POPCOUNT(x) __builtin_popcountll(x)
-#endif
+/* NOINLINE: the searches stay functions of their own (inlined into count_many, they
+ * shared its registers and spilled their loop variables to memory). */
+#include "_portable.h"
 
 /* Raised by request_stop() (from another thread: stopping.py), read by every search loop
  * where it backtracks (a load, next to the mispredicted branch there: no measurable cost). */

@@ -21,29 +21,7 @@
 typedef uint64_t u64;
 typedef int64_t i64;
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-#define NOINLINE __declspec(noinline)
-#define ALWAYS_INLINE __forceinline
-static __inline int ctz_msvc(u64 x) {
-    unsigned long index;
-    _BitScanForward64(&index, x);
-    return (int)index;
-}
-static __inline int popcount_portable(u64 x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-#define CTZ(x) ctz_msvc(x)
-#define POPCOUNT(x) popcount_portable(x)
-#else
-#define NOINLINE __attribute__((noinline))
-#define ALWAYS_INLINE __attribute__((always_inline))
-#define CTZ(x) __builtin_ctzll(x)
-#define POPCOUNT(x) __builtin_popcountll(x)
-#endif
+#include "_portable.h"
 
 #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_X86_PATHS 1
