@@ -22,6 +22,7 @@ from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.sandbox import cgroup, protocol, users
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import watch as sandbox_watch
+from tests.hostile import RIGHT
 
 pytestmark = pytest.mark.skipif(
     sandbox_room.unavailable() is not None, reason=f"no sandbox: {sandbox_room.unavailable()}"
@@ -254,26 +255,11 @@ def test_only_the_command_line_turns_the_sandbox_off(tmp_path: Path) -> None:
 
 
 #: A legal model that spends about 4.5 s of CPU (the limit is 5) at n = 9.
-SLOW_BUT_LEGAL = """
-import time
-
-def model(n):
-    if n == 9:
-        while time.process_time() < 4.4:
-            pass
-    found = []
-
-    def place(row, q):
-        if row == n:
-            found.append(list(q))
-            return
-        for col in range(n):
-            if all(col != q[r] and abs(col - q[r]) != row - r for r in range(row)):
-                place(row + 1, [*q, col])
-
-    place(0, [])
-    return found
-"""
+SLOW_BUT_LEGAL = "import time\n" + RIGHT.replace(
+    "def model(n):\n",
+    "def model(n):\n    if n == 9:\n        while time.process_time() < 4.4:\n            pass\n",
+    1,
+)
 
 
 @pytest.mark.slow
