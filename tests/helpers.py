@@ -9,6 +9,7 @@ import contextlib
 import doctest
 import functools
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -369,3 +370,19 @@ def check_width(stdout: str) -> None:
     """Every line of a lesson's output within :data:`COLUMNS` characters."""
     wide = [line for line in stdout.splitlines() if len(line) > COLUMNS]
     assert not wide, f"{len(wide)} lines wider than {COLUMNS} columns, e.g.\n{wide[0]}"
+
+
+#: What a fake ``minizinc`` says to ``--solvers-json``: one CP solver, Gecode.
+FAKE_SOLVERS = json.dumps([{"id": "org.gecode.gecode", "tags": ["cp", "int"]}])
+
+
+def fake_minizinc(folder: Path, body: str) -> str:
+    """A PATH with a ``minizinc`` first that answers --solvers-json, then runs ``body``."""
+    folder.mkdir(exist_ok=True)
+    script = folder / "minizinc"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = "--solvers-json" ]; then echo \'{FAKE_SOLVERS}\'; exit 0; fi\n{body}\n'
+    )
+    script.chmod(0o755)
+    return f"{folder}{os.pathsep}{os.environ['PATH']}"

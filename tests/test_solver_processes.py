@@ -28,21 +28,7 @@ import pytest
 from cp_queens import Problem
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensWarning, SolverFailedError, TimeLimitError
-from tests.helpers import build_or_skip
-
-SOLVERS_JSON = json.dumps([{"id": "org.gecode.gecode", "tags": ["cp", "int"]}])
-
-
-def _fake(folder: Path, body: str) -> Path:
-    """A ``minizinc`` on ``folder`` that answers --solvers-json, then does ``body``."""
-    folder.mkdir(exist_ok=True)
-    script = folder / "minizinc"
-    script.write_text(
-        "#!/bin/sh\n"
-        f'if [ "$1" = "--solvers-json" ]; then echo \'{SOLVERS_JSON}\'; exit 0; fi\n{body}\n'
-    )
-    script.chmod(0o755)
-    return folder
+from tests.helpers import build_or_skip, fake_minizinc
 
 
 def _sleeper() -> str:
@@ -74,8 +60,7 @@ def test_a_minizinc_hanging_while_solving_is_killed_at_the_deadline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sleeper = _sleeper()
-    fake = _fake(tmp_path / "bin", sleeper)
-    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PATH", fake_minizinc(tmp_path / "bin", sleeper))
     from cp_queens import engines
 
     engine, budget = engines.build("minizinc", time_limit=0.5)
@@ -105,8 +90,10 @@ def test_a_minizinc_hanging_on_its_solver_list_is_one_error(
 
 
 def test_a_crashing_minizinc_is_one_line_with_its_own_exit_code(tmp_path: Path) -> None:
-    fake = _fake(tmp_path / "bin", 'echo "Segmentation fault (core dumped)" >&2\nkill -SEGV $$')
-    done = _cli("count", "8", "-e", "minizinc", env={"PATH": f"{fake}:{os.environ['PATH']}"})
+    crashing = 'echo "Segmentation fault (core dumped)" >&2\nkill -SEGV $$'
+    done = _cli(
+        "count", "8", "-e", "minizinc", env={"PATH": fake_minizinc(tmp_path / "bin", crashing)}
+    )
     assert done.returncode == ExitCode.SOLVER_FAILED, done.stderr
     assert done.stderr.count("\n") == 1
     assert "Segmentation fault" in done.stderr and "internal error" not in done.stderr

@@ -19,6 +19,7 @@ import pytest
 import cp_queens
 from cp_queens import Placement, Problem
 from cp_queens.errors import EngineOptionError, SolverFailedError
+from tests.helpers import fake_minizinc
 
 CLASHING = {"num_search_workers": 2}  # CP-SAT: "Do not specify both ... and num_workers"
 
@@ -43,20 +44,6 @@ def test_cpsat_refusing_the_parameters_is_an_option_error(engine: str, task: str
 
 
 # -- minizinc: what it prints is bounded and checked -----------------------------------
-
-SOLVERS_JSON = json.dumps([{"id": "org.gecode.gecode", "tags": ["cp", "int"]}])
-
-
-def fake_minizinc(folder: Path, body: str) -> str:
-    """A PATH with a ``minizinc`` first that answers --solvers-json, then runs ``body``."""
-    folder.mkdir(exist_ok=True)
-    script = folder / "minizinc"
-    script.write_text(
-        "#!/bin/sh\n"
-        f'if [ "$1" = "--solvers-json" ]; then echo \'{SOLVERS_JSON}\'; exit 0; fi\n{body}\n'
-    )
-    script.chmod(0o755)
-    return f"{folder}{os.pathsep}{os.environ['PATH']}"
 
 
 def printing(board: list[int], times: int) -> str:
