@@ -293,3 +293,41 @@ def test_a_slow_legal_model_keeps_its_marks_on_a_crowded_machine(tmp_path: Path)
     assert len(rows) == 6
     assert all(row["points"] == row["max"] for row in rows), rows
     assert all(4.0 <= float(row["cpu_seconds"]) < 5.0 for row in rows), rows
+
+
+#: Kills everything it may (every process it can signal, then the room's PID 1) and asks
+#: the kernel to reboot the machine, then answers like a right model.
+KILLS_WHAT_IT_CAN = (
+    r"""
+import os, signal
+
+def probe(name, value):
+    print("PROBE " + name + "=" + str(value), flush=True)
+
+for target, name in ((-1, "every"), (1, "init")):
+    try:
+        os.kill(target, signal.SIGKILL)
+        probe(name, "sent")
+    except OSError as error:
+        probe(name, type(error).__name__)
+try:
+    with open("/proc/sysrq-trigger", "w") as trigger:
+        trigger.write("b")
+    probe("sysrq", "written")
+except OSError as error:
+    probe("sysrq", type(error).__name__)
+"""
+    + RIGHT
+)
+
+
+def test_a_submission_killing_what_it_can_reaches_only_itself() -> None:
+    """``kill -9 -1`` finds no process but its own room's; SIGKILL to the room's PID 1 from
+    inside is ignored by the kernel (it is the harness, which then answers every size);
+    the reboot trigger is not in the room. The grader, and this test, run on."""
+    outcome = sandbox.run(KILLS_WHAT_IT_CAN, [1, 4, 5], sandbox.Limits(wall_seconds=20))
+    found = _probes(outcome.output)
+    assert found["every"] == "ProcessLookupError", outcome.output
+    assert found["sysrq"] in ("FileNotFoundError", "PermissionError", "OSError"), outcome.output
+    assert outcome.stopped is None and len(outcome.messages) >= 3, outcome
+    assert os.getppid() > 1  # this process and its parent are alive
