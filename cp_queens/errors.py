@@ -62,11 +62,6 @@ class ClusterLostError(CpQueensError):
     exits with its I/O code: nothing was wrong with the request."""
 
 
-class MainGuardError(CpQueensError):
-    """Worker processes would run the calling script again: its call to ``cp_queens``
-    stands outside ``if __name__ == "__main__":`` and workers start by importing it."""
-
-
 class SolverFailedError(CpQueensError):
     """A solver we run failed, not the request: a solver process that crashed, hung
     past the call's deadline or grew beyond the memory a call may plan on, or an

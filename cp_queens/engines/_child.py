@@ -69,7 +69,7 @@ class ChildRun:
         clock: Clock,
         preload: Sequence[str] = (),
     ) -> None:
-        from cp_queens.parallel.local import check_main_guard, start_method
+        from cp_queens.parallel.local import start_method
 
         self.what = what
         # Ours, with the grace: the enforcer waits a little longer than the limit itself.
@@ -81,7 +81,6 @@ class ChildRun:
         # for encodings off by factors, not for a child of a few hundred megabytes.
         self._ceiling = max(MEMORY_FLOOR, limits.MEMORY_SHARE * limits.available_memory())
         context = start_method(preload)
-        check_main_guard(context)
         direct = context.get_start_method() == "fork"
         reader, writer = context.Pipe(duplex=False)
         handle, self._log = tempfile.mkstemp(prefix="cp-queens-solver-", suffix=".log")

@@ -37,75 +37,9 @@ def start_method(preload: Sequence[str] = ()) -> multiprocessing.context.BaseCon
     """
     import multiprocessing
 
-    if "fork" in multiprocessing.get_all_start_methods() and _threads() == 1:
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     return fork_server(preload)
-
-
-def _threads() -> int:
-    """This process's threads, as the kernel counts them: those of C libraries too.
-
-    ``threading.active_count()`` sees Python's threads only; a solver's or BLAS's own
-    threads hold locks as well, and Python 3.12 warns about a fork beside them ("use of
-    fork() may lead to deadlocks") by this same count.
-    """
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return threading.active_count()
-
-
-def check_main_guard(context: multiprocessing.context.BaseContext) -> None:
-    """Refuse, in one line, to start workers that would run the calling script again.
-
-    A fork server or ``spawn`` starts each worker by importing the script that is
-    ``__main__`` (as ``__mp_main__``); a script calling ``cp_queens`` at its top level,
-    outside ``if __name__ == "__main__":``, would start workers from every worker:
-    Python then breaks the pool with a screen of tracebacks and leaked semaphores.
-    Asked before any worker starts: where the call comes from (the script's own
-    top-level line) is read off the stack, and whether that line is under the guard
-    off the script's syntax tree.
-    """
-    if context.get_start_method() == "fork":
-        return
-    import sys
-    import types
-
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    if main is None or path is None or getattr(main, "__spec__", None) is not None:
-        return  # python -c, a REPL, a notebook, python -m: nothing is imported again
-    frame: types.FrameType | None = sys._getframe(1)
-    while frame is not None and not (
-        frame.f_globals is main.__dict__ and frame.f_code.co_name == "<module>"
-    ):
-        frame = frame.f_back
-    if frame is None or _under_guard(path, frame.f_lineno):
-        return
-    from cp_queens.errors import MainGuardError
-
-    raise MainGuardError(
-        f"{os.path.basename(path)}, line {frame.f_lineno}: worker processes start by "
-        "importing this script again, so a call to cp_queens at its top level must stand "
-        'under `if __name__ == "__main__":` (docs/api.md, "Scripts and worker processes")'
-    )
-
-
-def _under_guard(path: str, line: int) -> bool:
-    """Whether ``line`` of the script at ``path`` is inside ``if __name__ == "__main__":``."""
-    import ast
-
-    try:
-        with open(path, "rb") as source:
-            tree = ast.parse(source.read())
-    except (OSError, SyntaxError, ValueError):
-        return True  # cannot tell: let Python speak for itself
-    for node in tree.body:
-        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
-            end = node.end_lineno or node.lineno
-            if node.lineno <= line <= end:
-                return True
-    return False
 
 
 def fork_server(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
@@ -137,11 +71,9 @@ def local_pool(
 
     from cp_queens.budget import resolve_workers  # the one rule for workers
 
-    context = context or start_method()
-    check_main_guard(context)
     return ProcessPoolExecutor(
         max_workers=resolve_workers(workers),
-        mp_context=context,
+        mp_context=context or start_method(),
         initializer=_start_worker,
         initargs=(initializer, initargs),
     )
