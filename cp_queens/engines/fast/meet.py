@@ -92,6 +92,9 @@ def applies(problem: Problem, force_python: bool) -> bool:
         and not force_python
         and problem.is_empty_board
         and MITM_FROM <= problem.n <= mitm.MAX_N
+        # Past what one worker can hold, the depth-first count (which a time limit stops)
+        # is the only one that can start at all.
+        and bytes_per_worker(problem.n) <= limits.MEMORY_SHARE * limits.available_memory()
     )
 
 
