@@ -324,7 +324,7 @@ def test_the_sample_class_gets_the_marks_a_teacher_would_give(tmp_path: Path) ->
     assert "mirror image" in text["ben"]
     assert "count from 1" in text["eve"]
     assert "rows and columns are swapped" in text["kim"]
-    assert "stopped after 5 s of CPU" in text["finn"] or "after 15 s of real time" in text["finn"]
+    assert "too slow: used 5.0 s of CPU" in text["finn"]  # CPU decides, never the wall clock
     assert "more than 512 MB" in text["gus"]
     assert "IndexError" in text["hana"]
     assert "sys.exit('no solution!')" in text["ivo"]
