@@ -62,6 +62,12 @@ class ClusterLostError(CpQueensError):
     exits with its I/O code: nothing was wrong with the request."""
 
 
+class MainGuardError(CpQueensError):
+    """Worker processes would run the calling script again: its call to ``cp_queens``
+    stands outside ``if __name__ == "__main__":`` and the work they run is defined in
+    the script, so they start by importing it."""
+
+
 class SolverFailedError(CpQueensError):
     """A solver we run failed, not the request: a solver process that crashed, hung
     past the call's deadline or grew beyond the memory a call may plan on, or an

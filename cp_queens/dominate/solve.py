@@ -430,15 +430,64 @@ def _run_mip(
     hint: tuple[Square, ...],
     record: Callable[[int, float], None],
 ) -> _Search:
+    """SCIP on the covering rows, in a child process that we can stop.
+
+    In this process neither Ctrl-C nor SIGTERM could stop it: pywraplp's ``Solve``
+    holds the interpreter (no Python signal handler runs until it returns), and SCIP
+    takes Ctrl-C for itself, prints "pressed CTRL-C" on stdout and returns as if its
+    time ran out. The child ignores Ctrl-C (SCIP is told not to catch it) and is
+    killed the moment ours arrives; its output goes to a file, never to stdout.
+    """
+    from cp_queens.engines._child import ChildRun
+
+    run = ChildRun(
+        _mip_child,
+        (n, independent, symmetry, floor, clock.remaining(), threads, hint),
+        what="dominate (SCIP)",
+        clock=clock,
+        preload=("ortools.linear_solver.pywraplp", __name__),
+    )
+    found: tuple[Any, ...] | None = None
+    for message in run.messages():
+        if message[0] == "out of time":
+            raise _OutOfTime
+        if message[0] == "done":
+            found = message[1:]
+    if found is None:  # the child overran the deadline and was killed
+        return _Search((), floor, False, {"nodes": 0, "lp_iterations": 0, "status": "TIME_LIMIT"})
+    queens, proved, optimal, statistics = found
+    if queens:
+        record(len(queens), proved)
+    return _Search(tuple(queens), proved, optimal, statistics)
+
+
+def _mip_child(
+    n: int,
+    independent: bool,
+    symmetry: str,
+    floor: int,
+    seconds: float | None,
+    threads: int,
+    hint: tuple[Square, ...],
+    send: Callable[[tuple[Any, ...]], None],
+) -> None:
+    """``_run_mip``'s child: build, solve, send ``("done", queens, bound, optimal,
+    statistics)`` (or ``("out of time",)`` when the clock ran out first)."""
     from ortools.linear_solver import pywraplp
 
-    solver, x = build_mip(
-        n, independent=independent, symmetry=symmetry, at_least=floor, tick=_ticker(clock)
-    )
+    clock = Clock.start(seconds)
+    try:
+        solver, x = build_mip(
+            n, independent=independent, symmetry=symmetry, at_least=floor, tick=_ticker(clock)
+        )
+        left = _left(clock, n)
+    except _OutOfTime:
+        send(("out of time",))
+        return
+    solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE\n")
     chosen = set(hint)
     variables = [x[r][c] for r in range(n) for c in range(n)]
     solver.SetHint(variables, [1.0 if divmod(i, n) in chosen else 0.0 for i in range(n * n)])
-    left = _left(clock, n)
     if left is not None:
         solver.SetTimeLimit(max(1, int(left * 1000)))
     if threads > 1:
@@ -448,14 +497,12 @@ def _run_mip(
     if status in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
         queens = tuple((r, c) for r in range(n) for c in range(n) if x[r][c].solution_value() > 0.5)
     proved = solver.Objective().BestBound() if queens else 0.0
-    if queens:
-        record(len(queens), proved)
     statistics = {
         "nodes": solver.nodes(),
         "lp_iterations": solver.iterations(),
         "status": _MIP_STATUS.get(status, str(status)),
     }
-    return _Search(queens, proved, status == pywraplp.Solver.OPTIMAL, statistics)
+    send(("done", queens, proved, status == pywraplp.Solver.OPTIMAL, statistics))
 
 
 def _proof(searched: bool, optimal: bool, on_floor: bool) -> str:

@@ -81,16 +81,14 @@ class ChildRun:
         # for encodings off by factors, not for a child of a few hundred megabytes.
         self._ceiling = max(MEMORY_FLOOR, limits.MEMORY_SHARE * limits.available_memory())
         context = start_method(preload)
-        direct = context.get_start_method() == "fork"
         reader, writer = context.Pipe(duplex=False)
         handle, self._log = tempfile.mkstemp(prefix="cp-queens-solver-", suffix=".log")
         os.close(handle)
         self._reader = reader
         self._process = context.Process(  # type: ignore[attr-defined]
             target=_child_main,
-            # Forked from a fork server, the child's parent is that server (it ends
-            # when we do): only a direct fork can check that its parent is still us.
-            args=(target, args, writer, self._log, (direct and os.getpid()) or None),
+            # Our pid: started by a fork server, the child's parent is that server.
+            args=(target, args, writer, self._log, os.getpid()),
             name=f"cp-queens {what}",
             daemon=True,
         )

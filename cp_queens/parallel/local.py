@@ -30,29 +30,115 @@ def start_method(preload: Sequence[str] = ()) -> multiprocessing.context.BaseCon
     compiled kernels): ``spawn`` would load it again in every worker, about
     0.5 s each. But a fork copies only the calling thread. Had another thread
     held a lock at that instant (a Rich display writing to stderr, a CP-SAT
-    search, Dask's event loop), the child waits on it forever; we saw a
-    worker hang so, on the buffer lock of ``sys.stderr``. So with other threads
-    alive we use ``forkserver``: a single-threaded server process that imports
-    ``preload`` once and forks every worker from itself.
+    search, Dask's event loop, a BLAS library's pool), the child waits on it
+    forever; we saw a worker hang so, on the buffer lock of ``sys.stderr``. So
+    we fork only when the process has one thread *as the kernel counts them*
+    (C libraries' threads too, the count Python 3.12 warns by); otherwise a
+    single-threaded server process that imports ``preload`` once forks every
+    worker from itself.
+
+    A fork server's worker would start by running the calling script again (as
+    ``__mp_main__``), which a script calling ``cp_queens`` at its top level,
+    without ``if __name__ == "__main__":``, cannot survive. Our workers run the
+    package's own functions and need nothing of the script, so they skip it:
+    a lesson script needs no guard. Only work defined in the script itself
+    (``"__main__"`` in ``preload``) needs it; a script without the guard is then
+    refused in one line naming it (``MainGuardError``) before any worker starts.
     """
     import multiprocessing
 
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+    if "fork" in multiprocessing.get_all_start_methods() and _threads() == 1:
         return multiprocessing.get_context("fork")
+    if "__main__" in preload:
+        context = fork_server([name for name in preload if name != "__main__"], script=True)
+        check_main_guard(context)
+        return context
     return fork_server(preload)
 
 
-def fork_server(preload: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
-    """The ``forkserver`` context (``spawn`` where there is none), preloading ``preload``."""
+def fork_server(
+    preload: Sequence[str] = (), *, script: bool = False
+) -> multiprocessing.context.BaseContext:
+    """The ``forkserver`` context (``spawn`` where there is none), preloading ``preload``.
+
+    ``script``: whether the workers import the calling script (``__main__``) as
+    multiprocessing's workers do; by default they do not (see ``start_method``).
+    """
     import multiprocessing
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
+    if script:
+        context = multiprocessing.get_context("forkserver")
+    else:
+        from cp_queens.parallel.script_free import ScriptFreeContext
+
+        context = ScriptFreeContext()
     # One server per process, started at its first use with the list as it is then.
     _preloaded.extend(name for name in preload if name not in _preloaded)
     context.set_forkserver_preload(list(_preloaded))
     return context
+
+
+def _threads() -> int:
+    """This process's threads as the kernel counts them (C libraries' threads too)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def check_main_guard(context: multiprocessing.context.BaseContext) -> None:
+    """Refuse, in one line, to start workers that would run the calling script again.
+
+    A fork server or ``spawn`` that imports the script (work defined in it needs
+    that) runs it as ``__mp_main__`` in every worker; a script calling ``cp_queens``
+    at its top level, outside ``if __name__ == "__main__":``, would start workers
+    from every worker: Python then breaks the pool with a screen of tracebacks and
+    leaked semaphores. Asked before any worker starts: where the call comes from
+    (the script's own top-level line) is read off the stack, and whether that line is
+    under the guard off the script's syntax tree.
+    """
+    if context.get_start_method() == "fork":
+        return
+    import sys
+    import types
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or getattr(main, "__spec__", None) is not None:
+        return  # python -c, a REPL, a notebook, python -m: nothing is imported again
+    frame: types.FrameType | None = sys._getframe(1)
+    while frame is not None and not (
+        frame.f_globals is main.__dict__ and frame.f_code.co_name == "<module>"
+    ):
+        frame = frame.f_back
+    if frame is None or _under_guard(path, frame.f_lineno):
+        return
+    from cp_queens.errors import MainGuardError
+
+    raise MainGuardError(
+        f"{os.path.basename(path)}, line {frame.f_lineno}: worker processes start by "
+        "importing this script again, so a call to cp_queens at its top level must stand "
+        'under `if __name__ == "__main__":` (docs/api.md, "Scripts and worker processes")'
+    )
+
+
+def _under_guard(path: str, line: int) -> bool:
+    """Whether ``line`` of the script at ``path`` is inside ``if __name__ == "__main__":``."""
+    import ast
+
+    try:
+        with open(path, "rb") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return True  # cannot tell: let Python speak for itself
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+            end = node.end_lineno or node.lineno
+            if node.lineno <= line <= end:
+                return True
+    return False
 
 
 def local_pool(
@@ -75,16 +161,18 @@ def local_pool(
         max_workers=resolve_workers(workers),
         mp_context=context or start_method(),
         initializer=_start_worker,
-        initargs=(initializer, initargs),
+        initargs=(os.getpid(), initializer, initargs),
     )
 
 
-def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+def _start_worker(
+    parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # The parent's own SIGTERM handler (Python code, run only between bytecodes) was
     # inherited: inside a compiled kernel it would wait for the chunk to end, minutes.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent()
+    die_with_parent(parent)
     if initializer is not None:
         initializer(*initargs)
 
@@ -94,12 +182,17 @@ _PR_SET_PDEATHSIG = 1
 
 
 def die_with_parent(parent: int | None = None) -> None:
-    """Ask the kernel to kill this process when its parent dies, even by ``kill -9``.
+    """Make sure this process dies when ``parent`` does, even by ``kill -9``.
 
     Without it a killed ``cp-queens count`` left its workers counting on at full
-    CPU, orphaned (and ``compare`` its runs). Linux only (``prctl``); elsewhere a
-    no-op. ``parent``: the parent's pid as the parent saw it before forking, so that a
-    parent already gone by the time this runs is noticed too.
+    CPU, orphaned (and ``compare`` its runs). ``parent``: the pid of the process
+    that asked for this one, as it saw itself before the start (default: our
+    parent). Forked directly, that is our parent and the kernel does it
+    (``PR_SET_PDEATHSIG``; a parent already gone by the time this runs is noticed
+    too). Started by a fork server, our parent is the server, which lives as long as
+    any process it started (each holds its keep-alive pipe): a worker tied to it
+    would outlive a killed ``cp-queens`` for ever, at full CPU. So we then watch
+    ``parent`` itself through a pidfd. Linux only; elsewhere a no-op.
     """
     parent = os.getppid() if parent is None else parent
     try:
@@ -109,8 +202,26 @@ def die_with_parent(parent: int | None = None) -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
         return
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
+    if os.getppid() != parent:  # a fork server's child, or the parent died already
+        _watch(parent)
+
+
+def _watch(parent: int) -> None:
+    """Kill this process when process ``parent`` ends (a daemon thread on its pidfd)."""
+    import select
+
+    try:
+        handle = os.pidfd_open(parent)
+    except ProcessLookupError:
+        os._exit(1)  # gone before we started
+    except (OSError, AttributeError):
+        return  # no pidfds here (Linux before 5.3)
+
+    def wait() -> None:
+        select.select([handle], [], [])
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=wait, name="cp-queens parent watch", daemon=True).start()
 
 
 def stop_now(executor: Executor) -> None:
