@@ -73,7 +73,7 @@ def blocked_boards(draw: st.DrawFn, sizes: tuple[int, int] = (4, 8)) -> Problem:
     return Problem(n, fixed, frozenset(blocked))
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(blocked_boards())
 def test_counts_match_brute_force(problem: Problem) -> None:
     expected = oracle(problem)

@@ -143,7 +143,9 @@ def _written(target: Path) -> int:
 
 
 @pytest.mark.parametrize(
-    "engine", [["reference"], ["cpsat", "--method", "plain"]], ids=["reference", "cpsat"]
+    "engine",
+    [["reference"], pytest.param(["cpsat", "--method", "plain"], marks=pytest.mark.slow)],
+    ids=["reference", "cpsat"],
 )
 def test_ctrl_c_keeps_written_lines_intact(tmp_path: Path, engine: list[str]) -> None:
     target = tmp_path / "fourteen.jsonl"

@@ -41,6 +41,7 @@ def check(out: str) -> None:
     assert heuristic and all(" ok " in line for line in heuristic[:3])
 
 
+@pytest.mark.slow  # 6 s of CPU: lesson 08 is one of the long lessons (test_examples)
 def test_quick_tour(example_run) -> None:
     result = example_run(LESSON.name)  # the run tests/test_examples.py checks too
     assert result.returncode == 0, result.stderr

@@ -9,6 +9,7 @@ from tests.helpers import build_or_skip, total
 from tests.helpers import load_key as load
 
 
+@pytest.mark.slow  # 2 s: two solvers, one of them a JVM
 def test_key_32_both_routes_count_right_and_blocking_starts_a_search_per_solution() -> None:
     build_or_skip("cpmpy", solver="pumpkin")
     found = load("lesson10").exercise_32(6)

@@ -21,10 +21,11 @@ from tests.helpers import build_or_skip, reference_set, total, unique
 #: check there: here they run in the slow run.
 FAST = [
     pytest.param("cpmpy", "ortools", marks=pytest.mark.slow),
-    ("cpmpy", "choco"),
+    # Choco starts a JVM per call (half a second each): the default run has a twin below.
+    pytest.param("cpmpy", "choco", marks=pytest.mark.slow),
     pytest.param("minizinc", "gecode", marks=pytest.mark.slow),
 ]
-#: Backends enumerating by blocking clauses (seconds at n = 9): up to 7 by default.
+#: Backends enumerating by blocking clauses (seconds at n = 9): n = 5 by default.
 BLOCKING = [("cpmpy", "exact"), ("cpmpy", "pumpkin"), ("cpmpy", "pysat")]
 
 
@@ -41,9 +42,21 @@ def test_native_enumeration_gives_the_reference_sets(name: str, solver: str) -> 
     _check_sets(name, solver, 9)
 
 
+def test_choco_counts_enumerates_and_completes() -> None:
+    """The default run's twin of Choco's two slow checks: one call of each kind."""
+    engine = build_or_skip("cpmpy", solver="choco")
+    assert set(engine.solutions(Problem(6))) == reference_set(6)
+    assert engine.count(Problem(8)).value == total(8)
+    problem = Problem(8, fixed={0: 0}, blocked=[(1, 4)])
+    assert set(engine.solutions(problem)) == {p for p in reference_set(8) if problem.admits(p)}
+
+
 @pytest.mark.parametrize(("name", "solver"), BLOCKING)
 def test_blocking_enumeration_gives_the_reference_sets_small(name: str, solver: str) -> None:
-    _check_sets(name, solver, 6)
+    """n = 5 (ten solutions, so ten blocking clauses); 1..9 in the slow run."""
+    engine = build_or_skip(name, solver=solver)
+    found = list(engine.solutions(Problem(5)))
+    assert len(found) == len(set(found)) and set(found) == reference_set(5)
 
 
 @pytest.mark.slow
@@ -53,10 +66,11 @@ def test_blocking_enumeration_gives_the_reference_sets(name: str, solver: str) -
 
 
 @pytest.mark.parametrize("solver", ["ortools", "choco", "exact"])
-def test_forced_blocking_gives_the_same_sets(solver: str) -> None:
+@pytest.mark.parametrize("sizes", [(5,), pytest.param(range(1, 7), marks=pytest.mark.slow)])
+def test_forced_blocking_gives_the_same_sets(solver: str, sizes: range) -> None:
     engine = build_or_skip("cpmpy", solver=solver, enumeration="blocking")
     assert engine.enumeration == "blocking"
-    for n in range(1, 6):
+    for n in sizes:
         assert set(engine.solutions(Problem(n))) == reference_set(n), f"{solver}: n={n}"
 
 
