@@ -332,12 +332,17 @@ def test_a_judge_that_fails_costs_only_that_row_in_a_class(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(
-    "stop", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)]
+    ("stop", "earlier"),
+    [
+        (signal.SIGINT, False),
+        pytest.param(signal.SIGTERM, True, marks=pytest.mark.slow, id="sigterm-earlier-marks"),
+    ],
 )
-def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int) -> None:
+def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int, earlier: bool) -> None:
     """Three quick submissions, then two that sleep: SIGINT (or SIGTERM) once the first
     sleeper runs. Exit 130 within 5 s, the three quick ones in marks.csv, the sleepers'
-    rooms gone."""
+    rooms gone. A whole class's marks.csv from an earlier run is left as it was: the
+    rows go to marks.partial.csv, which the next complete run removes."""
     folder = tmp_path / "class"
     folder.mkdir()
     for name in ("a1", "a2", "a3"):
@@ -345,6 +350,10 @@ def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int) -> No
     for name in ("z1", "z2"):
         (folder / f"{name}.py").write_text("import time\ndef model(n):\n    time.sleep(600)\n")
     out = tmp_path / "out"
+    whole = "student,points\nevery,row\n"
+    if earlier:
+        out.mkdir()
+        (out / "marks.csv").write_text(whole)
     argv = ["grade", str(folder), "--n", "1", "--jobs", "1", "--out", str(out), *ISOLATION]
     child = subprocess.Popen(
         [sys.executable, "-m", "cp_queens", *argv],
@@ -371,11 +380,22 @@ def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int) -> No
     print(f"\nexited {seconds:.2f} s after {signal.Signals(stop).name}")
     assert child.returncode == 130, stderr
     assert seconds < 5
-    with open(out / "marks.csv", encoding="utf-8") as handle:
+    written = out / ("marks.partial.csv" if earlier else "marks.csv")
+    with open(written, encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert set(rows) == {"a1", "a2", "a3"}
-    assert b"3 of 5 graded" in stderr
+    assert b"3 of 5 graded" in stderr and str(written).encode() in stderr
     assert not [pid for pid in rooms if psutil.pid_exists(pid)]
+    if earlier:
+        assert (out / "marks.csv").read_text() == whole
+        for name in ("z1", "z2"):
+            (folder / f"{name}.py").write_text("def model(n):\n    return [[0]]\n")
+        again = subprocess.run(
+            [sys.executable, "-m", "cp_queens", *argv], capture_output=True, cwd=ROOT
+        )
+        assert again.returncode == 0, again.stderr
+        assert not (out / "marks.partial.csv").exists()
+        assert "a1" in (out / "marks.csv").read_text()
 
 
 @pytest.mark.slow

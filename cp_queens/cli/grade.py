@@ -14,6 +14,9 @@ from typing import Any
 
 from cp_queens.errors import CpQueensError
 
+#: Where an interrupted run's rows go when a marks.csv is there already.
+PARTIAL_MARKS = "marks.partial.csv"
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -221,10 +224,14 @@ def run(args: argparse.Namespace) -> int:
     except GradingInterrupted as stopped:  # the rows graded before it are kept
         _warn(apply_overrides(stopped.results, overrides, str(args.overrides)))
         write_feedback(stopped.results, out / "feedback", rubric, replace=False)
-        write_marks(stopped.results, out / "marks.csv", rubric)
+        # A whole class's marks from an earlier run are never replaced by some rows.
+        kept = out / "marks.csv"
+        marks = out / PARTIAL_MARKS if kept.exists() else kept
+        write_marks(stopped.results, marks, rubric)
         print(
             f"cp-queens: interrupted: {len(stopped.results)} of {stopped.total} graded; "
-            f"{out / 'marks.csv'} holds those",
+            f"{marks} holds those"
+            + (f" ({kept} is the earlier run's, untouched)" if marks != kept else ""),
             file=sys.stderr,
         )
         return ExitCode.INTERRUPTED
@@ -233,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
     _warn(apply_overrides(results, overrides, str(args.overrides)))
     write_feedback(results, out / "feedback", rubric)
     write_marks(results, out / "marks.csv", rubric)  # last: whole marks, whole feedback
+    (out / PARTIAL_MARKS).unlink(missing_ok=True)  # an interrupted run's rows: superseded
     if roster is not None and lms is not None:
         left_out = export(results, roster, lms, args.export[1], args.assignment or rubric.name)
         if left_out:
