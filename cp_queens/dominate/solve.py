@@ -442,7 +442,7 @@ def _run_mip(
 
     run = ChildRun(
         _mip_child,
-        (n, independent, symmetry, floor, clock.remaining(), threads, hint),
+        (n, independent, symmetry, floor, clock, threads, hint),
         what="dominate (SCIP)",
         clock=clock,
         preload=("ortools.linear_solver.pywraplp", __name__),
@@ -466,16 +466,16 @@ def _mip_child(
     independent: bool,
     symmetry: str,
     floor: int,
-    seconds: float | None,
+    clock: Clock,
     threads: int,
     hint: tuple[Square, ...],
     send: Callable[[tuple[Any, ...]], None],
 ) -> None:
     """``_run_mip``'s child: build, solve, send ``("done", queens, bound, optimal,
-    statistics)`` (or ``("out of time",)`` when the clock ran out first)."""
+    statistics)`` (or ``("out of time",)`` when the call's clock, the parent's own,
+    ran out first)."""
     from ortools.linear_solver import pywraplp
 
-    clock = Clock.start(seconds)
     try:
         solver, x = build_mip(
             n, independent=independent, symmetry=symmetry, at_least=floor, tick=_ticker(clock)
