@@ -390,9 +390,7 @@ def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int, earli
         assert (out / "marks.csv").read_text() == whole
         for name in ("z1", "z2"):
             (folder / f"{name}.py").write_text("def model(n):\n    return [[0]]\n")
-        again = subprocess.run(
-            [sys.executable, "-m", "cp_queens", *argv], capture_output=True, cwd=ROOT
-        )
+        again = grade_cli(str(folder), "--n", "1", "--jobs", "1", "--out", str(out))
         assert again.returncode == 0, again.stderr
         assert not (out / "marks.partial.csv").exists()
         assert "a1" in (out / "marks.csv").read_text()
