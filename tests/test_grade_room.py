@@ -331,3 +331,46 @@ def test_a_submission_killing_what_it_can_reaches_only_itself() -> None:
     assert found["sysrq"] in ("FileNotFoundError", "PermissionError", "OSError"), outcome.output
     assert outcome.stopped is None and len(outcome.messages) >= 3, outcome
     assert os.getppid() > 1  # this process and its parent are alive
+
+
+#: Tries to outlast and outrank its neighbours: exempt itself from the OOM killer (so the
+#: kernel would kill the grader or another student first), raise its own CPU limit past
+#: the hard one the harness set, and raise its scheduling priority.
+GRABS_RESOURCES = (
+    r"""
+import os, resource
+
+def probe(name, value):
+    print("PROBE " + name + "=" + str(value), flush=True)
+
+try:
+    with open("/proc/self/oom_score_adj", "w") as knob:
+        knob.write("-1000")
+    probe("oom", open("/proc/self/oom_score_adj").read().strip())
+except OSError as error:
+    probe("oom", type(error).__name__)
+try:
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    resource.setrlimit(resource.RLIMIT_CPU, (hard + 100, hard + 100))
+    probe("cpu", resource.getrlimit(resource.RLIMIT_CPU))
+except (OSError, ValueError) as error:
+    probe("cpu", type(error).__name__)
+try:
+    probe("nice", os.nice(-10))
+except OSError as error:
+    probe("nice", type(error).__name__)
+"""
+    + RIGHT
+)
+
+
+def test_a_submission_cannot_exempt_itself_from_the_oom_killer_or_its_limits() -> None:
+    """Graded as root: an OOM-killer exemption, a CPU limit above the harness's hard one
+    and a higher priority are all refused (the room's uid is nobody, mapped to an
+    unprivileged uid outside); the submission is graded as any other."""
+    outcome = sandbox.run(GRABS_RESOURCES, [1, 4], sandbox.Limits(wall_seconds=20))
+    found = _probes(outcome.output)
+    assert found["oom"] == "PermissionError", outcome.output
+    assert found["cpu"] == "ValueError", outcome.output  # above the hard limit: refused
+    assert found["nice"] == "PermissionError", outcome.output
+    assert outcome.stopped is None and len(outcome.messages) >= 2, outcome
