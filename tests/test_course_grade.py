@@ -13,6 +13,7 @@ import csv
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -362,9 +363,13 @@ def test_each_limit_stops_only_its_own_submission(tmp_path: Path) -> None:
         "loops": ["cpu limit", "not run"],
         "right": ["ok", "ok"],
     }
-    assert "too slow: used 1.0 s of CPU (every thread and process), the limit is 1 s" in (
-        feedback(results["loops"])
+    # The watcher polls, so the CPU it reports may pass the limit by a poll or two; never
+    # less than the limit, never a second more.
+    used = re.search(
+        r"too slow: used (\d+\.\d) s of CPU \(every thread and process\), the limit is 1 s",
+        feedback(results["loops"]),
     )
+    assert used is not None and 1.0 <= float(used.group(1)) < 2.0
     assert "more than 256 MB" in feedback(results["hogs"])
     assert graders_processes() == []
 
