@@ -26,7 +26,7 @@ from cp_queens.errors import (
     UnsupportedTaskError,
 )
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Progress
-from tests.helpers import UNREGISTERED, reference_set, total, unique
+from tests.helpers import UNREGISTERED, build_or_skip, reference_set, total, unique
 
 MakeEngine = Callable[..., Engine]
 
@@ -89,16 +89,66 @@ def test_unable_engines_say_so(make_engine: MakeEngine, engine_name: str) -> Non
             engine.count(Problem(6))
 
 
+#: Engines that start a solver process for every call (about 0.1 s of CPU each, whatever
+#: the size): by default their per-size checks below take the sizes in ``SAMPLE`` and the
+#: largest; the slow run takes every size (``test_every_size_on_the_process_engines``).
+PROCESS_ENGINES = ("cpmpy", "minizinc")
+#: The sizes a process engine is checked at by default: the one-square board, a board
+#: without a solution, a small board with several (and a symmetric one), and the largest
+#: its ``CHECK_UP_TO`` names.
+SAMPLE = (1, 3, 6)
+
+
+def sizes(engine_name: str, up_to: int, *, every: bool = False) -> list[int]:
+    """The sizes 1..``up_to`` a per-size check takes: all of them, but for a process engine
+    in the default run ``SAMPLE`` and ``up_to``."""
+    if every or engine_name not in PROCESS_ENGINES:
+        return list(range(1, up_to + 1))
+    return sorted({n for n in SAMPLE if n <= up_to} | {up_to})
+
+
+def check_solution_sets(engine: Engine, ns: list[int]) -> None:
+    for n in ns:
+        found = list(engine.solutions(Problem(n)))
+        assert len(found) == len(set(found)), f"duplicates at n={n}"
+        assert set(found) == reference_set(n), f"n={n}"
+
+
+def check_counts(engine: Engine, ns: list[int]) -> None:
+    for n in ns:
+        answer = engine.count(Problem(n))
+        assert (answer.value, answer.complete) == (total(n), True), f"n={n}"
+        assert answer.stats is not None
+        assert (answer.stats.solutions, answer.stats.status) == (total(n), COMPLETE)
+        assert (answer.stats.engine, answer.stats.task) == (engine.name, "count")
+
+
+def check_unique_counts(engine: Engine, ns: list[int]) -> None:
+    for n in ns:
+        answer = engine.count_unique(Problem(n))
+        assert answer.value == (total(n), unique(n)), f"n={n}"
+        assert answer.stats is not None and answer.stats.extra["unique"] == unique(n)
+
+
+def set_sizes(engine: Engine, engine_name: str, *, every: bool = False) -> list[int]:
+    return sizes(engine_name, fit(engine, check_up_to(engine_name)), every=every)
+
+
+def count_sizes(engine: Engine, engine_name: str, *, every: bool = False) -> list[int]:
+    return sizes(engine_name, fit(engine, check_up_to(engine_name) + 1), every=every)
+
+
+def unique_sizes(engine: Engine, engine_name: str, *, every: bool = False) -> list[int]:
+    return sizes(engine_name, fit(engine, min(8, check_up_to(engine_name))), every=every)
+
+
 def test_solution_sets_equal_the_reference(make_engine: MakeEngine, engine_name: str) -> None:
     engine = make_engine()
     if not engine.can_enumerate:
         with pytest.raises(UnsupportedTaskError):
             engine.solutions(Problem(6))
         return
-    for n in range(1, fit(engine, check_up_to(engine_name)) + 1):
-        found = list(engine.solutions(Problem(n)))
-        assert len(found) == len(set(found)), f"duplicates at n={n}"
-        assert set(found) == reference_set(n), f"n={n}"
+    check_solution_sets(engine, set_sizes(engine, engine_name))
 
 
 def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
@@ -107,12 +157,7 @@ def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
         with pytest.raises(UnsupportedTaskError):
             engine.count(Problem(6))
         return
-    for n in range(1, fit(engine, check_up_to(engine_name) + 1) + 1):
-        answer = engine.count(Problem(n))
-        assert (answer.value, answer.complete) == (total(n), True), f"n={n}"
-        assert answer.stats is not None
-        assert (answer.stats.solutions, answer.stats.status) == (total(n), COMPLETE)
-        assert (answer.stats.engine, answer.stats.task) == (engine.name, "count")
+    check_counts(engine, count_sizes(engine, engine_name))
 
 
 def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
@@ -121,10 +166,24 @@ def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> 
         with pytest.raises(UnsupportedTaskError):
             engine.count(Problem(6))
         return
-    for n in range(1, fit(engine, min(8, check_up_to(engine_name))) + 1):
-        answer = engine.count_unique(Problem(n))
-        assert answer.value == (total(n), unique(n)), f"n={n}"
-        assert answer.stats is not None and answer.stats.extra["unique"] == unique(n)
+    check_unique_counts(engine, unique_sizes(engine, engine_name))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PROCESS_ENGINES)
+def test_every_size_on_the_process_engines(name: str) -> None:
+    """The sizes the default run leaves out on the engines that start a process per call:
+    every solution set, count and unique count up to their ``CHECK_UP_TO``."""
+    engine = build_or_skip(name)
+    check_solution_sets(engine, set_sizes(engine, name, every=True))
+    check_counts(engine, count_sizes(engine, name, every=True))
+    check_unique_counts(engine, unique_sizes(engine, name, every=True))
+
+
+def test_the_default_sizes_of_a_process_engine_keep_its_edges() -> None:
+    """The sample keeps n = 1, a board without a solution and the largest size checked."""
+    assert sizes("minizinc", 8) == [1, 3, 6, 8] and sizes("reference", 4) == [1, 2, 3, 4]
+    assert sizes("cpmpy", 8, every=True) == list(range(1, 9))
 
 
 @pytest.mark.parametrize("limit", [0, 1, 3, 5, 100])
@@ -436,8 +495,6 @@ def _targets() -> list[str]:
 
 def _engine(spec: str) -> Engine:
     name, options = engines.parse_spec(spec)
-    from tests.helpers import build_or_skip
-
     return build_or_skip(name, **options)
 
 
