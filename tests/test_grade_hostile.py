@@ -1,7 +1,8 @@
 """The grader against hostile students: one submission per attack class of issue 25.
 
-A class of hostile submissions (``tests/hostile.py``) is graded once, in this
-process, with the default rubric; each test reads what happened to one attack.
+A class of hostile submissions (``tests/hostile.py``) is graded once per test
+session, in the test process (the xdist worker) that first asks, with the default
+rubric; each test reads what happened to one attack.
 Every grading run here is checked afterwards for survivors two ways: no process
 left in any PID namespace the runs created, and no process on the machine whose
 command line carries this test run's mark (the harness's label, and the mark the
