@@ -100,48 +100,60 @@ def test_no_help_line_is_wider_than_80_columns(monkeypatch: pytest.MonkeyPatch) 
         assert not wide, f"'cp-queens {name} --help' has lines over 80 columns: {wide}"
 
 
-def _on_a_terminal(argv: list[str]) -> tuple[int, str, str]:
-    """Run ``cp-queens argv`` with stderr on a pseudo-terminal (stdout piped): exit code,
-    what the terminal showed, and stdout."""
+def _on_a_terminal(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
+    """Run ``cp-queens argv`` with stderr on a pseudo-terminal (stdout captured): exit
+    code, what the terminal showed, and stdout. In this process, as ``main`` runs from
+    the shell, its ``sys.stderr`` the terminal's end (a fresh interpreter per run added
+    0.2 s of start-up and nothing the live line depends on: it asks ``sys.stderr``)."""
     import os
     import pty
-    import subprocess
     import sys
+    import threading
+
+    from tests.helpers import run_cli
 
     master, slave = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cp_queens", *argv],
-        stdout=subprocess.PIPE,
-        stderr=slave,
-        env={**os.environ, "COLUMNS": "120"},
-    )
-    os.close(slave)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(master, 1 << 16)
-        except OSError:  # the other end closed
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(master)
-    out = process.stdout.read().decode() if process.stdout else ""
-    return process.wait(), shown.decode(errors="replace"), out
+    shown: list[bytes] = []
+
+    def read_all() -> None:  # the terminal's buffer is small: read while the run writes
+        while True:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # the other end closed
+                break
+            if not chunk:
+                break
+            shown.append(chunk)
+
+    reader = threading.Thread(target=read_all)
+    reader.start()
+    try:
+        with monkeypatch.context() as patch, open(slave, "w", encoding="utf-8") as terminal:
+            patch.setenv("COLUMNS", "120")
+            patch.setattr(sys, "stderr", terminal)
+            code, out, _ = run_cli(capsys, *argv)
+    finally:
+        reader.join(timeout=60)
+        os.close(master)
+    return code, b"".join(shown).decode(errors="replace"), out
 
 
 def test_enumerate_to_a_file_and_verify_draw_the_live_line_their_help_promises(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--quiet`` says it drops the live progress: enumerate and verify have one."""
     target = tmp_path / "n10.jsonl"
     code, shown, _ = _on_a_terminal(
-        ["enumerate", "10", "-e", "fast", "--format", "jsonl", "-o", str(target)]
+        ["enumerate", "10", "-e", "fast", "--format", "jsonl", "-o", str(target)],
+        capsys,
+        monkeypatch,
     )
     assert code == 0 and "enumerating N=10 with fast" in shown
     assert re.search(r"[0-9,]+ solutions", shown)
-    code, shown, out = _on_a_terminal(["verify", str(target)])
+    code, shown, out = _on_a_terminal(["verify", str(target)], capsys, monkeypatch)
     assert code == 0 and "OK: 724 placements checked" in out
     assert "verifying n10.jsonl" in shown and re.search(r"[0-9,]+ placements", shown)
-    code, shown, _ = _on_a_terminal(["verify", str(target), "--quiet"])
+    code, shown, _ = _on_a_terminal(["verify", str(target), "--quiet"], capsys, monkeypatch)
     assert code == 0 and "verifying" not in shown

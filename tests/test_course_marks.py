@@ -373,9 +373,34 @@ for function in (model, forks):
 """
 
 
+def check_lines(printed: str) -> None:
+    """What STUDENT_SCRIPT prints: the right model passes, the forking one gets 0."""
+    lines = printed.splitlines()
+    assert lines[0].startswith("model True OK: model finds every solution exactly once")
+    assert lines[0].endswith("7 of 7 points, as the grader marks it")
+    assert lines[1].startswith("forks False WRONG") and "0 of 7 points" in lines[1]
+
+
+def test_check_model_in_a_script_run_here_gives_the_grader_s_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default run's twin of the test below: the script run in this process as
+    ``__main__`` (``runpy``, as ``python mine.py`` runs it, its functions of module
+    ``__main__``), without a fresh interpreter's 0.4 s of start-up. Its models still go
+    to the grader's rooms; ``forks`` never runs here."""
+    import runpy
+
+    script = tmp_path / "mine.py"
+    script.write_text(STUDENT_SCRIPT, encoding="utf-8")
+    runpy.run_path(str(script), run_name="__main__")
+    check_lines(capsys.readouterr().out)
+
+
+@pytest.mark.slow
 def test_check_model_in_a_script_gives_the_grader_s_verdict(tmp_path: Path) -> None:
     """A model that starts a process passes a check in the student's own process and
-    gets 0 from the grader; check_model of a script's (or notebook's) model says so."""
+    gets 0 from the grader; check_model of a script's (or notebook's) model says so.
+    Slow: the real script, in its own interpreter; the default run runs it with runpy."""
     import subprocess
     import sys
 
@@ -385,10 +410,7 @@ def test_check_model_in_a_script_gives_the_grader_s_verdict(tmp_path: Path) -> N
         [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith("model True OK: model finds every solution exactly once")
-    assert lines[0].endswith("7 of 7 points, as the grader marks it")
-    assert lines[1].startswith("forks False WRONG") and "0 of 7 points" in lines[1]
+    check_lines(done.stdout)
 
 
 def test_a_model_is_rebuilt_as_a_file_with_what_it_uses(tmp_path: Path) -> None:

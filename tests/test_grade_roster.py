@@ -11,8 +11,6 @@ issue 36's "done when": ``grade FOLDER --roster R.csv --export canvas F.csv``.
 from __future__ import annotations
 
 import csv
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,7 +21,7 @@ from cp_queens.grading.grade import SizeResult, StudentResult
 from cp_queens.grading.roster import RosterError, place, read_roster
 from cp_queens.grading.rubric import load
 from cp_queens.grading.sandbox import room as sandbox_room
-from tests.helpers import ROOT
+from tests.helpers import run_cli
 
 ISOLATION = [] if sandbox_room.unavailable() is None else ["--isolation", "none"]
 
@@ -109,9 +107,13 @@ def test_submissions_are_matched_as_downloads_name_them(tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
-def test_grade_with_a_roster_and_a_canvas_export(tmp_path: Path) -> None:
+def test_grade_with_a_roster_and_a_canvas_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 36's "done when": a row for every roster student (one with no submission
-    included), and a Canvas file with every roster id."""
+    included), and a Canvas file with every roster id. The command runs in this process
+    (its parsing, grading and writing are under test, not a fresh interpreter's start-up);
+    the two submissions still run in their rooms."""
     folder = tmp_path / "class"
     (folder / "Ada Lovelace_501_assignsubmission_file_").mkdir(parents=True)
     right = "def model(n):\n    return [[0]] if n == 1 else []\n"
@@ -122,14 +124,8 @@ def test_grade_with_a_roster_and_a_canvas_export(tmp_path: Path) -> None:
     out, gradebook = tmp_path / "out", tmp_path / "F.csv"
     argv = ["grade", str(folder), "--n", "1..3", "--out", str(out), "--roster", str(roster)]
     argv += ["--export", "canvas", str(gradebook), *ISOLATION]
-    done = subprocess.run(
-        [sys.executable, "-m", "cp_queens", *argv],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 0, err
     with open(out / "marks.csv", encoding="utf-8", newline="") as handle:
         rows = {row["id"]: row for row in csv.DictReader(handle)}
     assert set(rows) == {"201", "202", "203", "204"}
@@ -140,13 +136,8 @@ def test_grade_with_a_roster_and_a_canvas_export(tmp_path: Path) -> None:
     assert [line[-1] for line in lines[2:]] == ["3", "3", "0", "0"]
 
 
-def test_export_needs_a_roster(tmp_path: Path) -> None:
+def test_export_needs_a_roster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "a.py").write_text("def model(n):\n    return []\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "cp_queens", "grade", str(tmp_path), "--export", "canvas", "F"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    assert done.returncode == 2
-    assert "--export: needs --roster" in done.stderr
+    code, _, err = run_cli(capsys, "grade", str(tmp_path), "--export", "canvas", "F")
+    assert code == 2
+    assert "--export: needs --roster" in err
