@@ -186,22 +186,19 @@ def test_source_is_read_as_python_reads_it() -> None:
         decode_source(b"s = '\xe9'\n")  # not UTF-8, nothing declared: python3 refuses it too
 
 
-#: The child's peak memory as ``getrusage`` gives it. Note: after ``exec`` it still counts
-#: the RSS the forked child had, i.e. this test process's; in a test worker that has
-#: imported much, that hides up to its size of the reader's growth.
-RUSAGE_PEAK = "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss"
-#: The peak of the child's own address space only (VmHWM, in kB, as ``ru_maxrss``): the
-#: growth it shows does not depend on the size of the process that started the child.
+#: The peak of the child's own address space (VmHWM, in kB). Not ``ru_maxrss``: after
+#: ``exec`` it still counts the RSS the forked child had, i.e. this test process's, which
+#: hides up to that much of the reader's growth.
 OWN_PEAK = "int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1])"
 
 
-def notebook_growth_mb(path: Path, peak: str = RUSAGE_PEAK) -> float:
-    """How much ``notebook_code(path)`` raised the ``peak`` memory of a fresh process (MB)."""
+def notebook_growth_mb(path: Path) -> float:
+    """How much ``notebook_code(path)`` raised the peak memory of a fresh process (MB)."""
     code = (
-        "import re, resource, sys\nfrom cp_queens.grading.discover import notebook_code\n"
-        f"base = {peak}\n"
+        "import re, sys\nfrom cp_queens.grading.discover import notebook_code\n"
+        f"base = {OWN_PEAK}\n"
         "notebook_code(sys.argv[1])\n"
-        f"print({peak} - base)"
+        f"print({OWN_PEAK} - base)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(path)], capture_output=True, text=True, cwd=ROOT
@@ -228,23 +225,25 @@ def large_notebooks(folder: Path, megabytes: int) -> tuple[Path, Path]:
 def test_a_1_mb_notebook_is_read_in_bounded_memory(tmp_path: Path) -> None:
     """The default run's twin of the 4 MB test below (which the slow run keeps): the same
     two notebooks at 1 MB, for a quarter of its CPU. The growth is the child's own peak
-    (VmHWM): ``ru_maxrss`` would start at this process's size and hide the 30 MB that 1 MB
-    of ``{}`` costs today. 50 MB is 50 times the file, still far below what the reader
-    took before (~500 MB for 4 MB)."""
+    (VmHWM): ``ru_maxrss`` would start at this process's size and hide the reader's
+    growth. At most ten times the file (it is about five: the text, and a None for each
+    object dropped; the depth guard once cut the text into an object per piece, 28 MB
+    for 1 MB of ``{}``)."""
     lines, objects = large_notebooks(tmp_path, 1)
     for path in (lines, objects):
-        assert notebook_growth_mb(path, OWN_PEAK) < 50, path.name
+        assert notebook_growth_mb(path) < 10, path.name
     assert notebook_code(lines).strip() == ""
 
 
 @pytest.mark.slow
 def test_a_large_notebook_is_read_in_bounded_memory(tmp_path: Path) -> None:
     """4 MB of empty lines in one cell, and 4 MB of empty objects beside the cells: the
-    reader's peak memory stays a small multiple of the file (it was ~500 MB). Slow (1.4 s
-    of CPU, mostly decoding 4 MB): the default run reads the same notebooks at 1 MB."""
+    reader's peak memory stays a small multiple of the file (it was ~500 MB, then 119 MB
+    while the depth guard cut the text into pieces). Slow (1.4 s of CPU, mostly decoding
+    4 MB): the default run reads the same notebooks at 1 MB."""
     lines, objects = large_notebooks(tmp_path, 4)
     for path in (lines, objects):
-        assert notebook_growth_mb(path) < 100, path.name
+        assert notebook_growth_mb(path) < 40, path.name
     assert notebook_code(lines).strip() == ""
 
 
