@@ -30,9 +30,18 @@ COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
 ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
 
 
+def distinct_diagonals(p: tuple[int, ...]) -> bool:
+    """No two queens of the permutation ``p`` share a diagonal (nor an anti-diagonal)."""
+    return len({c + r for r, c in enumerate(p)}) == len({c - r for r, c in enumerate(p)}) == len(p)
+
+
 @cache
 def all_solutions(n: int) -> frozenset[tuple[int, ...]]:
-    return frozenset(p for p in itertools.permutations(range(n)) if verify(p).ok)
+    """Every permutation with distinct diagonals that :func:`verify` accepts (the cheap
+    diagonal test first: asking verify about all 40,320 of n = 8 took 0.3 s)."""
+    return frozenset(
+        p for p in itertools.permutations(range(n)) if distinct_diagonals(p) and verify(p).ok
+    )
 
 
 @cache
