@@ -295,7 +295,7 @@ def test_count_unique_takes_blocked_squares_only_to_refuse_them() -> None:
 def test_the_reference_keeps_its_time_limit_on_a_large_board() -> None:
     # At n = 3000 thousands of squares are rejected per queen placed: the clock must be
     # read between rejections too, not only between placements.
-    # (0.1 s: a few placements already; the run spends CPU only until its limit)
+    # (0.1 s is some thousand placements already; the run spends CPU until its limit)
     answer = engines.get("reference").first(Problem(3000), budget=Budget.of(time_limit=0.1))
     assert not answer.complete and answer.stats is not None
     assert answer.stats.status == "time_limit"
