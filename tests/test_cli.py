@@ -119,7 +119,9 @@ def _cli(*argv: str, **kwargs) -> subprocess.CompletedProcess[str]:
 
 
 def test_module_entry_point_and_pipe_into_verify() -> None:
-    listing = _cli("enumerate", "8", "--format", "jsonl")
+    # the reference engine: the entry point and the pipe are the point, not the engine
+    # (the default, CP-SAT, would add OR-Tools' import to the fresh process, 0.3 s)
+    listing = _cli("enumerate", "8", "--engine", "reference", "--format", "jsonl")
     assert listing.returncode == 0
     checked = _cli("verify", input=listing.stdout)
     assert checked.returncode == 0 and "OK: 92 placements checked" in checked.stdout
@@ -148,9 +150,11 @@ def _written(target: Path) -> int:
     ids=["reference", "cpsat"],
 )
 def test_ctrl_c_keeps_written_lines_intact(tmp_path: Path, engine: list[str]) -> None:
-    target = tmp_path / "fourteen.jsonl"
+    # n = 13: its first 64 KB block is written after 0.4 s of search, n = 14's after 0.7 s
+    # (the search runs until then); both enumerations take many seconds to finish.
+    target = tmp_path / "thirteen.jsonl"
     process = subprocess.Popen(
-        [sys.executable, "-m", "cp_queens", "enumerate", "14", "--engine", *engine,
+        [sys.executable, "-m", "cp_queens", "enumerate", "13", "--engine", *engine,
          "--format", "jsonl", "--output", str(target)],
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -166,7 +170,7 @@ def test_ctrl_c_keeps_written_lines_intact(tmp_path: Path, engine: list[str]) ->
     assert process.returncode == 130, err
     assert "Traceback" not in err
     lines = target.read_text().splitlines()
-    assert 0 < len(lines) < total(14)
+    assert 0 < len(lines) < total(13)
     # The count said is the count written (it said what the engine had found, a block more).
     said = re.search(r"interrupted: ([0-9,]+) solutions written in \S+, each whole", err)
     assert said is not None, err

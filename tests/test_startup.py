@@ -9,6 +9,7 @@ machine's load, the module list does not).
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -50,16 +51,20 @@ print("\\n" + json.dumps({"code": code, "modules": modules}))
 """
 
 
-def loaded(*argv: str) -> tuple[int, set[str]]:
-    """Run ``cp-queens ARGV`` in a fresh interpreter: its exit code and every module loaded."""
+@functools.cache
+def loaded(*argv: str) -> tuple[int, frozenset[str]]:
+    """Run ``cp-queens ARGV`` in a fresh interpreter: its exit code and every module loaded.
+
+    Kept for the test process: the help tests and the parsing tests ask about the same
+    four commands, and a second fresh interpreter would load the very same modules."""
     result = subprocess.run(
         [sys.executable, "-c", RUN, *argv], capture_output=True, text=True, timeout=60
     )
     last = json.loads(result.stdout.strip().splitlines()[-1])
-    return last["code"], set(last["modules"])
+    return last["code"], frozenset(last["modules"])
 
 
-def heavy(modules: set[str], allowed: tuple[str, ...] = ()) -> list[str]:
+def heavy(modules: frozenset[str], allowed: tuple[str, ...] = ()) -> list[str]:
     """The heavy packages among ``modules`` (a package counts with its submodules)."""
     return [
         name
@@ -167,11 +172,11 @@ NOT_FOR_A_SMALL_COUNT = (
 )
 
 
-def ours(modules: set[str]) -> set[str]:
+def ours(modules: frozenset[str]) -> set[str]:
     return {m for m in modules if m == "cp_queens" or m.startswith("cp_queens.")}
 
 
-def present(modules: set[str], names: tuple[str, ...]) -> list[str]:
+def present(modules: frozenset[str], names: tuple[str, ...]) -> list[str]:
     return [n for n in names if any(m == n or m.startswith(n + ".") for m in modules)]
 
 
