@@ -207,8 +207,10 @@ QUICK_COMMANDS = [
 ]
 
 
+#: Four examples a command in the default run: a smoke test of every command; the slow
+#: run's ``test_any_arguments_many_examples`` asks 150 of each, the same checks and more.
 @pytest.mark.parametrize("command", QUICK_COMMANDS)
-@_fuzz(8)
+@_fuzz(4)
 @given(data=st.data())
 def test_any_arguments_end_in_a_documented_code_and_one_line(
     capsys, monkeypatch, tmp_path_factory, command: str, data
