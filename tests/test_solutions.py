@@ -44,7 +44,7 @@ def test_key_1_model_is_correct_up_to_8() -> None:
 
 
 @pytest.mark.slow
-def test_key_1_counts() -> None:
+def test_key_1_counts_its_model_at_4_6_8_and_10() -> None:
     key = load("lesson01")
     assert key.exercise_1() == {n: cp_queens.count(n) for n in (4, 6, 8, 10)}
 
