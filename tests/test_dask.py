@@ -16,11 +16,17 @@ from cp_queens.parallel.dask import Cluster, dask_cluster, parse_cluster
 from cp_queens.stats import Progress
 from tests.helpers import ask, total, unique
 
-pytest.importorskip("distributed")
+
+@pytest.fixture(scope="module", autouse=True)
+def _needs_distributed() -> None:
+    """Each test skips without ``distributed``, as a module-level ``importorskip`` would;
+    asked here, the 0.4 s import is paid only by the pytest workers that run these tests,
+    not by every worker while it collects the suite."""
+    pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
+def cluster(_needs_distributed: None) -> Iterator[Cluster]:
     with dask_cluster(cluster="local:2", processes=True) as opened:
         yield opened
 

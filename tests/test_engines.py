@@ -16,7 +16,11 @@ from tests.helpers import ask, total
 
 
 #: n = 12 takes seconds: in the slow run (n = 11 already needs every branch of the search).
-@pytest.mark.parametrize("n", [*range(1, 12), pytest.param(12, marks=pytest.mark.slow)])
+#: n = 11 (0.4 s) too: the default run counts n = 11 with this engine once, in
+#: ``test_count_reports_progress_as_it_goes``, which asserts the same total.
+@pytest.mark.parametrize(
+    "n", [*range(1, 11), *(pytest.param(n, marks=pytest.mark.slow) for n in (11, 12))]
+)
 def test_reference_counts_match_oeis(n: int) -> None:
     assert engines.get("reference").count(Problem(n)).value == total(n)
 
@@ -63,13 +67,13 @@ def test_reference_time_limit_is_reported() -> None:
 def test_the_library_never_returns_a_partial_count_as_a_count() -> None:
     """Issue 19's reproducer: ``count(14, engine='reference', time_limit=0.5)`` printed 1269."""
     with pytest.raises(TimeLimitError, match=r"at least [0-9,]+ solutions") as cut:
-        cp_queens.count(14, engine="reference", time_limit=0.05)
+        cp_queens.count(14, engine="reference", time_limit=0.01)
     assert not isinstance(cut.value, CpQueensError)  # not bad input: the CLI's exit 4
     assert isinstance(cut.value, cp_queens.IncompleteError)
     with pytest.raises(TimeLimitError):
-        cp_queens.count_unique(14, engine="reference", time_limit=0.05)
+        cp_queens.count_unique(14, engine="reference", time_limit=0.01)
     with pytest.raises(TimeLimitError):
-        list(cp_queens.solutions(14, engine="reference", time_limit=0.05))
+        list(cp_queens.solutions(14, engine="reference", time_limit=0.01))
 
 
 def test_too_many_workers_warn_once(monkeypatch) -> None:
@@ -109,9 +113,15 @@ def test_cpsat_reports_solver_statistics() -> None:
     assert stats.extra["solver_status"] == "OPTIMAL"
 
 
-#: n = 10 for CP-SAT: each solution reports (PROGRESS_EVERY = 0), a few seconds at n = 11.
+#: CP-SAT: each solution reports (PROGRESS_EVERY = 0), so n = 8's 92 reports exercise it
+#: as n = 10's 724 do (0.45 s of CPU: the slow run's); a few seconds at n = 11.
 @pytest.mark.parametrize(
-    ("name", "options", "n"), [("reference", {}, 11), ("cpsat", {"method": "plain"}, 10)]
+    ("name", "options", "n"),
+    [
+        ("reference", {}, 11),
+        ("cpsat", {"method": "plain"}, 8),
+        pytest.param("cpsat", {"method": "plain"}, 10, marks=pytest.mark.slow),
+    ],
 )
 def test_count_reports_progress_as_it_goes(name: str, options: dict, n: int) -> None:
     import cp_queens.engines._cpsat.runner as runner

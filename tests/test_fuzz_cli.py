@@ -17,6 +17,7 @@ forking them from this threaded test process can hang, and they have tests of th
 from __future__ import annotations
 
 import argparse
+import itertools
 import resource
 import time
 from pathlib import Path
@@ -206,8 +207,10 @@ QUICK_COMMANDS = [
 ]
 
 
+#: Four examples a command in the default run: a smoke test of every command; the slow
+#: run's ``test_any_arguments_many_examples`` asks 150 of each, the same checks and more.
 @pytest.mark.parametrize("command", QUICK_COMMANDS)
-@_fuzz(8)
+@_fuzz(4)
 @given(data=st.data())
 def test_any_arguments_end_in_a_documented_code_and_one_line(
     capsys, monkeypatch, tmp_path_factory, command: str, data
@@ -282,15 +285,16 @@ def test_no_option_reads_numbers_with_int_or_float() -> None:
     assert {name for _, name in _numeric(PARSERS["count"])} >= {"N", "--workers", "--time-limit"}
 
 
+# One test per command, every spelling in it (42 test items cost the run more in their
+# reports than the parser takes to refuse them).
 @pytest.mark.parametrize("command", ["count", "solve", "enumerate", "verify", "complete", "trace"])
-@pytest.mark.parametrize("loose", LOOSE_NUMBERS)
 def test_numbers_in_other_scripts_or_with_underscores_are_refused(
-    capsys, monkeypatch, tmp_path, command: str, loose: str
+    capsys, monkeypatch, tmp_path, command: str
 ) -> None:
     monkeypatch.chdir(tmp_path)  # should a run get through, what it writes lands here
     board = tmp_path / "board.txt"
     board.write_text("Q . . .\n. . . .\n. . . .\n. . . .\n")
-    for action, name in _numeric(PARSERS[command]):
+    for loose, (action, name) in itertools.product(LOOSE_NUMBERS, _numeric(PARSERS[command])):
         positional = [] if not action.option_strings else {
             "count": ["6"], "solve": ["6"], "enumerate": ["6"], "trace": ["4", "-o", "t.svg"],
             "verify": [str(board)], "complete": [str(board)],

@@ -21,7 +21,9 @@ Re-derive the graph by hand with ``python tests/test_imports.py`` (prints
 from __future__ import annotations
 
 import ast
+import functools
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "cp_queens"
@@ -37,16 +39,34 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
-def _under_type_checking(tree: ast.Module) -> set[int]:
-    """Ids of the nodes inside ``if TYPE_CHECKING:`` blocks (they never run)."""
-    hidden: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If):
-            test = node.test
-            name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", None)
-            if name == "TYPE_CHECKING":
-                hidden.update(id(inner) for sub in node.body for inner in ast.walk(sub))
-    return hidden
+def _is_type_checking(node: ast.AST) -> bool:
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", None)
+    return name == "TYPE_CHECKING"
+
+
+#: The fields of a node that hold statements. An import is a statement, so reading
+#: these (and not every expression, as ``ast.walk`` would: four times the work) finds
+#: every import at every depth: module, class, function, loop, ``with``, ``try`` and
+#: ``match`` bodies alike.
+STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every statement of ``tree`` at every depth, but those inside ``if TYPE_CHECKING:``
+    blocks (they never run; the block's ``else:`` does)."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in STATEMENT_FIELDS:
+            if field == "body" and _is_type_checking(node):
+                continue
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                stack.extend(inner)
 
 
 def every_import(name: str, path: Path) -> set[str]:
@@ -57,12 +77,9 @@ def every_import(name: str, path: Path) -> set[str]:
     import y`` are edges to ``P.x``.
     """
     tree = ast.parse(path.read_text())
-    hidden = _under_type_checking(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in hidden:
-            continue
+    for node in _statements(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -75,9 +92,17 @@ def every_import(name: str, path: Path) -> set[str]:
     return {module for module in found if module in MODULES}
 
 
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:
+    return {name: frozenset(every_import(name, path) - {name}) for name, path in MODULES.items()}
+
+
 def import_graph() -> dict[str, set[str]]:
-    """Every module's imports (every edge ``every_import`` finds, parents included)."""
-    return {name: every_import(name, path) - {name} for name, path in MODULES.items()}
+    """Every module's imports (every edge ``every_import`` finds, parents included).
+
+    Read once per process: the package's files do not change during a test run, and
+    five tests here read the graph (each gets its own copy)."""
+    return {name: set(targets) for name, targets in _graph().items()}
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -127,6 +152,58 @@ def test_an_import_of_a_name_from_the_parent_package_is_an_edge(tmp_path: Path) 
         "cp_queens.parallel.local",
         "cp_queens",
         "cp_queens.errors",
+    }
+
+
+def test_an_import_counts_at_every_depth_but_under_type_checking(tmp_path: Path) -> None:
+    """The statements read are every statement but a ``TYPE_CHECKING`` block's: imports
+    in classes, loops, ``with``, ``try``/``except``/``else``/``finally`` and ``match``
+    bodies, nested functions and the block's ``else:`` all count."""
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    import cp_queens.errors\n"
+        "    if True:\n"
+        "        import cp_queens.stats\n"
+        "else:\n"
+        "    import cp_queens.budget\n"
+        "class C:\n"
+        "    def f(self):\n"
+        "        def g():\n"
+        "            import cp_queens.problem\n"
+        "for _ in ():\n"
+        "    while False:\n"
+        "        import cp_queens.verify\n"
+        "with open('x') as f:\n"
+        "    import cp_queens.render\n"
+        "try:\n"
+        "    import cp_queens.limits\n"
+        "except ImportError:\n"
+        "    import cp_queens.output\n"
+        "else:\n"
+        "    import cp_queens.formats\n"
+        "finally:\n"
+        "    import cp_queens.places\n"
+        "match 1:\n"
+        "    case 1:\n"
+        "        import cp_queens.wording\n"
+        "x = [lambda: 1]\n"
+    )
+    found = every_import("cp_queens.m", module)
+    assert found == {
+        f"cp_queens.{m}"
+        for m in (
+            "budget",
+            "problem",
+            "verify",
+            "render",
+            "limits",
+            "output",
+            "formats",
+            "places",
+            "wording",
+        )
     }
 
 

@@ -40,12 +40,14 @@ def label(options: tuple[str, str, str]) -> str:
     return "/".join(options)
 
 
+# One test per combination, every n in it: the boards take milliseconds, and 192 test
+# items cost the run more in their reports than in their searches.
 @pytest.mark.parametrize("options", COMBINATIONS, ids=label)
-@pytest.mark.parametrize("n", range(1, 9))
-def test_every_combination_finds_the_reference_solutions(options, n: int) -> None:
-    found = list(engine(options).solutions(Problem(n)))
-    assert len(found) == len(set(found)), "duplicates"
-    assert set(found) == reference_set(n)
+def test_every_combination_finds_the_reference_solutions(options) -> None:
+    for n in range(1, 9):
+        found = list(engine(options).solutions(Problem(n)))
+        assert len(found) == len(set(found)), f"duplicates at n={n}"
+        assert set(found) == reference_set(n), f"n={n}"
 
 
 @pytest.mark.slow
@@ -68,13 +70,13 @@ COMPLETIONS = [
 
 
 @pytest.mark.parametrize("options", COMBINATIONS, ids=label)
-@pytest.mark.parametrize("problem", COMPLETIONS, ids=lambda p: f"{p.n}:{p.fixed}")
-def test_completions_match_the_reference(options, problem: Problem) -> None:
-    expected = set(engines.get("reference").solutions(problem))
-    found = list(engine(options).solutions(problem))
-    assert len(found) == len(set(found))
-    assert set(found) == expected
-    assert all(problem.admits(p) and verify(p) for p in found)
+def test_completions_match_the_reference(options) -> None:
+    for problem in COMPLETIONS:
+        expected = set(engines.get("reference").solutions(problem))
+        found = list(engine(options).solutions(problem))
+        assert len(found) == len(set(found)), problem
+        assert set(found) == expected, problem
+        assert all(problem.admits(p) and verify(p) for p in found), problem
 
 
 def test_plain_search_is_the_reference_backtracker() -> None:
@@ -175,18 +177,55 @@ def supported_by_brute_force(domains: list[int]) -> list[int] | None:
     return supported if found else None
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.integers(min_value=1, max_value=(1 << 6) - 1), min_size=1, max_size=6))
-def test_alldiff_prune_keeps_exactly_the_supported_values(domains: list[int]) -> None:
+#: Examples per property in the default run; the slow run asks each for 400 (the
+#: brute force behind them costs up to a second per hundred examples).
+QUICK, THOROUGH = 50, 400
+
+
+def examples(count: int):
+    return settings(max_examples=count, deadline=None)
+
+
+PRUNE_DOMAINS = st.lists(st.integers(min_value=1, max_value=(1 << 6) - 1), min_size=1, max_size=6)
+
+
+def check_prune_keeps_exactly_the_supported_values(domains: list[int]) -> None:
     assert alldiff_prune(domains) == supported_by_brute_force(domains)
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    st.lists(st.integers(min_value=1, max_value=(1 << 8) - 1), min_size=1, max_size=7),
-    st.integers(min_value=0, max_value=8),
-)
+@examples(QUICK)
+@given(PRUNE_DOMAINS)
+def test_alldiff_prune_keeps_exactly_the_supported_values(domains: list[int]) -> None:
+    check_prune_keeps_exactly_the_supported_values(domains)
+
+
+@pytest.mark.slow
+@examples(THOROUGH)
+@given(PRUNE_DOMAINS)
+def test_alldiff_prune_keeps_exactly_the_supported_values_thoroughly(domains: list[int]) -> None:
+    check_prune_keeps_exactly_the_supported_values(domains)
+
+
+SHIFTED_DOMAINS = st.lists(st.integers(min_value=1, max_value=(1 << 8) - 1), min_size=1, max_size=7)
+SHIFTS = st.integers(min_value=0, max_value=8)
+
+
+@examples(QUICK)
+@given(SHIFTED_DOMAINS, SHIFTS)
 def test_alldiff_prune_sees_the_same_with_values_shifted(domains: list[int], by: int) -> None:
+    check_prune_sees_the_same_with_values_shifted(domains, by)
+
+
+@pytest.mark.slow
+@examples(THOROUGH)
+@given(SHIFTED_DOMAINS, SHIFTS)
+def test_alldiff_prune_sees_the_same_with_values_shifted_thoroughly(
+    domains: list[int], by: int
+) -> None:
+    check_prune_sees_the_same_with_values_shifted(domains, by)
+
+
+def check_prune_sees_the_same_with_values_shifted(domains: list[int], by: int) -> None:
     """The search hands the diagonals in shifted (values ``q + r``): only the bits move."""
     shifted = [domain << by for domain in domains]
     expected = supported_by_brute_force(domains)

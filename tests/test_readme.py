@@ -97,8 +97,11 @@ def test_the_matcher_tells_right_from_wrong() -> None:
     assert not interleaves(["a", "b"], ["b", "a"], [])  # stdout keeps its order
 
 
+@pytest.mark.slow
 def test_python_m_doctest_readme_works_too() -> None:
-    """``python -m doctest README.md``, as a reader might try it."""
+    """``python -m doctest README.md``, as a reader might try it. The same blocks run as
+    doctests in this process in the default run (``test_python_examples_in_the_readme_run``);
+    the fresh interpreter this needs is the slow run's."""
     done = subprocess.run(
         [sys.executable, "-m", "doctest", str(README)], capture_output=True, text=True
     )

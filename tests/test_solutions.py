@@ -36,9 +36,16 @@ def superqueen(q: tuple[int, ...]) -> bool:
 # -- lesson 01 ---------------------------------------------------------------
 
 
-def test_key_1_model_and_counts() -> None:
+def test_key_1_model_is_correct_up_to_8() -> None:
+    # the counts of exercise 1 come from this same model; enumerating n = 10 with it
+    # (most of the cost) is the slow twin's
     key = load("lesson01")
     assert check_model(key.card_model, n_max=8).ok
+
+
+@pytest.mark.slow
+def test_key_1_counts_its_model_at_4_6_8_and_10() -> None:
+    key = load("lesson01")
     assert key.exercise_1() == {n: cp_queens.count(n) for n in (4, 6, 8, 10)}
 
 
@@ -178,14 +185,27 @@ def test_key_15_two_queens_no_completion() -> None:
     assert cross_check(problem, "cpsat", exists=False) is None
 
 
+# An eighth of the board: every square is the image of one of these under a symmetry of
+# the square, which maps the completions of one given queen onto those of its image.
+OCTANT = [(row, col) for row in range(4) for col in range(row, 4)]
+
+
 def test_key_16_fewest_queens_forcing_a_unique_completion() -> None:
     key = load("lesson06")
     k, problem = key.exercise_16()
     assert len(problem.fixed) == k
     assert cp_queens.count(problem, engine="cpsat") == 1
     # no board with k - 1 given queens has exactly one completion (asked square by square,
-    # of the backtracker: a fact about the board, which any engine's count states)
+    # of the backtracker: a fact about the board, which any engine's count states); the
+    # squares of one octant stand for all 64 here, the slow twin asks every one
     assert k == 2
+    assert len(OCTANT) == 10
+    for row, col in OCTANT:
+        assert cp_queens.count(8, fixed={row: col}, engine="reference") != 1
+
+
+@pytest.mark.slow
+def test_key_16_no_single_queen_on_any_of_the_64_squares_forces_a_unique_completion() -> None:
     for row in range(8):
         for col in range(8):
             assert cp_queens.count(8, fixed={row: col}, engine="reference") != 1
@@ -202,12 +222,26 @@ def test_key_18_local_search_refuses_to_judge_completions() -> None:
     assert "does not support pre-placed queens" in key.exercise_18()
 
 
-def test_key_19_blocked_squares_leave_one_solution() -> None:
+@pytest.mark.parametrize(
+    "n, blocks",
+    [
+        # n = 6 (one canonical solution to keep) takes the key's branch and bound through
+        # the same code in a few ms; n = 8, the exercise's board, takes a second: slow run
+        (6, None),
+        pytest.param(8, 8, marks=pytest.mark.slow),
+    ],
+)
+def test_key_19_blocked_squares_leave_one_solution(n: int, blocks: int | None) -> None:
     key = load("lesson06")
-    k, problem = key.exercise_19()
-    assert not problem.fixed and len(problem.blocked) == k == 8
+    k, problem = key.exercise_19(n)
+    assert problem.n == n and not problem.fixed and len(problem.blocked) == k >= 1
+    assert blocks is None or k == blocks
     for name in ("reference", "cpsat", "fast"):
         assert cp_queens.count(problem, engine=name) == 1, name
+
+
+def test_key_19_one_blocked_square_is_never_enough() -> None:
+    key = load("lesson06")
     # one x is never enough: recount the solutions through each square
     through = [
         cp_queens.count(8, fixed={r: c}, engine="reference") for r in range(8) for c in (0, 3)

@@ -105,12 +105,17 @@ def test_keys_name_kind_and_prefix() -> None:
     assert sub.key == "edge:3.0.2"
 
 
-def test_compiled_kernels_on_small_boards_agree_with_the_interpreted_ones() -> None:
+#: n = 11 takes the interpreted kernels 0.28 s of CPU, four times n = 1..10 together:
+#: the slow run's. Both kinds of subproblem (corner, edge) occur from n = 4 on.
+@pytest.mark.parametrize(
+    "sizes", [range(1, 11), pytest.param(range(11, 12), marks=pytest.mark.slow)], ids=str
+)
+def test_compiled_kernels_on_small_boards_agree_with_the_interpreted_ones(sizes: range) -> None:
     """The compiled kernels are exact on small boards too (every kind, depths that leave
     0..3 rows to search), subtree by subtree the same figures as the interpreted ones."""
     if split_module.loader.COMPILED is None:
         pytest.skip(f"no compiled kernels here: {split_module.loader.MISSING}")
-    for n in range(1, 12):
+    for n in sizes:
         for depth in (1, 2, n - 3, n - 2, n):
             if depth < 1:
                 continue
