@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,12 @@ def probes(result: StudentResult) -> dict[str, str]:
 
 SIZES = [1, 4, 5, 6]
 SECRET = "CPQ_TEST_SECRET_TOKEN"
+#: The mark of the class graded once for the session: a word of its own, not this
+#: process's ``MARK``, which the other runs of this module carry (their label, their
+#: arguments). The class's record is read by every worker, and a worker looking for
+#: the class's processes while another worker's runs carry that worker's ``MARK`` would
+#: take those for survivors.
+CLASS_MARK = "cpqclass" + uuid.uuid4().hex[:12]
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +114,7 @@ def listener() -> Iterator[tuple[socket.socket, socket.socket]]:
     tcp = socket.create_server(("127.0.0.1", 0))
     tcp.settimeout(0.1)
     unix = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    unix.bind("\0" + MARK)
+    unix.bind("\0" + CLASS_MARK)
     unix.listen()
     unix.settimeout(0.1)
     yield tcp, unix
@@ -174,7 +181,7 @@ def grade_the_class(
             "cpsat8.py": hostile.CPSAT_8,
             "right.py": hostile.RIGHT,
         },
-        MARK=MARK,
+        MARK=CLASS_MARK,
         OUT=out,
         CLASS=base / "class",
         KEYS=KEYS_DIR,
@@ -182,7 +189,7 @@ def grade_the_class(
         PORT=listener[0].getsockname()[1],
     )
     before = len(runs.outcomes)
-    os.environ[SECRET] = MARK + "-secret"  # a token in the grader's environment
+    os.environ[SECRET] = CLASS_MARK + "-secret"  # a token in the grader's environment
     try:
         results = {r.student: r for r in grade(folder, SIZES, jobs=2)}
     finally:
@@ -201,7 +208,7 @@ def grade_the_class(
         "results": results,
         "out": out,
         "marks": (out / "marks.csv").read_text(),
-        "mark": MARK,  # this process's: the class's processes and output carry it
+        "mark": CLASS_MARK,  # the class's processes and output carry it
         "ended": {space: o.ended for o in outcomes for space in o.namespaces},
         "survivors": [o.survivors for o in outcomes],
         "reached": reached,

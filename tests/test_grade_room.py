@@ -7,6 +7,7 @@ reads its output. Cheap probes (well under a second each) are in the default run
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import subprocess
@@ -15,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from cp_queens.grading import sandbox
@@ -53,13 +55,21 @@ def test_stop_all_ends_every_running_room_and_refuses_new_ones() -> None:
         thread.start()
     try:
         deadline = time.monotonic() + 30
-        while len(sandbox._RUNNING) < 2 and not raised and time.monotonic() < deadline:
-            time.sleep(0.05)
+        up: dict[int, list[psutil.Process]] = {}
+        while not raised and time.monotonic() < deadline:
+            up = {root: room_processes([root]) for root in list(sandbox._RUNNING)}
+            if len(up) == 2 and all(up.values()):
+                break
+            time.sleep(0.01)
         assert not raised
-        assert len(sandbox._RUNNING) == 2  # both rooms are up, their submissions asleep
+        assert len(up) == 2 and all(up.values())  # both rooms are up, their PID 1 at least
+        rooms = [process for found in up.values() for process in found]
         sandbox.stop_all()
         for thread in threads:
             thread.join(30)
+        # However early it came, the stop ended every room: none lives on without its
+        # grader (killing bwrap first once orphaned a room not yet looked into).
+        assert still_alive(rooms) == []
         assert not any(thread.is_alive() for thread in threads)
         assert [type(error) for error in raised] == [sandbox.Stopped] * 2, (raised, outcomes)
         assert outcomes == []
@@ -71,7 +81,57 @@ def test_stop_all_ends_every_running_room_and_refuses_new_ones() -> None:
     outcome = sandbox.run("def model(n):\n    return [[0]] if n == 1 else []\n", [1], limits)
     assert [m["event"] for m in outcome.messages][:2] == ["loaded", "start"]
     assert set(outcome.cpu_by_size) == {1}  # the grader measured the size it asked
-    assert sandbox_watch.members(outcome.namespaces) == []
+    assert sandbox_watch.members(outcome.namespaces, started_before=outcome.ended) == []
+
+
+def room_processes(roots: set[int] | list[int]) -> list[psutil.Process]:
+    """The processes of the rooms below ``roots`` (bwrap's pids): the harness and what it
+    started, found while bwrap is alive to be their parent."""
+    found = []
+    for root in list(roots):
+        with contextlib.suppress(psutil.Error):
+            found += [
+                process
+                for process in psutil.Process(root).children(recursive=True)
+                if "/harness/child.py" in " ".join(process.cmdline())
+            ]
+    return found
+
+
+def still_alive(processes: list[psutil.Process], seconds: float = 5.0) -> list[int]:
+    """Those of ``processes`` still running after ``seconds`` (the same process: psutil
+    compares the start time, so a reused pid is not taken for it)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = [p.pid for p in processes if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+GRADER_KILLED = """
+import sys
+from cp_queens.grading import sandbox
+sandbox.run(sys.argv[1], [1], sandbox.Limits(wall_seconds=60))
+"""
+
+
+def test_a_grader_killed_with_9_leaves_no_room_running() -> None:
+    """Nothing of a room outlives its grader, even one killed with -9 while the submission
+    sleeps: bwrap dies with the grader, and the room's first process with bwrap."""
+    grader = subprocess.Popen([sys.executable, "-c", GRADER_KILLED, SLEEPER])
+    try:
+        deadline = time.monotonic() + 30
+        rooms: list[psutil.Process] = []
+        while len(rooms) < 2 and time.monotonic() < deadline:  # its PID 1 and the submission
+            time.sleep(0.02)
+            rooms = room_processes([grader.pid])
+        assert len(rooms) == 2, "the room did not start"
+        grader.kill()
+    finally:
+        grader.kill()
+        grader.wait()
+    assert still_alive(rooms) == []
 
 
 #: What a submission can reach of the machine through /proc, printed as ``PROBE name=value``.
@@ -144,7 +204,7 @@ def test_the_room_reaches_nothing_of_the_machine(monkeypatch: pytest.MonkeyPatch
     assert found["mem"] == "PermissionError"
     assert "grader-secret-value" not in found["environ"]
     assert f"PWD={os.getcwd()}" not in found["environ"]
-    assert sandbox_watch.members(outcome.namespaces) == []
+    assert sandbox_watch.members(outcome.namespaces, started_before=outcome.ended) == []
 
 
 def json_list(text: str) -> list[int]:

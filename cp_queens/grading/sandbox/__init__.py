@@ -178,11 +178,11 @@ def stop_all() -> None:
     (0.05 s), waits until it is gone, and raises ``Stopped``; a ``run`` called afterwards
     raises ``Stopped`` without starting anything. ``resume`` lets runs start again."""
     _STOPPING.set()
-    with _RUNNING_LOCK:
-        roots = list(_RUNNING)
-    # The run's own thread kills the tree and reaps; killing the first process here too
-    # ends a room whose thread is busy (bwrap's room dies with it: --die-with-parent).
-    watcher.kill(roots)
+    # Nothing is killed here: each run's own thread finds its whole tree from bwrap, then
+    # kills it. Killing bwrap first (as this did) orphaned a room its thread had not yet
+    # looked into: the harness, the room's PID 1, is no longer bwrap's child to find, and
+    # having changed its user it lost bwrap's --die-with-parent signal (the kernel clears
+    # it on a change of credentials), so the submission lived on after the grader.
 
 
 def resume() -> None:

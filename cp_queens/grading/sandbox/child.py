@@ -116,6 +116,7 @@ def _first_process() -> None:
     ends, when the submission's process ends, with its status (128 + the signal),
     which the kernel follows by ending every process left in the namespace."""
     _dumpable(False)
+    _die_with_bwrap()
     child = os.fork()
     if child == 0:
         _dumpable(True)  # the submission's own process: its /proc/self is its own
@@ -136,6 +137,20 @@ def _first_process() -> None:
         if pid == child:
             code = os.waitstatus_to_exitcode(status)
             os._exit(128 - code if code < 0 else code)
+
+
+def _die_with_bwrap() -> None:
+    """Be killed when bwrap, this process's parent outside the room, ends (the grader
+    killed with -9: bwrap's ``--die-with-parent`` ends bwrap). bwrap set this signal, but
+    the kernel clears it when a process changes its user (``_become``), and without it
+    the room, orphaned, outlived the grader. As the room's PID 1, its end ends the room."""
+    import ctypes
+    import signal
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
 
 
 def _dumpable(flag: bool) -> None:
