@@ -144,21 +144,24 @@ def _die_with_bwrap() -> None:
     killed with -9: bwrap's ``--die-with-parent`` ends bwrap). bwrap set this signal, but
     the kernel clears it when a process changes its user (``_become``), and without it
     the room, orphaned, outlived the grader. As the room's PID 1, its end ends the room."""
-    import ctypes
     import signal
 
     pr_set_pdeathsig = 1
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    _prctl("PR_SET_PDEATHSIG", pr_set_pdeathsig, int(signal.SIGKILL))
 
 
 def _dumpable(flag: bool) -> None:
+    pr_set_dumpable = 4
+    _prctl("PR_SET_DUMPABLE", pr_set_dumpable, int(flag))
+
+
+def _prctl(name: str, option: int, value: object, detail: object = 0) -> None:
+    """``prctl(option, value, detail)``, refused as an ``OSError`` naming ``name``: the
+    harness never goes on without a setting it asked for."""
     import ctypes
 
-    pr_set_dumpable = 4
-    if ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, int(flag), 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE) failed")
+    if ctypes.CDLL(None, use_errno=True).prctl(option, value, detail, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({name}) failed")
 
 
 def _renumber(out: int, control: int) -> tuple[int, int]:
@@ -288,12 +291,9 @@ def _seccomp(lines: list[tuple[int, int, int, int]]) -> None:
 
     filters = (Filter * len(lines))(*(Filter(*line) for line in lines))
     program = Program(len(lines), filters)
-    libc = ctypes.CDLL(None, use_errno=True)
     pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
-    if libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
-    if libc.prctl(pr_set_seccomp, seccomp_mode_filter, ctypes.byref(program), 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+    _prctl("PR_SET_NO_NEW_PRIVS", pr_set_no_new_privs, 1)
+    _prctl("PR_SET_SECCOMP", pr_set_seccomp, seccomp_mode_filter, ctypes.byref(program))
 
 
 def _result(n: int, produced: Any, budget: list[int]) -> str:
