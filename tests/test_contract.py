@@ -133,16 +133,10 @@ def check_unique_counts(engine: Engine, ns: list[int]) -> None:
         assert answer.stats is not None and answer.stats.extra["unique"] == unique(n)
 
 
-def set_sizes(engine: Engine, engine_name: str, *, every: bool = False) -> list[int]:
-    return sizes(engine_name, fit(engine, check_up_to(engine_name)), every=every)
-
-
-def count_sizes(engine: Engine, engine_name: str, *, every: bool = False) -> list[int]:
-    return sizes(engine_name, fit(engine, check_up_to(engine_name) + 1), every=every)
-
-
-def unique_sizes(engine: Engine, engine_name: str, *, every: bool = False) -> list[int]:
-    return sizes(engine_name, fit(engine, min(8, check_up_to(engine_name))), every=every)
+def largest(engine: Engine, engine_name: str, task: str) -> int:
+    """The largest size the per-size check of ``task`` takes on the engine."""
+    up_to = check_up_to(engine_name)
+    return fit(engine, {"solutions": up_to, "count": up_to + 1, "unique": min(8, up_to)}[task])
 
 
 def test_solution_sets_equal_the_reference(make_engine: MakeEngine, engine_name: str) -> None:
@@ -151,7 +145,7 @@ def test_solution_sets_equal_the_reference(make_engine: MakeEngine, engine_name:
         with pytest.raises(UnsupportedTaskError):
             engine.solutions(Problem(6))
         return
-    check_solution_sets(engine, set_sizes(engine, engine_name))
+    check_solution_sets(engine, sizes(engine_name, largest(engine, engine_name, "solutions")))
 
 
 def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
@@ -160,7 +154,7 @@ def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
         with pytest.raises(UnsupportedTaskError):
             engine.count(Problem(6))
         return
-    check_counts(engine, count_sizes(engine, engine_name))
+    check_counts(engine, sizes(engine_name, largest(engine, engine_name, "count")))
 
 
 def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
@@ -169,7 +163,7 @@ def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> 
         with pytest.raises(UnsupportedTaskError):
             engine.count(Problem(6))
         return
-    check_unique_counts(engine, unique_sizes(engine, engine_name))
+    check_unique_counts(engine, sizes(engine_name, largest(engine, engine_name, "unique")))
 
 
 @pytest.mark.slow
@@ -178,9 +172,9 @@ def test_every_size_on_the_process_engines(name: str) -> None:
     """The sizes the default run leaves out on the engines that start a process per call:
     every solution set, count and unique count up to their ``CHECK_UP_TO``."""
     engine = build_or_skip(name)
-    check_solution_sets(engine, set_sizes(engine, name, every=True))
-    check_counts(engine, count_sizes(engine, name, every=True))
-    check_unique_counts(engine, unique_sizes(engine, name, every=True))
+    check_solution_sets(engine, sizes(name, largest(engine, name, "solutions"), every=True))
+    check_counts(engine, sizes(name, largest(engine, name, "count"), every=True))
+    check_unique_counts(engine, sizes(name, largest(engine, name, "unique"), every=True))
 
 
 def test_the_default_sizes_of_a_process_engine_keep_its_edges() -> None:

@@ -103,10 +103,18 @@ def still_alive(processes: list[psutil.Process], seconds: float = 5.0) -> list[i
     compares the start time, so a reused pid is not taken for it)."""
     deadline = time.monotonic() + seconds
     while True:
-        left = [p.pid for p in processes if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        left = [process.pid for process in processes if _running(process)]
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.05)
+
+
+def _running(process: psutil.Process) -> bool:
+    """Alive, and not a zombie (it may end between the two questions: then it is not)."""
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 GRADER_KILLED = """
@@ -127,7 +135,6 @@ def test_a_grader_killed_with_9_leaves_no_room_running() -> None:
             time.sleep(0.02)
             rooms = room_processes([grader.pid])
         assert len(rooms) == 2, "the room did not start"
-        grader.kill()
     finally:
         grader.kill()
         grader.wait()
