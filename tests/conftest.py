@@ -23,6 +23,7 @@ from tests.helpers import (
     UNREGISTERED,
     build_or_skip,
     run_example_once,
+    session_folder,
 )
 
 
@@ -87,7 +88,4 @@ def example_run(
 ) -> Callable[..., subprocess.CompletedProcess[str]]:
     """``example_run(name, *args)``: the run of ``examples/name``, made once per session
     and shared by every test (and every xdist worker) that reads it."""
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # the session's folder, above each worker's own
-    return functools.partial(run_example_once, shared / "example-runs")
+    return functools.partial(run_example_once, session_folder(tmp_path_factory) / "example-runs")

@@ -16,10 +16,15 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cp_queens import Problem, engines
 from cp_queens.problem import Placement
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pytest
 
 #: OEIS A000170: number of ways to place n non-attacking queens, n = 1..20 (test oracle only).
 A000170 = [
@@ -286,36 +291,48 @@ def _wait(pid: int, timeout: float) -> int:
         time.sleep(0.01)
 
 
-def run_example_once(folder: Path, name: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """:func:`run_example` (through :class:`ExampleServer`), once per test session,
-    whichever worker asks first.
+def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every xdist worker of this test session shares: the session's, above each
+    worker's own (without xdist, the session's own)."""
+    shared = tmp_path_factory.getbasetemp()
+    return shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
 
-    Why: several tests read one lesson's output, and a lesson takes seconds; under
-    ``pytest -n`` they may land on different workers (pytest-xdist's grouping does not
-    hold with every pytest), so the run is kept in ``folder``, a directory all the
-    workers of the session share, under a lock: the others wait for it and read it.
+
+Made = TypeVar("Made")
+
+
+def once_per_session(folder: Path, key: str, make: Callable[[], Made]) -> Made:
+    """``make()``, made once per test session by whichever worker asks first and kept
+    (pickled) in ``folder``, a :func:`session_folder`, under a lock: the others wait for
+    it and read it.
+
+    Why: pytest-xdist's grouping does not hold with every pytest, and a module's fixture
+    is made again whenever a worker comes back to its module (``--dist worksteal``), so
+    a costly run that several tests read would otherwise be made on every worker, and
+    more than once on one.
     """
     import fcntl
-    import hashlib
-    import json
+    import pickle
 
     folder.mkdir(parents=True, exist_ok=True)
-    key = hashlib.sha256("\0".join([name, *args]).encode()).hexdigest()[:16]
-    saved = folder / f"{key}.json"
+    saved = folder / f"{key}.pickle"
     with open(folder / f"{key}.lock", "a") as lock:
         fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
         if saved.exists():
-            fields = json.loads(saved.read_text(encoding="utf-8"))
-            return subprocess.CompletedProcess(**fields)
-        result = example_server().run(name, *args)
-        fields = {
-            "args": result.args,
-            "returncode": result.returncode,
-            "stdout": result.stdout,
-            "stderr": result.stderr,
-        }
-        saved.write_text(json.dumps(fields), encoding="utf-8")
-    return result
+            return pickle.loads(saved.read_bytes())  # type: ignore[no-any-return]
+        made = make()
+        saved.write_bytes(pickle.dumps(made))
+    return made
+
+
+def run_example_once(folder: Path, name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """:func:`run_example` (through :class:`ExampleServer`), once per test session,
+    whichever worker asks first (:func:`once_per_session`): several tests read one
+    lesson's output, and a lesson takes seconds."""
+    import hashlib
+
+    key = hashlib.sha256("\0".join([name, *args]).encode()).hexdigest()[:16]
+    return once_per_session(folder, key, lambda: example_server().run(name, *args))
 
 
 #: The teacher's key: worked answers to the exercises, one module per lesson.

@@ -13,10 +13,8 @@ hostile code writes into what it execs). The signals to the grader are sent from
 from __future__ import annotations
 
 import csv
-import fcntl
 import json
 import os
-import pickle
 import socket
 import subprocess
 import sys
@@ -35,7 +33,7 @@ from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import watch as sandbox_watch
 from tests import hostile
-from tests.helpers import ROOT
+from tests.helpers import ROOT, once_per_session, session_folder
 from tests.hostile import KEYS_DIR, MARK, TOOLKIT_DIR, marked_processes, write_class
 
 pytestmark = pytest.mark.skipif(
@@ -122,15 +120,6 @@ def listener() -> Iterator[tuple[socket.socket, socket.socket]]:
     unix.close()
 
 
-def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder every xdist worker of this test session shares (the session's, above each
-    worker's own), as ``tests/conftest.py``'s ``example_run`` finds it."""
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    return shared
-
-
 @pytest.fixture(scope="module")
 def graded(
     runs: Runs,
@@ -143,16 +132,11 @@ def graded(
     another module, so with ``--dist worksteal`` this class was graded three or four
     times a run (1.2 s of CPU each). What the checks need goes with it: the mark its
     processes carried, its runs' PID namespaces, and what the listeners received."""
-    folder = session_folder(tmp_path_factory) / "hostile-class"
-    folder.mkdir(exist_ok=True)
-    saved = folder / "graded.pickle"
-    with open(folder / "lock", "a") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-        if saved.exists():
-            return pickle.loads(saved.read_bytes())
-        found = grade_the_class(runs, tmp_path_factory, listener)
-        saved.write_bytes(pickle.dumps(found))
-    return found
+    return once_per_session(
+        session_folder(tmp_path_factory),
+        "hostile-class",
+        lambda: grade_the_class(runs, tmp_path_factory, listener),
+    )
 
 
 def grade_the_class(
