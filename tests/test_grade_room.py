@@ -117,6 +117,52 @@ def _running(process: psutil.Process) -> bool:
         return False
 
 
+#: Ignores and blocks every signal it can, then loops: a stop must not ask it to end.
+DEAF = """
+import signal, time
+
+for number in signal.valid_signals():
+    try:
+        signal.signal(number, signal.SIG_IGN)
+    except (OSError, ValueError, RuntimeError):
+        pass
+signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+
+def model(n):
+    while True:
+        time.sleep(0.01)
+"""
+
+
+def test_stop_all_ends_a_room_deaf_to_every_signal_it_can_refuse() -> None:
+    """A submission that ignores and blocks every catchable signal is ended by the stop
+    at once, its room with it: the grader's kill cannot be refused."""
+    raised: list[BaseException] = []
+
+    def one() -> None:
+        try:
+            sandbox.run(DEAF, [1], sandbox.Limits(wall_seconds=60))
+        except BaseException as error:
+            raised.append(error)
+
+    thread = threading.Thread(target=one)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        rooms: list[psutil.Process] = []
+        while len(rooms) < 2 and not raised and time.monotonic() < deadline:
+            time.sleep(0.02)  # its PID 1 and the submission
+            rooms = room_processes(sandbox._RUNNING)
+        assert len(rooms) == 2 and not raised, raised
+        time.sleep(0.3)  # past its handlers: the submission is looping in model(1)
+        sandbox.stop_all()
+        thread.join(30)
+        assert [type(error) for error in raised] == [sandbox.Stopped]
+        assert still_alive(rooms) == []
+    finally:
+        sandbox.resume()
+
+
 GRADER_KILLED = """
 import sys
 from cp_queens.grading import sandbox
