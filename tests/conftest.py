@@ -61,6 +61,25 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("engine_name", chosen)
 
 
+def sampled_out(item: pytest.Item) -> bool:
+    """Whether ``item`` is a case a ``sampled(param, kept, engines=...)`` mark leaves to the
+    slow run: its engine is one of ``engines`` and its ``param`` is not in ``kept``."""
+    marker = item.get_closest_marker("sampled")
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if marker is None or params.get("engine_name") not in marker.kwargs["engines"]:
+        return False
+    param, kept = marker.args
+    return params[param] not in kept
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks the cases ``sampled`` leaves out as slow, before ``-m 'not slow'`` selects."""
+    for item in items:
+        if sampled_out(item):
+            item.add_marker(pytest.mark.slow)
+
+
 class SmallTemplate(TemplateEngine):
     """The template engine with a small ``max_n``: the contract must honour it."""
 

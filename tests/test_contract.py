@@ -30,6 +30,20 @@ from tests.helpers import UNREGISTERED, build_or_skip, reference_set, total, uni
 
 MakeEngine = Callable[..., Engine]
 
+#: Engines that start a solver process for every call (about 0.1 s of CPU each, whatever
+#: the size): by default their per-size checks below take the sizes in ``SAMPLE`` and the
+#: largest; the slow run takes every size (``test_every_size_on_the_process_engines``).
+PROCESS_ENGINES = ("cpmpy", "minizinc")
+
+
+def on_process_engines_by_default(param: str, *kept: object) -> pytest.MarkDecorator:
+    """On a process engine, only the cases of ``param`` in ``kept`` run by default; its other
+    cases join the slow run (tests/conftest.py marks them). The cases kept are the edges of
+    the family; the others go through the same code on another size or count, which costs
+    such an engine a solver process each."""
+    return pytest.mark.sampled(param, kept, engines=PROCESS_ENGINES)
+
+
 #: Largest n at which an engine's whole solution set (and count) is checked in the default
 #: run: bounded by how long the slowest engines take, not by what they can do.
 CHECK_UP_TO = {
@@ -61,6 +75,7 @@ def can(engine: Engine, task: str) -> bool:
 
 
 @pytest.mark.parametrize("n", [1, 4, 5, 8, 9, 12])
+@on_process_engines_by_default("n", 1, 12)
 def test_first_is_a_valid_solution(make_engine: MakeEngine, n: int) -> None:
     engine = make_engine()
     if n != fit(engine, n):
@@ -75,7 +90,20 @@ def test_first_is_a_valid_solution(make_engine: MakeEngine, n: int) -> None:
     assert (answer.stats.task, answer.stats.n) == ("first", n)
 
 
+@pytest.mark.parametrize("n", [1, 2])
+@on_process_engines_by_default("n", 1)
+def test_a_sampled_case_is_slow_exactly_where_it_is_left_out(
+    request: pytest.FixtureRequest, engine_name: str, n: int
+) -> None:
+    """tests/conftest.py marks the cases ``on_process_engines_by_default`` leaves out as
+    slow (here n = 2 on a process engine), and no other: were it not to, this case would
+    run by default unmarked and fail."""
+    left_out = engine_name in PROCESS_ENGINES and n != 1
+    assert (request.node.get_closest_marker("slow") is not None) == left_out
+
+
 @pytest.mark.parametrize("n", [2, 3])
+@on_process_engines_by_default("n", 3)
 def test_first_reports_no_solution(make_engine: MakeEngine, n: int) -> None:
     answer = make_engine().first(Problem(n))
     assert (answer.value, answer.complete, answer.outcome) == (None, True, "negative")
@@ -92,10 +120,6 @@ def test_unable_engines_say_so(make_engine: MakeEngine, engine_name: str) -> Non
             engine.count(Problem(6))
 
 
-#: Engines that start a solver process for every call (about 0.1 s of CPU each, whatever
-#: the size): by default their per-size checks below take the sizes in ``SAMPLE`` and the
-#: largest; the slow run takes every size (``test_every_size_on_the_process_engines``).
-PROCESS_ENGINES = ("cpmpy", "minizinc")
 #: The sizes a process engine is checked at by default: the one-square board, a board
 #: without a solution, a small board with several (and a symmetric one), and the largest
 #: its ``CHECK_UP_TO`` names.
@@ -184,6 +208,7 @@ def test_the_default_sizes_of_a_process_engine_keep_its_edges() -> None:
 
 
 @pytest.mark.parametrize("limit", [0, 1, 3, 5, 100])
+@on_process_engines_by_default("limit", 0, 1, 100)
 def test_streams_honour_their_limit(make_engine: MakeEngine, limit: int) -> None:
     engine = make_engine()
     if not engine.can_enumerate:
@@ -208,6 +233,7 @@ def _worker_threads() -> int:
 
 
 @pytest.mark.parametrize("take", [0, 1, 7])
+@on_process_engines_by_default("take", 0, 7)
 def test_closing_a_stream_early_leaves_no_thread_running(
     make_engine: MakeEngine, take: int
 ) -> None:
@@ -479,7 +505,7 @@ def test_one_engine_serves_two_threads_at_once(make_engine: MakeEngine) -> None:
 CEILING = 3e9
 #: Seconds a run may take, start-up (imports) included, on a loaded machine.
 STOPS_WITHIN = 20.0
-LIMIT = 1.0
+LIMIT = 0.3
 
 
 def _targets() -> list[str]:
