@@ -384,6 +384,11 @@ def judge_outcome(
             f"{outcome.garbled} line(s) on the grader's result channel were not the grader's: "
             "they were ignored"
         )
+    if outcome.escaped:
+        result.notes.append(
+            f"{len(outcome.escaped)} process(es) of this run still ran outside its sandbox "
+            "after it ended, and were killed: the sandbox did not hold (please report it)"
+        )
     if outcome.output_bytes > limits.output_kb << 10:
         result.notes.append(
             f"printed {_size(outcome.output_bytes)}; the feedback keeps the first "

@@ -126,6 +126,9 @@ class Outcome:
     # the kernel may give a number to another run's namespace).
     ended: float = 0.0
     survivors: list[int] = field(default_factory=list)  # processes left (never, we hope)
+    # Processes still running as the run's uid after its room had ended, outside its
+    # namespaces, killed before the uid was freed (``users.release``): a room escaped.
+    escaped: list[int] = field(default_factory=list)
 
     @property
     def signal(self) -> int | None:
@@ -250,13 +253,16 @@ def _run_in(
         "label": LABEL,
     }
     uid = users.acquire() if isolated and users.dropping() else None
+    escaped: list[int] = []
     try:
-        return _run_as(
+        outcome = _run_as(
             scratch, token, sizes, limits, settings, uid, result_read, control_write, beside
         )
     finally:
         if uid is not None:
-            users.release(uid)
+            escaped = users.release(uid)  # the room has ended: nothing should run as it
+    outcome.escaped = escaped
+    return outcome
 
 
 def _run_as(

@@ -346,7 +346,10 @@ def unavailable() -> str | None:
 
     import cp_queens.grading.sandbox.users as users
 
-    uid = users.acquire() if users.dropping() else None
+    try:
+        uid = users.acquire() if users.dropping() else None
+    except users.UserError as error:  # the uids' lock folder is not safe to use
+        return str(error)
     with tempfile.NamedTemporaryFile("w", suffix=".py") as probe:
         probe.write("def model(n):\n    return []\n")
         probe.flush()

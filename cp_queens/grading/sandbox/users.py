@@ -9,10 +9,26 @@ one chosen outside. Here each run takes a uid of its own from
 ``BASE .. BASE + COUNT`` (skipping any that ``/etc/passwd`` or ``/etc/group``
 names): a range systemd leaves to nobody (its container ranges end at
 1879048191, its dynamic users are 61184-65519) and no distribution assigns,
-so no file on the machine belongs to it and no other process runs as it; two
-runs at once never share one, so one cannot signal, trace or share a per-user
-limit (pipes, inotify, message queues) with another. ``nobody`` would do for the
-files, but every daemon that drops to it would share it.
+so no file on the machine belongs to it and no other process runs as it.
+``nobody`` would do for the files, but every daemon that drops to it would
+share it.
+
+Two runs at once never share a uid, even run by two graders (two lecturers,
+CI's test workers): a run holds its uid by an exclusive ``flock`` on a lock
+file of that uid in ``LOCKS``, a folder only root can write. The kernel frees
+the lock when its holder dies, however (``kill -9``): no stale lock outlives a
+grader, no uid is lost. ``flock`` (not ``lockf``) because its lock belongs to
+the open file, not the process: two threads of one grader opening the file
+each exclude each other too, where a second ``lockf`` of the same process
+would succeed. The set of uids this process holds is kept as well (with their
+lock files), so that its own runs skip them without a system call. So one
+run cannot signal, trace or share a per-user limit (``RLIMIT_NPROC``, pipes,
+inotify, message queues) with another. And since any process running as a
+run's uid is that run's, ``release`` first kills every process of the machine
+still running as it (real, effective or saved uid), as ioi/isolate cleans a
+box: a second line of defence behind the room's PID namespace, which should
+have ended them all already; ``acquire`` does the same for what a grader
+killed with -9 may have left.
 
 Bubblewrap needs to read the interpreter, which may live where only root can
 (``/root/.pyenv``), so it cannot itself run as that uid. Instead the grader
@@ -22,28 +38,45 @@ to the run's uid, with ``user.max_user_namespaces = 0`` inside (no namespace
 of the submission's own); bubblewrap joins it (``--userns``) keeping only
 ``CAP_SETUID``/``CAP_SETGID``, and the harness's first act is to become
 ``ROOM_USER``, leaving every group and capability behind. From then on every
-process of the room is that uid, outside as inside.
+process of the room is that uid, outside as inside. Each grader keeps the
+namespaces it made, one per uid its runs have held (two graders may each keep
+one for the same uid: only a mapping, used only while the lock is held).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import grp
 import os
 import pwd
+import signal
+import stat
 import subprocess
 import sys
 import threading
+import time
+from pathlib import Path
 
-#: The first uid (and gid) of the rooms, and how many there are.
-BASE = 1_900_000_000
+#: The first uid (and gid) of the rooms, and how many there are. (Graders before the
+#: lock files handed out uids from 1900000000, holding no lock: one still running beside
+#: this one, from another install, would share its uids and have its rooms killed.)
+BASE = 1_900_100_000
 COUNT = 1024
 
 #: The submission's uid and gid inside the room.
 ROOM_USER = 65534
 
+#: Where a uid is held: a lock file per uid, locked by the run that has it. Root's only.
+LOCKS = Path("/run/cp-queens/rooms")
+
+#: How long ``kill_all`` goes on finding and killing a uid's processes (a fork bomb may
+#: race it) before it gives up.
+KILL_SECONDS = 5.0
+
 _LOCK = threading.Lock()
-_TAKEN: set[int] = set()
+_TAKEN: dict[int, int] = {}  # uid -> its locked lock file, for the runs of this process
 _NAMESPACES: dict[int, int] = {}  # uid -> a descriptor of its user namespace
 
 #: Run as root by the helper: a user namespace of its own, told when its map is written,
@@ -81,18 +114,158 @@ def _free(uid: int) -> bool:
 
 
 def acquire() -> int:
-    """A uid no run going on uses (the lowest free one): release it when the run ends."""
+    """A uid no run on the machine uses (the lowest free one), with no process left of it:
+    ``release`` it when the run ends."""
+    folder = lock_folder()
+    try:
+        while True:
+            uid = _take(folder)
+            if uid is None:
+                raise UserError(
+                    f"all {COUNT} room uids from {BASE} are in use or named in /etc/passwd"
+                )
+            # What a grader killed with -9 may have left of a room that was ending.
+            _, left = _kill_until_none(uid, KILL_SECONDS)
+            if not left:
+                return uid
+            # (A process that SIGKILL does not end: the uid stays held, never handed out.)
+    finally:
+        os.close(folder)
+
+
+def _take(folder: int) -> int | None:
     with _LOCK:
         for uid in range(BASE, BASE + COUNT):
-            if uid not in _TAKEN and _free(uid):
-                _TAKEN.add(uid)
+            if uid in _TAKEN or not _free(uid):
+                continue
+            held = _hold(folder, uid)
+            if held is not None:
+                _TAKEN[uid] = held
                 return uid
-    raise UserError(f"all {COUNT} room uids from {BASE} are in use or named in /etc/passwd")
+    return None
 
 
-def release(uid: int) -> None:
-    with _LOCK:
-        _TAKEN.discard(uid)
+def _hold(folder: int, uid: int) -> int | None:
+    """The lock file of ``uid``, locked, or None if another run holds it."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(str(uid), flags, 0o600, dir_fd=folder)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def release(uid: int) -> list[int]:
+    """Kill every process still running as ``uid``, then free it for another run: the
+    processes killed (none, unless one escaped its room). A uid some process still has
+    after that is never handed out again by this grader."""
+    killed, left = _kill_until_none(uid, KILL_SECONDS)
+    if not left:
+        with _LOCK:
+            held = _TAKEN.pop(uid, None)
+        if held is not None:
+            os.close(held)  # the lock goes with the last descriptor of the open file
+    return killed
+
+
+def lock_folder() -> int:
+    """A descriptor of ``LOCKS``, made (0700) if missing; refused, with a line saying why,
+    unless it is a folder that only root can write: who can replace a lock file there
+    can hand one uid to two runs."""
+    try:
+        LOCKS.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(LOCKS, 0o700)
+        fd = os.open(LOCKS, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as error:
+        raise UserError(f"room uids: cannot use {LOCKS}: {_not_a_folder(error)}") from None
+    problem = _unsafe(os.fstat(fd))
+    if problem is not None:
+        os.close(fd)
+        raise UserError(f"room uids: refusing {LOCKS}: {problem}; only root may write there")
+    return fd
+
+
+def _not_a_folder(error: OSError) -> str:
+    if LOCKS.is_symlink():
+        return "it is a symbolic link"
+    if error.errno == errno.ENOTDIR or (LOCKS.exists() and not LOCKS.is_dir()):
+        return "it is not a folder"
+    return error.strerror or str(error)
+
+
+def _unsafe(status: os.stat_result) -> str | None:
+    if status.st_uid != 0:
+        return f"it belongs to uid {status.st_uid}, not root"
+    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"others can write it (mode {stat.S_IMODE(status.st_mode):04o})"
+    return None
+
+
+def kill_all(uid: int, seconds: float = KILL_SECONDS) -> list[int]:
+    """Kill every process on the machine whose real, effective or saved uid is ``uid``,
+    again and again until none is left (``seconds`` at most): the processes killed."""
+    return _kill_until_none(uid, seconds)[0]
+
+
+def _kill_until_none(uid: int, seconds: float) -> tuple[list[int], list[int]]:
+    """The processes of ``uid`` killed, and those still running when time ran out."""
+    killed: list[int] = []
+    deadline = time.monotonic() + seconds
+    while True:
+        found = _running_as(uid)
+        if not found or time.monotonic() > deadline:
+            return killed, found
+        for pid in found:
+            if _kill_if_running_as(pid, uid) and pid not in killed:
+                killed.append(pid)
+        time.sleep(0.001)  # a killed process takes a moment to be gone from /proc
+
+
+def _running_as(uid: int) -> list[int]:
+    """The processes whose real, effective or saved uid is ``uid``."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    return [int(name) for name in names if name.isdigit() and _runs_as(int(name), uid)]
+
+
+def _runs_as(pid: int, uid: int) -> bool:
+    """Is ``pid`` running (not a zombie: a zombie leader whose threads live on is) as
+    ``uid``, its real, effective or saved uid?"""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as source:
+            lines = source.read().splitlines()
+    except OSError:
+        return False  # gone
+    fields = {key: value.split() for key, _, value in (line.partition(b":") for line in lines)}
+    state, threads = fields.get(b"State", [b"X"])[0], fields.get(b"Threads", [b"0"])[0]
+    ended = state in (b"Z", b"X") and int(threads) <= 1
+    return not ended and str(uid).encode() in fields.get(b"Uid", [])[:3]
+
+
+def _kill_if_running_as(pid: int, uid: int) -> bool:
+    """SIGKILL ``pid`` if it still runs as ``uid``; asked and sent through a descriptor of
+    the process, so that a number reused by another process in between is not killed."""
+    try:
+        handle = os.pidfd_open(pid)
+    except OSError:
+        return False  # gone
+    try:
+        if not _runs_as(pid, uid):
+            return False
+        signal.pidfd_send_signal(handle, signal.SIGKILL)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(handle)
 
 
 def namespace(uid: int) -> int:
