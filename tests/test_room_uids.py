@@ -21,7 +21,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cp_queens.grading import sandbox
+from cp_queens.grading import sandbox, tasks
+from cp_queens.grading.discover import Submission
+from cp_queens.grading.grade import judge_outcome
+from cp_queens.grading.rubric import load
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import users
 
@@ -185,6 +188,20 @@ def test_a_lock_folder_others_could_change_is_refused(
 
 
 @as_root
+def test_a_lock_folder_in_a_folder_others_can_write_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Who can write the folder holding the lock folder can move it away, and a grader
+    after that would make a new, empty one."""
+    holder = tmp_path / "run"
+    holder.mkdir()
+    holder.chmod(0o777)
+    monkeypatch.setattr(users, "LOCKS", holder / "rooms")
+    with pytest.raises(users.UserError, match=f"refusing {holder}: others can write it"):
+        users.acquire()
+
+
+@as_root
 def test_a_missing_lock_folder_is_made_for_root_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -193,6 +210,7 @@ def test_a_missing_lock_folder_is_made_for_root_alone(
     os.close(users.lock_folder())
     assert folder.is_dir() and (folder.stat().st_mode & 0o777) == 0o700
     assert folder.stat().st_uid == 0
+    assert folder.parent.stat().st_mode & 0o022 == 0  # made too (0755, less a umask)
 
 
 #: Sleeps in model(1): its run stays up until its grader is killed.
@@ -207,7 +225,10 @@ def model(n):
 #: A grader process grading one sleeping submission.
 GRADES_A_SLEEPER = """
 import sys
-from cp_queens.grading import sandbox
+from cp_queens.grading import sandbox, tasks
+from cp_queens.grading.discover import Submission
+from cp_queens.grading.grade import judge_outcome
+from cp_queens.grading.rubric import load
 sandbox.run(sys.argv[1], [1], sandbox.Limits(wall_seconds=60))
 """
 
@@ -307,6 +328,11 @@ def test_a_process_of_the_run_s_uid_outside_its_room_is_killed_and_reported() ->
         assert [outcome.escaped for outcome in outcomes] == [[escaped.pid]]
         assert _ended(escaped) == -9
         assert outcomes[0].stopped is None and len(outcomes[0].messages) >= 3, outcomes
+        rubric = load()
+        handed_in = Submission("escaper", Path("escaper.py"), WAITS_FOR_A_SIGNAL)
+        expected = {1: tasks.reference(rubric.task, 1)}
+        graded = judge_outcome(handed_in, outcomes[0], [1], expected, rubric)
+        assert any("the sandbox did not hold" in note for note in graded.notes), graded.notes
     finally:
         if escaped is not None:
             escaped.kill()

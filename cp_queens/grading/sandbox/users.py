@@ -15,20 +15,21 @@ share it.
 
 Two runs at once never share a uid, even run by two graders (two lecturers,
 CI's test workers): a run holds its uid by an exclusive ``flock`` on a lock
-file of that uid in ``LOCKS``, a folder only root can write. The kernel frees
-the lock when its holder dies, however (``kill -9``): no stale lock outlives a
-grader, no uid is lost. ``flock`` (not ``lockf``) because its lock belongs to
-the open file, not the process: two threads of one grader opening the file
-each exclude each other too, where a second ``lockf`` of the same process
-would succeed. The set of uids this process holds is kept as well (with their
-lock files), so that its own runs skip them without a system call. So one
-run cannot signal, trace or share a per-user limit (``RLIMIT_NPROC``, pipes,
-inotify, message queues) with another. And since any process running as a
-run's uid is that run's, ``release`` first kills every process of the machine
-still running as it (real, effective or saved uid), as ioi/isolate cleans a
-box: a second line of defence behind the room's PID namespace, which should
-have ended them all already; ``acquire`` does the same for what a grader
-killed with -9 may have left.
+file of that uid in ``LOCKS``, a folder only root can write or move (the
+folder holding it is root's alone too). The kernel frees the lock when its
+holder dies, however (``kill -9``): no stale lock outlives a grader, no uid is
+lost. ``flock`` (not ``lockf``) because its lock belongs to the open file, not
+the process: two threads of one grader opening the file each exclude each
+other too, where a second ``lockf`` of the same process would succeed. The
+uids this process holds are kept as well (with their lock files), so that its
+own runs skip them without a system call. So one run cannot signal, trace or
+share a per-user limit (``RLIMIT_NPROC``, pipes, inotify, message queues) with
+another. And since any process running as a run's uid is that run's,
+``release`` first kills every process of the machine still running as it
+(real, effective or saved uid), as ioi/isolate cleans a box: a second line of
+defence behind the room's PID namespace, which should have ended them all
+already; ``acquire`` does the same for what a grader killed with -9 may have
+left.
 
 Bubblewrap needs to read the interpreter, which may live where only root can
 (``/root/.pyenv``), so it cannot itself run as that uid. Instead the grader
@@ -174,27 +175,39 @@ def release(uid: int) -> list[int]:
 
 
 def lock_folder() -> int:
-    """A descriptor of ``LOCKS``, made (0700) if missing; refused, with a line saying why,
-    unless it is a folder that only root can write: who can replace a lock file there
-    can hand one uid to two runs."""
+    """A descriptor of ``LOCKS``, made (0700, in a 0755 folder) if missing; refused, with
+    a line saying why, unless it and the folder holding it are folders only root can
+    write: who can replace a lock file, or the folder of them, can hand one uid to two
+    runs. Each is opened without following a link, and checked once open."""
+    holder = _root_only(LOCKS.parent, 0o755)
     try:
-        LOCKS.parent.mkdir(parents=True, exist_ok=True)
+        return _root_only(LOCKS, 0o700, within=holder)
+    finally:
+        os.close(holder)
+
+
+def _root_only(path: Path, mode: int, within: int | None = None) -> int:
+    """A descriptor of the folder ``path`` (the entry ``path.name`` of the open folder
+    ``within``, if given), made with ``mode`` if missing."""
+    name = str(path) if within is None else path.name
+    try:
         with contextlib.suppress(FileExistsError):
-            os.mkdir(LOCKS, 0o700)
-        fd = os.open(LOCKS, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            os.mkdir(name, mode, dir_fd=within)
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(name, flags, dir_fd=within)
     except OSError as error:
-        raise UserError(f"room uids: cannot use {LOCKS}: {_not_a_folder(error)}") from None
+        raise UserError(f"room uids: cannot use {path}: {_not_a_folder(path, error)}") from None
     problem = _unsafe(os.fstat(fd))
     if problem is not None:
         os.close(fd)
-        raise UserError(f"room uids: refusing {LOCKS}: {problem}; only root may write there")
+        raise UserError(f"room uids: refusing {path}: {problem}; only root may write there")
     return fd
 
 
-def _not_a_folder(error: OSError) -> str:
-    if LOCKS.is_symlink():
+def _not_a_folder(path: Path, error: OSError) -> str:
+    if path.is_symlink():
         return "it is a symbolic link"
-    if error.errno == errno.ENOTDIR or (LOCKS.exists() and not LOCKS.is_dir()):
+    if error.errno == errno.ENOTDIR or (path.exists() and not path.is_dir()):
         return "it is not a folder"
     return error.strerror or str(error)
 
