@@ -580,7 +580,19 @@ def _watch(argv: list[str]) -> tuple[int, str, float, float, set[int]]:
     reader.join()
     elapsed = time.monotonic() - started
     out, err = outputs[0]
-    time.sleep(0.3)  # a killed tree takes a moment to be reaped
+    # A killed tree takes a moment to be reaped: what is still there after 3 s was left.
+    left = _alive(seen)
+    until = time.monotonic() + 3
+    while left and time.monotonic() < until:
+        time.sleep(0.02)
+        left = _alive(seen)
+    return process.returncode, (err + out)[-600:], elapsed, peak, left
+
+
+def _alive(seen: dict[int, float]) -> set[int]:
+    """The processes of ``seen`` (pid: creation time) still running, zombies aside."""
+    import psutil
+
     left = set()
     for pid, created in seen.items():
         try:
@@ -589,7 +601,7 @@ def _watch(argv: list[str]) -> tuple[int, str, float, float, set[int]]:
                 left.add(pid)
         except psutil.Error:
             pass
-    return process.returncode, (err + out)[-600:], elapsed, peak, left
+    return left
 
 
 _LIBRARY = """
