@@ -28,7 +28,7 @@ import pytest
 from cp_queens import Problem
 from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.errors import CpQueensWarning, SolverFailedError, TimeLimitError
-from tests.helpers import build_or_skip, fake_minizinc
+from tests.helpers import build_or_skip, fake_minizinc, run_cli
 
 
 def _sleeper() -> str:
@@ -59,11 +59,15 @@ def _cli(*argv: str, env: dict[str, str] | None = None, **kwargs: object):
 def test_a_minizinc_hanging_while_solving_is_killed_at_the_deadline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The fake never stops, so any limit and grace end in the kill: both small here (the
+    product's 1 s grace would be waited out in full)."""
     sleeper = _sleeper()
     monkeypatch.setenv("PATH", fake_minizinc(tmp_path / "bin", sleeper))
     from cp_queens import engines
+    from cp_queens.engines import minizinc
 
-    engine, budget = engines.build("minizinc", time_limit=0.5)
+    monkeypatch.setattr(minizinc, "GRACE", 0.1)
+    engine, budget = engines.build("minizinc", time_limit=0.1)
     with pytest.warns(CpQueensWarning, match="did not stop"):
         answer = engine.count(Problem(8), budget=budget)
     with pytest.raises(TimeLimitError):
@@ -83,20 +87,23 @@ def test_a_minizinc_hanging_on_its_solver_list_is_one_error(
     (folder / "minizinc").write_text(f"#!/bin/sh\n{sleeper}\n")
     (folder / "minizinc").chmod(0o755)
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setattr(minizinc, "SOLVERS_JSON_SECONDS", 0.5)
-    with pytest.raises(SolverFailedError, match=r"did not answer within 0\.5 s"):
+    # It never answers: a tenth of a second shows the limit as well as the 5 s of the product.
+    monkeypatch.setattr(minizinc, "SOLVERS_JSON_SECONDS", 0.1)
+    with pytest.raises(SolverFailedError, match=r"did not answer within 0\.1 s"):
         minizinc.MiniZincEngine()
     assert not _running(sleeper)
 
 
-def test_a_crashing_minizinc_is_one_line_with_its_own_exit_code(tmp_path: Path) -> None:
+def test_a_crashing_minizinc_is_one_line_with_its_own_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CLI in this process: the crash is minizinc's, in a process of its own anyway."""
     crashing = 'echo "Segmentation fault (core dumped)" >&2\nkill -SEGV $$'
-    done = _cli(
-        "count", "8", "-e", "minizinc", env={"PATH": fake_minizinc(tmp_path / "bin", crashing)}
-    )
-    assert done.returncode == ExitCode.SOLVER_FAILED, done.stderr
-    assert done.stderr.count("\n") == 1
-    assert "Segmentation fault" in done.stderr and "internal error" not in done.stderr
+    monkeypatch.setenv("PATH", fake_minizinc(tmp_path / "bin", crashing))
+    code, _, err = run_cli(capsys, "count", "8", "-e", "minizinc")
+    assert code == ExitCode.SOLVER_FAILED, err
+    assert err.count("\n") == 1
+    assert "Segmentation fault" in err and "internal error" not in err
 
 
 @pytest.mark.slow  # 2 s; the default run kills a hanging minizinc's tree at its deadline
@@ -140,7 +147,28 @@ def test_choco_unable_to_start_is_one_line_with_its_own_exit_code() -> None:
     assert done.stderr.count("\n") == 1 and "cpmpy (choco)" in done.stderr
 
 
+def test_pumpkin_noise_stays_out_of_the_terminal_of_this_process(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """The CLI in this process, its output read at file descriptors 1 and 2 (``capfd``),
+    where a backend's own writes, or its solver process's, land too. A fresh
+    ``cp-queens`` (1 s of CPU: Python, CPMpy) is the slow run's twin below."""
+    build_or_skip("cpmpy", solver="pumpkin")
+    from cp_queens.cli import main
+
+    try:
+        code = main(["solve", "12", "-e", "cpmpy:solver=pumpkin", "--format", "jsonl"])
+    except SystemExit as exit_:
+        code = exit_.code  # type: ignore[assignment]
+    out, err = capfd.readouterr()
+    assert code == 0, err
+    assert len(out.splitlines()) == 1, out  # the one board, and nothing else
+    assert all(line.startswith("#") for line in err.splitlines()), err
+
+
+@pytest.mark.slow  # a fresh process (1 s of CPU); its in-process twin above runs by default
 def test_pumpkin_noise_stays_out_of_the_terminal() -> None:
+    """In a process of its own: what Python prints as it exits lands in the terminal too."""
     build_or_skip("cpmpy", solver="pumpkin")
     done = _cli("solve", "12", "-e", "cpmpy:solver=pumpkin", "--format", "jsonl")
     assert done.returncode == 0
@@ -186,12 +214,14 @@ def test_a_closed_pipe_is_a_quiet_exit(argv: tuple[str, ...]) -> None:
     assert done.stderr == ""
 
 
-def test_a_checkpoint_that_is_a_symbolic_link_is_refused(tmp_path: Path) -> None:
+def test_a_checkpoint_that_is_a_symbolic_link_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "elsewhere"
     (tmp_path / "link").symlink_to(target)
-    done = _cli("count", "10", "--checkpoint", str(tmp_path / "link"))
-    assert done.returncode == ExitCode.BAD_INPUT
-    assert "symbolic link" in done.stderr and done.stderr.count("\n") == 1
+    code, _, err = run_cli(capsys, "count", "10", "--checkpoint", str(tmp_path / "link"))
+    assert code == ExitCode.BAD_INPUT
+    assert "symbolic link" in err and err.count("\n") == 1
     assert not target.exists()
 
 
@@ -210,17 +240,20 @@ def _forge(path: Path) -> None:
 
 
 def test_recheck_says_what_share_it_checked_and_a_forged_record_is_caught(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """In this process (the CLI's code, not its start-up, is what is checked here):
+    three fresh interpreters cost 0.5 s of CPU."""
     checkpoint = str(tmp_path / "c.jsonl")
-    assert _cli("count", "11", "--checkpoint", checkpoint).returncode == 0
-    again = _cli("count", "11", "--checkpoint", checkpoint, "--recheck", "0.05")
-    assert again.returncode == 0
-    assert "rechecked=" in again.stderr and " resumed: ok" in again.stderr, again.stderr
+    assert run_cli(capsys, "count", "11", "--checkpoint", checkpoint)[0] == 0
+    code, _, err = run_cli(capsys, "count", "11", "--checkpoint", checkpoint, "--recheck", "0.05")
+    assert code == 0
+    assert "rechecked=" in err and " resumed: ok" in err, err
     _forge(tmp_path / "c.jsonl")
-    forged = _cli("count", "11", "--checkpoint", checkpoint)  # a recheck might draw it: not here
-    assert forged.returncode == ExitCode.BAD_INPUT, forged.stderr
-    assert "OEIS" in forged.stderr and "2680" not in forged.stdout
+    # a recheck might draw the forged record: not asked for here
+    code, out, err = run_cli(capsys, "count", "11", "--checkpoint", checkpoint)
+    assert code == ExitCode.BAD_INPUT, err
+    assert "OEIS" in err and "2680" not in out
 
 
 def _grow(send: object) -> None:
