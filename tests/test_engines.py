@@ -5,6 +5,8 @@ What every engine promises is checked once, for all of them, in ``test_contract.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 
 import pytest
@@ -33,14 +35,27 @@ def test_reference_solutions_are_lexicographic_and_valid(n: int) -> None:
     assert all(verify(cols) for cols in found)
 
 
-def test_cpsat_stream_memory_is_bounded_by_its_queue() -> None:
+def test_cpsat_stream_memory_is_bounded_by_its_queue(monkeypatch: pytest.MonkeyPatch) -> None:
     """The solver thread may run ahead of the consumer by at most the queue size."""
     from cp_queens.engines._cpsat import runner as _cpsat_runner
 
+    full = threading.Event()
+    hand_over = _cpsat_runner.put_unless_stopped
+
+    def put(out: queue.Queue, item: object, stop: threading.Event) -> bool:
+        if out.full():
+            full.set()  # the solver now waits for the consumer
+        return hand_over(out, item, stop)
+
+    monkeypatch.setattr(_cpsat_runner, "put_unless_stopped", put)
     engine = engines.get("cpsat", method="plain")
     stream = engine.solutions(Problem(12))
     next(stream)
-    time.sleep(0.5)  # give the solver time to run ahead if it could
+    # Give the solver time to run ahead if it could: until it meets a full queue (0.1 s),
+    # then 50 ms more (a hundred solutions, had it not waited there); or 0.5 s if the
+    # queue never fills (unbounded: then it ran ahead, and is caught below).
+    full.wait(0.5)
+    time.sleep(0.05)
     stream.close()
     assert stream.stats.solutions == 1
     assert stream.stats.status == "stopped"
