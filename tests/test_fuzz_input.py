@@ -85,18 +85,30 @@ def test_any_input_many_examples(capsys, tmp_path, command: str, data: bytes) ->
     _check(capsys, tmp_path, data, command)
 
 
+@pytest.fixture(scope="module")
+def finished_n6(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A finished checkpoint of n = 6, written once: each example appends to a copy (a
+    count and its checkpoint's fsyncs per example were most of this test's time)."""
+    from cp_queens import Problem
+    from tests.helpers import ask
+
+    path = tmp_path_factory.mktemp("ck") / "n6.jsonl"
+    ask("fast", "count", Problem(6), workers=1, checkpoint=str(path))
+    return path.read_bytes()
+
+
 @_fuzz(25)
 @given(tail=st.one_of(structured, boards))
-def test_any_checkpoint_tail_is_refused_or_recomputed(tmp_path_factory, tail: str) -> None:
+def test_any_checkpoint_tail_is_refused_or_recomputed(
+    tmp_path_factory, finished_n6: bytes, tail: str
+) -> None:
     """A checkpoint with anything appended gives an exact count, a warning, or one error."""
     from cp_queens import Problem
     from cp_queens.errors import CpQueensError, CpQueensWarning
     from tests.helpers import ask
 
     path = tmp_path_factory.mktemp("ck") / "n6.jsonl"
-    ask("fast", "count", Problem(6), workers=1, checkpoint=str(path))
-    with path.open("a") as handle:
-        handle.write(tail)
+    path.write_bytes(finished_n6 + tail.encode())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
