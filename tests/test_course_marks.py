@@ -9,6 +9,7 @@ through the grader's runner are few and small, and the whole example classes are
 from __future__ import annotations
 
 import csv
+import functools
 from itertools import permutations
 from pathlib import Path
 
@@ -53,13 +54,20 @@ def marked(model, sizes=range(1, 8), rubric=None) -> StudentResult:  # type: ign
     return result
 
 
+@functools.cache
+def marked_once(model) -> StudentResult:  # type: ignore[no-untyped-def]
+    """``marked(model)`` judged once per test process, for the tests that only read it:
+    ``no_diagonal`` returns 5,913 boards for n = 1..7 (0.1 s of CPU to judge)."""
+    return marked(model)
+
+
 # -- partial credit that tells mistakes apart ------------------------------------------------
 
 
 def test_no_diagonal_marks_below_one_forgotten_below_a_right_model() -> None:
     right = marked(lambda n: queens(n))
-    forgot_one = marked(one_diagonal)
-    forgot_both = marked(no_diagonal)
+    forgot_one = marked_once(one_diagonal)
+    forgot_both = marked_once(no_diagonal)
     assert right.points == right.max_points == 11
     assert 0 < forgot_both.points < forgot_one.points < right.points
     # size by size too, wherever the two mistakes return different boards
@@ -126,9 +134,9 @@ def test_a_wrong_judging_key_is_one_clear_line(tmp_path: Path, text: str, messag
 
 
 def test_the_feedback_names_each_diagonal_mistake() -> None:
-    both = feedback(marked(no_diagonal))
+    both = feedback(marked_once(no_diagonal))
     assert "all 6 permutations of the columns: no diagonal is checked" in both
-    one = feedback(marked(one_diagonal))
+    one = feedback(marked_once(one_diagonal))
     assert "going down to the right (q[i] - i == q[j] - j)" in one
     assert "permutations" not in one
     # X is explained under the first drawing that has one

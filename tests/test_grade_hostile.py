@@ -284,22 +284,6 @@ def test_nothing_outside_the_scratch_folder(graded: dict[str, Any]) -> None:
     assert int(found["see-processes"].split()[1]) <= 3  # bwrap's init, the harness
 
 
-def test_no_packet_leaves(
-    graded: dict[str, Any], listener: tuple[socket.socket, socket.socket]
-) -> None:
-    found = probes(graded["results"]["sockets"])
-    assert {name: value.split()[0] for name, value in found.items()} == {
-        "tcp-local": "no",
-        "udp-out": "no",
-        "unix-abstract": "no",
-    }
-    assert graded["reached"] == []  # the listeners the class was given: nothing came
-    # Nor later: nothing waits at this worker's listeners a tenth of a second after the
-    # class was graded (what is left of that tenth is waited here, if any is).
-    wait = max(0.0, graded["written"] + LISTEN - sandbox_watch.now())
-    assert select.select(list(listener), [], [], wait)[0] == []
-
-
 def test_the_graders_environment_is_not_seen(graded: dict[str, Any]) -> None:
     environ = graded["results"]["environ"]
     assert "PROBE environ:1=" in environ.output  # bwrap's first process, readable
@@ -522,6 +506,24 @@ def test_a_run_the_machine_cannot_start_is_that_students_row(
     [ada] = grade(folder, [4])
     assert ada.statuses() == ["not run"]
     assert "the grader could not run it: [Errno 11]" in feedback(ada)
+
+
+def test_no_packet_leaves(
+    graded: dict[str, Any], listener: tuple[socket.socket, socket.socket]
+) -> None:
+    """Near the end of the module: the tenth of a second the listeners must stay empty
+    after the class was graded has passed in the tests before it."""
+    found = probes(graded["results"]["sockets"])
+    assert {name: value.split()[0] for name, value in found.items()} == {
+        "tcp-local": "no",
+        "udp-out": "no",
+        "unix-abstract": "no",
+    }
+    assert graded["reached"] == []  # the listeners the class was given: nothing came
+    # Nor later: nothing waits at this worker's listeners a tenth of a second after the
+    # class was graded (what is left of that tenth is waited here, if any is).
+    wait = max(0.0, graded["written"] + LISTEN - sandbox_watch.now())
+    assert select.select(list(listener), [], [], wait)[0] == []
 
 
 #: How long after the class was graded its marks.csv must still be as written.
