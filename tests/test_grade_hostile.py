@@ -211,6 +211,8 @@ def grade_the_class(
     finally:
         del os.environ[SECRET]
     write_marks(list(results.values()), out / "marks.csv")
+    marks = (out / "marks.csv").read_text()
+    written = sandbox_watch.now()  # since boot: the same clock in every worker
     outcomes = runs.outcomes[before:]
     # Every room has ended: whatever reached a listener is waiting in its queue now. Both
     # are watched at once (they were in turn, a tenth of a second each).
@@ -220,12 +222,12 @@ def grade_the_class(
     return {
         "results": results,
         "out": out,
-        "marks": (out / "marks.csv").read_text(),
+        "marks": marks,
         "mark": CLASS_MARK,  # the class's processes and output carry it
         "ended": {space: o.ended for o in outcomes for space in o.namespaces},
         "survivors": [o.survivors for o in outcomes],
         "reached": reached,
-        "written": sandbox_watch.now(),  # since boot: the same clock in every worker
+        "written": written,
     }
 
 
