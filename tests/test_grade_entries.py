@@ -206,33 +206,34 @@ def notebook_growth_mb(path: Path) -> float:
     )
     assert done.returncode == 0, done.stderr
     grown_mb = int(done.stdout) / 1024
-    print(f"{path.name}: {path.stat().st_size >> 20} MB read with {grown_mb:.0f} MB more")
+    print(f"{path.name}: {path.stat().st_size >> 10} KB read with {grown_mb:.1f} MB more")
     return grown_mb
 
 
-def large_notebooks(folder: Path, megabytes: int) -> tuple[Path, Path]:
-    """``megabytes`` of empty lines in one cell, and as many of empty objects beside the
+def large_notebooks(folder: Path, kilobytes: int) -> tuple[Path, Path]:
+    """``kilobytes`` of empty lines in one cell, and as many of empty objects beside the
     cells: the two shapes the reader once held as a list of lines and a dict per object."""
     lines = folder / "lines.ipynb"
-    lines.write_text(notebook("\n" * (megabytes << 19)), encoding="utf-8")
+    lines.write_text(notebook("\n" * (kilobytes << 9)), encoding="utf-8")
     objects = folder / "objects.ipynb"
     objects.write_text(
-        '{"cells": [], "metadata": [' + ",".join(["{}"] * ((megabytes << 20) // 3)) + "]}",
+        '{"cells": [], "metadata": [' + ",".join(["{}"] * ((kilobytes << 10) // 3)) + "]}",
         encoding="utf-8",
     )
     return lines, objects
 
 
-def test_a_1_mb_notebook_is_read_in_bounded_memory(tmp_path: Path) -> None:
+def test_a_half_mb_notebook_is_read_in_bounded_memory(tmp_path: Path) -> None:
     """The default run's twin of the 4 MB test below (which the slow run keeps): the same
-    two notebooks at 1 MB, for a quarter of its CPU. The growth is the child's own peak
-    (VmHWM): ``ru_maxrss`` would start at this process's size and hide the reader's
-    growth. At most ten times the file (it is about five: the text, and a None for each
-    object dropped; the depth guard once cut the text into an object per piece, 28 MB
-    for 1 MB of ``{}``)."""
-    lines, objects = large_notebooks(tmp_path, 1)
+    two notebooks at 512 KB, for under a quarter of its CPU (0.25 s; at 1 MB this twin
+    took 0.35 s, most of it reading the objects). The growth is the child's own peak (VmHWM):
+    ``ru_maxrss`` would start at this process's size and hide the reader's growth. At most
+    ten times the file (it is about five, at 512 KB as at 4 MB: the text, and a None for
+    each object dropped; the depth guard once cut the text into an object per piece, 28
+    MB for 1 MB of ``{}``)."""
+    lines, objects = large_notebooks(tmp_path, 512)
     for path in (lines, objects):
-        assert notebook_growth_mb(path) < 10, path.name
+        assert notebook_growth_mb(path) < 5, path.name
     assert notebook_code(lines).strip() == ""
 
 
@@ -241,8 +242,8 @@ def test_a_large_notebook_is_read_in_bounded_memory(tmp_path: Path) -> None:
     """4 MB of empty lines in one cell, and 4 MB of empty objects beside the cells: the
     reader's peak memory stays a small multiple of the file (it was ~500 MB, then 119 MB
     while the depth guard cut the text into pieces). Slow (1.4 s of CPU, mostly decoding
-    4 MB): the default run reads the same notebooks at 1 MB."""
-    lines, objects = large_notebooks(tmp_path, 4)
+    4 MB): the default run reads the same notebooks at 512 KB."""
+    lines, objects = large_notebooks(tmp_path, 4096)
     for path in (lines, objects):
         assert notebook_growth_mb(path) < 40, path.name
     assert notebook_code(lines).strip() == ""
