@@ -352,7 +352,9 @@ def test_each_limit_stops_only_its_own_submission(tmp_path: Path) -> None:
     for half the CPU 256 MB took."""
     # The wall-clock allowance counts idle time only (neither running nor waiting for a
     # CPU): a looping submission that gets a fraction of a core on a loaded machine is
-    # never idle, and is still stopped by its CPU limit, not by the clock.
+    # never idle, and is still stopped by its CPU limit. The clock's backstop is the idle
+    # second plus 3 x the CPU limit x the machine's crowding (4 rooms on 2 cores: 7 s or
+    # more): the looper's CPU second needs a seventh of a core.
     results = _grade_class(
         tmp_path,
         {
