@@ -7,6 +7,7 @@ the grader's runner, where what came back crossed the sandbox's JSON channel fir
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -86,12 +87,20 @@ def test_the_judge_never_raises_whatever_came_back(task: str, index: int) -> Non
     assert tasks.share(row, load()) < 1
 
 
+@functools.cache
+def expected(task: str, n: int) -> Any:
+    """``tasks.reference(task, n)``, once per test process: the grader too computes it once
+    per class and judges every submission against it (n = 10: 0.06 s of CPU, asked for
+    three times)."""
+    return tasks.reference(task, n)
+
+
 def result_of(task: str, answers: dict[int, Any]) -> StudentResult:
     """A submission's answers judged and marked as the grader does, without running it."""
     rubric = load().for_task(task)
     result = StudentResult("student", Path("student.py"), task=task)
     for n, produced in answers.items():
-        row = tasks.judge(task, n, produced, tasks.reference(task, n))
+        row = tasks.judge(task, n, produced, expected(task, n))
         worth = rubric.points_for(n)
         status = "error" if row.error is not None else row.verdict()
         result.sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
@@ -178,7 +187,7 @@ def test_a_hashable_mapping_key_costs_only_its_own_sizes(tmp_path: Path) -> None
 
 def test_one_missing_solution_of_724_is_not_full_marks() -> None:
     """Issue 36: rounded per size, 723 of 724 (n = 10) scored 2 of 2 points."""
-    truth = tasks.reference("solutions", 10)
+    truth = expected("solutions", 10)
     result = result_of("solutions", {10: truth[1:]})
     assert result.points < result.max_points == 2 and not result.full_marks
     text = feedback(result)
