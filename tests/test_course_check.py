@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from collections.abc import Iterator
@@ -254,6 +255,13 @@ def test_cli_check_bad_input_is_one_line_exit_2(capsys, tmp_path, content, argv,
 # -- big files: compare_file ------------------------------------------------------
 
 
+@functools.cache
+def solved(n: int) -> tuple[tuple[int, ...], ...]:
+    """``correct(n)``, enumerated once per test process for the 60 mutated files (a third of
+    their CPU was the student model enumerating again)."""
+    return tuple(tuple(q) for q in correct(n))
+
+
 def mutated(seed: int) -> tuple[int, list[list[int]]]:
     """A board size and a file of its solutions with some dropped, repeated, wrong or
     of the wrong size, shuffled."""
@@ -261,7 +269,7 @@ def mutated(seed: int) -> tuple[int, list[list[int]]]:
 
     rng = random.Random(seed)
     n = rng.randint(1, 8)
-    solutions = correct(n)
+    solutions = [list(q) for q in solved(n)]
     items = rng.sample(solutions, rng.randint(0, len(solutions)))
     for _ in range(rng.randint(0, 4)):
         kind = rng.random()
