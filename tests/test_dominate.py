@@ -138,10 +138,11 @@ def test_a_time_limit_returns_a_checked_set_and_a_bound(model: str) -> None:
 def test_a_large_board_cut_short_still_has_a_set_its_bound_and_gap(
     model: str, independent: bool
 ) -> None:
-    # n = 100: the model alone takes seconds to build; 0.1 s stops it (or the search)
+    # n = 100: the model alone takes seconds to build; 0.03 s stops it (or the search)
     # and the constructed set is the answer, checked by the independent checker. (The
-    # run only spends CPU until its limit: a longer one would check nothing more.)
-    result = dominate(100, model=model, independent=independent, time_limit=0.1)
+    # run only spends CPU until its limit: a longer one would check nothing more; under
+    # load a short limit only stops it earlier, which is what is asserted.)
+    result = dominate(100, model=model, independent=independent, time_limit=0.03)
     assert not result.optimal
     assert dominates(100, result.queens, independent=independent).ok
     assert result.bound == 50 < result.size <= 100  # the classic bound; OEIS: 50 or 51
