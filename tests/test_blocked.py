@@ -30,6 +30,14 @@ COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
 ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
 
 
+@cache
+def engine(name: str) -> engines.Engine:
+    """One instance of each engine for the module's loops: building ``minizinc`` asks the
+    program for its solvers (a process, 0.03 s of CPU) every time, and a call keeps no
+    state in its engine, so many calls of one instance ask what fresh ones would."""
+    return engines.get(name)
+
+
 def distinct_diagonals(p: tuple[int, ...]) -> bool:
     """No two queens of the permutation ``p`` share a diagonal (nor an anti-diagonal)."""
     return len({c + r for r, c in enumerate(p)}) == len({c - r for r, c in enumerate(p)}) == len(p)
@@ -89,7 +97,7 @@ def blocked_boards(draw: st.DrawFn, sizes: tuple[int, int] = (4, 8)) -> Problem:
 def test_counts_match_brute_force(problem: Problem) -> None:
     expected = oracle(problem)
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == len(expected), name
+        assert engine(name).count(problem).value == len(expected), name
 
 
 @pytest.mark.slow
@@ -98,11 +106,11 @@ def test_counts_match_brute_force(problem: Problem) -> None:
 def test_counts_enumerations_and_first_completions_match_brute_force(problem: Problem) -> None:
     expected = oracle(problem)
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == len(expected), name
+        assert engine(name).count(problem).value == len(expected), name
     for name in ENUMERATING:
-        assert {p.cols for p in completions(problem, name)} == expected, name
+        assert {p.cols for p in completions(problem, engine(name))} == expected, name
     for name in FIXED_ENGINES:
-        found = first_completion(problem, name)
+        found = first_completion(problem, engine(name))
         assert (found is not None and found.cols in expected) or (found is None and not expected), (
             name
         )
@@ -119,7 +127,7 @@ def _counts_agree_on_a_generated_board(
     expected = engines.get("reference").count(problem).value
     assert expected >= 1  # the hidden solution survives
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == expected, name
+        assert engine(name).count(problem).value == expected, name
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -183,15 +191,15 @@ def test_a_row_with_no_open_square_has_no_completion_in_any_engine() -> None:
     )  # row 3: 1 taken, 4 diagonal
     assert problem.residue().dead_row == 3
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == 0, name
+        assert engine(name).count(problem).value == 0, name
     for name in FIXED_ENGINES:
-        assert first_completion(problem, name) is None, name
+        assert first_completion(problem, engine(name)) is None, name
 
 
 def test_a_fully_given_board_is_its_own_only_completion() -> None:
     problem = Problem(6, dict(enumerate((1, 3, 5, 0, 2, 4))))
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == 1, name
+        assert engine(name).count(problem).value == 1, name
 
 
 @pytest.mark.parametrize("name", sorted(set(engines.names()) - set(FIXED_ENGINES)))

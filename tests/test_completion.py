@@ -35,6 +35,14 @@ ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate
 COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
 
 
+@cache
+def engine(name: str) -> engines.Engine:
+    """One instance of each engine for the module's loops: building ``minizinc`` asks the
+    program for its solvers (a process, 0.03 s of CPU) every time, and a call keeps no
+    state in its engine, so many calls of one instance ask what fresh ones would."""
+    return engines.get(name)
+
+
 def distinct_diagonals(p: tuple[int, ...]) -> bool:
     """No two queens of the permutation ``p`` share a diagonal (nor an anti-diagonal)."""
     return len({c + r for r, c in enumerate(p)}) == len({c - r for r, c in enumerate(p)}) == len(p)
@@ -80,7 +88,7 @@ def test_eight_queens_with_a_queen_in_a_corner() -> None:
     problem = Problem(8, {7: 0})
     expected = len(oracle(problem))
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == expected, name
+        assert engine(name).count(problem).value == expected, name
     # By symmetry every corner has the same number of completions.
     assert {len(oracle(Problem(8, {r: c}))) for r in (0, 7) for c in (0, 7)} == {expected}
 
@@ -96,7 +104,7 @@ def _boards(examples: int):
 def enumerating_engines_find_exactly_the_oracle_completions(problem: Problem) -> None:
     expected = oracle(problem)
     for name in ENUMERATING:
-        found = [p.cols for p in completions(problem, name)]
+        found = [p.cols for p in completions(problem, engine(name))]
         assert len(found) == len(set(found)), f"{name} repeats a completion"
         assert set(found) == expected, f"{name} on {problem}"
 
@@ -104,9 +112,9 @@ def enumerating_engines_find_exactly_the_oracle_completions(problem: Problem) ->
 def counts_and_first_completions_agree_with_the_oracle(problem: Problem) -> None:
     expected = oracle(problem)
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == len(expected), name
+        assert engine(name).count(problem).value == len(expected), name
     for name in FIXED_ENGINES:
-        found = first_completion(problem, name)
+        found = first_completion(problem, engine(name))
         if expected:
             assert found is not None and found.cols in expected, name
         else:
@@ -144,7 +152,7 @@ def test_counts_and_first_completions_on_many_boards(problem: Problem) -> None:
 @pytest.mark.parametrize("name", FIXED_ENGINES)
 def test_every_completion_keeps_the_given_queens(name: str) -> None:
     problem = Problem(10, {0: 2, 4: 7, 9: 4})
-    found = first_completion(problem, name)
+    found = first_completion(problem, engine(name))
     assert found is not None and problem.admits(found) and verify(found, problem).ok
 
 
@@ -189,6 +197,6 @@ def test_known_dead_ends_have_no_completion_in_any_engine(problem: Problem) -> N
     if problem.n <= 8:
         assert not oracle(problem)
     for name in FIXED_ENGINES:
-        assert first_completion(problem, name) is None, name
+        assert first_completion(problem, engine(name)) is None, name
     for name in COUNTING:
-        assert engines.get(name).count(problem).value == 0, name
+        assert engine(name).count(problem).value == 0, name
