@@ -110,7 +110,7 @@ def test_with_a_time_limit_the_hopeless_count_runs_and_is_cut_short() -> None:
         "count",
         Problem(40, {0: 0}),
         engines.get("reference"),
-        budget=Budget.of(time_limit=0.3),
+        budget=Budget.of(time_limit=0.1),
     )
     assert not result.complete
     assert result.partial is not None and result.stats.branches  # searched, then cut

@@ -179,7 +179,7 @@ def test_workers_are_capped_at_the_cores_and_say_so(capsys, workers: str) -> Non
 
 def test_a_count_with_a_time_limit_stops_while_splitting_interpreted() -> None:
     """The engine under the CLI test below, on the interpreted kernels (no build)."""
-    answer = ask("fast", "count", Problem(30), time_limit=0.2, force_python=True)
+    answer = ask("fast", "count", Problem(30), time_limit=0.05, force_python=True)
     with pytest.raises(TimeLimitError) as cut:
         answer.result()
     assert cut.value.partial == answer.partial == 0
