@@ -7,6 +7,7 @@ reference's solutions, the independent ``verify``.
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +23,17 @@ from tests.helpers import ENV, KEY, ROOT, check_width, load_key
 load = load_key
 
 
-def reference(n: int) -> list[tuple[int, ...]]:
-    return [tuple(p) for p in cp_queens.solutions(n, engine="reference")]
+@functools.cache
+def reference(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every solution of n, by the reference engine; once per n (several keys ask)."""
+    return tuple(tuple(p) for p in cp_queens.solutions(n, engine="reference"))
+
+
+@functools.cache
+def through(row: int, col: int) -> int:
+    """Solutions of 8 through one square, counted by the reference engine with that queen
+    given; asked once per test process (exercises 6, 16 and 19 all ask for some)."""
+    return cp_queens.count(8, fixed={row: col}, engine="reference")
 
 
 def superqueen(q: tuple[int, ...]) -> bool:
@@ -88,7 +98,7 @@ def test_key_5_stop_at_column_2() -> None:
 def test_key_6_row_tallies_come_in_mirror_pairs() -> None:
     key = load("lesson02")
     tally = key.exercise_6(8, row=1)
-    assert tally == [cp_queens.count(8, fixed={1: c}, engine="reference") for c in range(8)]
+    assert tally == [through(1, c) for c in range(8)]
     assert tally == tally[::-1]
 
 
@@ -201,7 +211,7 @@ def test_key_16_fewest_queens_forcing_a_unique_completion() -> None:
     assert k == 2
     assert len(OCTANT) == 10
     for row, col in OCTANT:
-        assert cp_queens.count(8, fixed={row: col}, engine="reference") != 1
+        assert through(row, col) != 1
 
 
 @pytest.mark.slow
@@ -243,10 +253,8 @@ def test_key_19_blocked_squares_leave_one_solution(n: int, blocks: int | None) -
 def test_key_19_one_blocked_square_is_never_enough() -> None:
     key = load("lesson06")
     # one x is never enough: recount the solutions through each square
-    through = [
-        cp_queens.count(8, fixed={r: c}, engine="reference") for r in range(8) for c in (0, 3)
-    ]
-    assert max(through) == key.most_solutions_through_one_square() == 18 < 92 - 1
+    counts = [through(r, c) for r in range(8) for c in (0, 3)]
+    assert max(counts) == key.most_solutions_through_one_square() == 18 < 92 - 1
 
 
 @pytest.mark.slow
