@@ -74,7 +74,7 @@ def large_board_cut_short(capsys, seconds: str) -> None:
 
 
 def test_a_large_board_cut_short_prints_a_set_its_size_bound_and_gap(capsys) -> None:
-    large_board_cut_short(capsys, "0.1")  # only waits out its limit
+    large_board_cut_short(capsys, "0.03")  # only waits out its limit
 
 
 @pytest.mark.slow
@@ -156,7 +156,7 @@ def test_json_of_a_proven_optimum_is_the_one_answer_document(capsys, model: str)
 def test_json_of_a_run_cut_short_has_the_best_set_as_partial_with_bound_and_gap(
     capsys, independent: bool
 ) -> None:
-    argv = ["40", "--time-limit", "0.1"] + (["--independent"] if independent else [])
+    argv = ["40", "--time-limit", "0.03"] + (["--independent"] if independent else [])
     code, document = json_answer(capsys, argv)
     assert code == 4
     assert document["complete"] is False and "value" not in document
@@ -181,7 +181,7 @@ def test_json_goes_to_the_output_file(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [["5"], ["5", "--independent", "--model", "mip"], ["30", "--time-limit", "0.1"]],
+    [["5"], ["5", "--independent", "--model", "mip"], ["30", "--time-limit", "0.03"]],
 )
 def test_json_validates_against_the_shipped_schema(capsys, argv: list[str]) -> None:
     jsonschema = pytest.importorskip("jsonschema")
