@@ -125,7 +125,9 @@ def test_a_stop_request_ends_a_running_count_at_once() -> None:
     )
     try:
         runner.start()
-        time.sleep(0.2)
+        # Into the count (a stop asked before it starts ends it at once too: the flag is
+        # only cleared by clear_stop, so a late start under load cannot make this hang).
+        time.sleep(0.05)
         C.request_stop()
         runner.join(timeout=30)
         assert not runner.is_alive()
@@ -151,8 +153,8 @@ def test_the_depth_first_kernels_stop_too() -> None:
 
 @needs_c
 def test_a_time_limit_stops_within_a_piece() -> None:
-    # a piece of n = 20 takes seconds: 0.1 s (as 0.3 s did) ends inside the first one
-    engine, budget = engines.build("fast", workers=1, time_limit=0.1)
+    # a piece of n = 20 takes seconds: 0.05 s (as 0.1 and 0.3 s did) ends inside the first
+    engine, budget = engines.build("fast", workers=1, time_limit=0.05)
     answer = engine.count_unique(Problem(20), budget=budget)
     assert not answer.complete
     partial = answer.partial
