@@ -30,47 +30,57 @@ def owner(sub_list: list[split_module.Subproblem], cols: tuple[int, ...]) -> lis
     return [s.key for s in sub_list if s.kind == kind and cols[: len(s.prefix)] == s.prefix]
 
 
-@pytest.mark.parametrize("n", range(1, 11))
 @pytest.mark.parametrize("depth", [1, 2, 4])
-def test_each_subproblem_counts_exactly_its_canonical_solutions(n: int, depth: int) -> None:
-    """Per subproblem: leaves = canonical solutions with its prefix, weight = their orbits."""
+def test_each_subproblem_counts_exactly_its_canonical_solutions(depth: int) -> None:
+    """Per subproblem: leaves = canonical solutions with its prefix, weight = their orbits.
+    Every n up to 10 in one item per depth (most boards take a millisecond)."""
+    for n in range(1, 11):
+        subproblems_count_exactly_their_canonical_solutions(n, depth)
+
+
+def subproblems_count_exactly_their_canonical_solutions(n: int, depth: int) -> None:
     subs = split_module.split(n, depth=depth)
     expected: dict[str, list[int]] = defaultdict(list)
     for cols, orbit in canonical_solutions(n).items():
         owners = owner(subs, cols)
-        assert len(owners) == 1, (cols, owners)  # every orbit is searched exactly once
+        assert len(owners) == 1, (n, cols, owners)  # every orbit is searched exactly once
         expected[owners[0]].append(orbit)
     for sub in subs:
         part = split_module.count(sub)
         orbits = expected.get(sub.key, [])
-        assert (part.total, part.unique) == (sum(orbits), len(orbits)), sub.key
+        assert (part.total, part.unique) == (sum(orbits), len(orbits)), (n, sub.key)
         if sub.weight:  # a fixed weight (corner: 8) is the orbit size of every leaf
-            assert set(orbits) <= {sub.weight}
-    assert sum(sum(v) for v in expected.values()) == total(n)
-    assert sum(len(v) for v in expected.values()) == unique(n)
+            assert set(orbits) <= {sub.weight}, (n, sub.key)
+    assert sum(sum(v) for v in expected.values()) == total(n), n
+    assert sum(len(v) for v in expected.values()) == unique(n), n
 
 
-@pytest.mark.parametrize("n", range(1, 33))
-def test_split_shape_for_every_n(n: int) -> None:
+def test_split_shape_for_every_n() -> None:
+    """Every n up to 32 in one item (each split takes well under a millisecond)."""
+    for n in range(1, 33):
+        split_has_its_shape(n)
+
+
+def split_has_its_shape(n: int) -> None:
     subs = split_module.split(n, depth=2)
-    assert len({s.key for s in subs}) == len(subs)
+    assert len({s.key for s in subs}) == len(subs), n
     for sub in subs:
-        assert sub.n == n
+        assert sub.n == n, (n, sub.key)
         assert not any(
             attack_reason(r1, c1, r2, c2)
             for (r1, c1), (r2, c2) in itertools.combinations(enumerate(sub.prefix), 2)
-        )
+        ), (n, sub.key)
         if sub.kind == split_module.CORNER:
-            assert sub.prefix[0] == 0
-            assert sub.weight == (1 if n == 1 else 8)
+            assert sub.prefix[0] == 0, (n, sub.key)
+            assert sub.weight == (1 if n == 1 else 8), (n, sub.key)
         else:
-            assert sub.kind == split_module.EDGE
-            assert 1 <= sub.prefix[0] < n - 1 - sub.prefix[0]
-            assert sub.weight == split_module.kernels.BY_ORBIT
+            assert sub.kind == split_module.EDGE, (n, sub.key)
+            assert 1 <= sub.prefix[0] < n - 1 - sub.prefix[0], (n, sub.key)
+            assert sub.weight == split_module.kernels.BY_ORBIT, (n, sub.key)
     # Corners (n = 1, or n >= 4: a corner queen needs room), and every edge distance
     # strictly left of the middle, start some subproblem.
     corner = {0} if n == 1 or n >= 4 else set()
-    assert {s.prefix[0] for s in subs} == corner | {b for b in range(1, n) if 2 * b < n - 1}
+    assert {s.prefix[0] for s in subs} == corner | {b for b in range(1, n) if 2 * b < n - 1}, n
 
 
 @pytest.mark.parametrize("n", range(4, 10))
