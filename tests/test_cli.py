@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from cp_queens import verify
+from cp_queens.cli import main
 from tests.helpers import run_cli, total
 
 run = run_cli  # cp-queens in this process: exit code, stdout, stderr
@@ -127,11 +128,14 @@ def test_module_entry_point_and_pipe_into_verify() -> None:
     assert checked.returncode == 0 and "OK: 92 placements checked" in checked.stdout
 
 
-def test_help_explains_commands() -> None:
-    helped = _cli("--help")
-    assert helped.returncode == 0
+def test_help_explains_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    # in this process: --help in a fresh one is tests/test_startup.py's (what it imports)
+    with pytest.raises(SystemExit) as helped:
+        main(["--help"])
+    assert helped.value.code == 0
+    out = capsys.readouterr().out
     for command in ("solve", "count", "enumerate", "verify"):
-        assert command in helped.stdout
+        assert command in out
 
 
 def _written(target: Path) -> int:
