@@ -16,13 +16,15 @@ from cp_queens.verify import verify
 from tests.helpers import ask, total, unique
 
 
-@pytest.mark.parametrize("n", range(1, 15))
-def test_counts_and_unique_counts_match_oeis(n: int) -> None:
+@pytest.mark.parametrize("sizes", [range(1, 12), (12,), (13,), (14,)], ids=str)
+def test_counts_and_unique_counts_match_oeis(sizes: range) -> None:
+    """n = 1..11 in one item (each a few ms: items of their own cost more), then one each."""
     engine = engines.get("fast")
-    assert engine.count_unique(Problem(n)).value == UniqueCount(total(n), unique(n))
-    counted = engine.count(Problem(n))
-    assert counted.value == total(n)
-    assert counted.stats is not None and counted.stats.branches is not None
+    for n in sizes:
+        assert engine.count_unique(Problem(n)).value == UniqueCount(total(n), unique(n)), n
+        counted = engine.count(Problem(n))
+        assert counted.value == total(n), n
+        assert counted.stats is not None and counted.stats.branches is not None, n
 
 
 @pytest.mark.slow
@@ -91,11 +93,11 @@ def test_the_split_depth_does_not_change_the_answer(depth: int) -> None:
     )
 
 
-@pytest.mark.parametrize("n", range(1, 10))
-def test_stream_has_the_reference_order_and_set(n: int) -> None:
-    fast = list(engines.get("fast").solutions(Problem(n)))
-    assert fast == list(engines.get("reference").solutions(Problem(n)))
-    assert all(isinstance(p, Placement) for p in fast)
+def test_stream_has_the_reference_order_and_set() -> None:
+    for n in range(1, 10):
+        fast = list(engines.get("fast").solutions(Problem(n)))
+        assert fast == list(engines.get("reference").solutions(Problem(n))), n
+        assert all(isinstance(p, Placement) for p in fast), n
 
 
 def test_stream_of_twelve_crosses_batch_boundaries_in_order() -> None:
