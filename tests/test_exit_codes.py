@@ -166,12 +166,28 @@ def _raising(error: BaseException):
     return boom
 
 
+#: The modules that say ``from cp_queens.verify import verify``, and the module itself.
+VERIFY_BINDERS = (
+    "cp_queens.verify",
+    "cp_queens.completion",
+    "cp_queens.engines._reported",
+    "cp_queens.grading.judge",
+    "cp_queens.grading.judge_file",
+)
+
+
 def _sabotage(monkeypatch, error: BaseException) -> None:
     """Every engine call, the verifier and the compare harness raise ``error``."""
     for method in ("first", "count", "solutions", "count_unique"):
         monkeypatch.setattr(Engine, method, _raising(error))
-    # the module, not cp_queens.verify (the function the package exports under that name)
-    monkeypatch.setattr(importlib.import_module("cp_queens.verify"), "verify", _raising(error))
+    # Every module that binds the verifier by name when it is imported gets the stand-in,
+    # imported first: a module first imported under the sabotage (cp_queens.completion,
+    # by `complete`) kept the raising stand-in after the test, and a later test of the same
+    # process failed with "a bug". (cp_queens.verify: the module, not the function the
+    # package exports under that name.)
+    binders = [importlib.import_module(name) for name in VERIFY_BINDERS]  # all, then patch
+    for module in binders:
+        monkeypatch.setattr(module, "verify", _raising(error))
     monkeypatch.setattr("cp_queens.compare.compare", _raising(error))
 
 
