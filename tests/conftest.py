@@ -40,10 +40,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (the default run's): one worker per core, plus one.
 
-    Why the extra one: about a fifth of the default run's test time is spent waiting, not
-    computing (on a child process, a solver's time limit, a sandboxed submission's wall
-    clock), so one worker per core leaves cores idle. Measured on 2 cores, idle machine,
-    the whole default run: 2 workers 77 s, 3 workers 68 s, 4 workers 66 s (worksteal).
+    Why the extra one: some of the default run's test time is spent waiting, not computing
+    (on a child process, a solver's time limit, a sandboxed submission's wall clock), and
+    a third worker computes meanwhile. Measured on 2 cores, quiet machine, the whole
+    default run, 2026-11-27: 2 workers 43.7-44.2 s (81 CPU-s), 3 workers 43.0-45.2 s
+    (84-88 CPU-s); from a cold start (no bytecode yet, as in a fresh clone) 47-50 s
+    either way. Once a fifth of the time was waiting, and 3 workers took 68 s to 2's 77 s;
+    with the waits cut, the third worker buys robustness to a slow wait, not speed.
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still overrides it, as in pytest-xdist.
     """
     chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
