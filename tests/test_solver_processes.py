@@ -94,6 +94,28 @@ def test_a_minizinc_hanging_on_its_solver_list_is_one_error(
     assert not _running(sleeper)
 
 
+def test_the_solver_list_is_asked_once_per_executable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every engine made asks for the solver list: once per executable in a process, and
+    again when the file there changes (or a failure came instead of a list)."""
+    from cp_queens.engines import minizinc
+
+    asked = tmp_path / "asked"
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    script = folder / "minizinc"
+    script.write_text(f'#!/bin/sh\necho >> {asked}\necho \'[{{"id": "org.x.first"}}]\'\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    assert minizinc.installed_solvers() == minizinc.installed_solvers() == ["org.x.first", "first"]
+    assert asked.read_text().count("\n") == 1
+    script.write_text(f'#!/bin/sh\necho >> {asked}\necho \'[{{"id": "org.x.second"}}]\'\n')
+    os.utime(script, ns=(time.time_ns(), time.time_ns() + 10**9))  # a new file there
+    assert minizinc.installed_solvers() == ["org.x.second", "second"]
+    assert asked.read_text().count("\n") == 2
+
+
 def test_a_crashing_minizinc_is_one_line_with_its_own_exit_code(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
