@@ -234,3 +234,24 @@ def write_text_whole(path: str | os.PathLike[str], text: str) -> None:
     """Write a whole file at once (a report, a picture): the old one or the new one."""
     with whole_file(path, keep_partial=False) as out:
         out.write(text)
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise ``OutputError`` now if ``whole_file(path)`` would fail to create its file
+    later: a folder stands where the file goes, or its folder takes no new file (no
+    permission, read-only). Asked before long work (``compare``'s runs), so that a
+    result that cannot be written does not throw that work away at the end. A
+    temporary file is made beside it and removed again.
+    """
+    name = os.fspath(path)
+    if os.path.isdir(name):
+        raise OutputError(errno.EISDIR, f"cannot write {name}: it is a directory")
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(name))
+    try:
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".cp-queens-", suffix=".part")
+    except OSError as error:
+        raise OutputError(error.errno, f"cannot write {name}: {reason(error)}") from None
+    os.close(fd)
+    os.unlink(probe)

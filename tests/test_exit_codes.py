@@ -296,12 +296,19 @@ def test_closed_stdin_and_stdout_are_code_74(capsys, monkeypatch) -> None:
     assert code == ExitCode.IO_ERROR and "<stdout>: it is closed" in capsys.readouterr().err
 
 
-def test_unwritable_results_csv_is_code_74(capsys, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["results.csv", "results.json", "results.png"])
+def test_an_unwritable_result_is_code_74_before_any_run(
+    capsys, tmp_path: Path, monkeypatch, name: str
+) -> None:
+    """Found before the runs (minutes of them, maybe), not after: their work is not lost."""
     out = tmp_path / "report"
     out.mkdir()
-    (out / "results.csv").mkdir()  # a directory where the file should go
+    (out / name).mkdir()  # a directory where the file should go
+    ran: list[object] = []
+    monkeypatch.setattr("cp_queens.compare.compare", lambda *a, **k: ran.append(a) or [])
     argv = ["compare", "--n", "4", "--engines", "reference", "--out", str(out)]
-    check(capsys, argv, ExitCode.IO_ERROR, "results.csv")
+    check(capsys, argv, ExitCode.IO_ERROR, f"{name}: it is a directory")
+    assert not ran and sorted(p.name for p in out.iterdir()) == [name]
 
 
 def test_a_torn_line_is_cut_from_an_output_file(tmp_path: Path, monkeypatch) -> None:

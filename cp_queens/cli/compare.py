@@ -66,6 +66,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+#: What ``--out DIR`` receives.
+RESULT_FILES = ("results.csv", "results.json", "results.png")
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -91,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
+        from cp_queens.output import check_writable
+
+        for name in RESULT_FILES:  # before the runs, which a late failure would waste
+            check_writable(out / name)
 
     progress = Console(stderr=True)
 
@@ -124,12 +132,13 @@ def run(args: argparse.Namespace) -> int:
         "machine": machine(),
     }
     if out is not None:
-        compare_report.write_csv(runs, out / "results.csv")
-        compare_report.write_json(runs, out / "results.json", settings)
-        written = ["results.csv", "results.json"]
+        csv_name, json_name, png_name = RESULT_FILES
+        compare_report.write_csv(runs, out / csv_name)
+        compare_report.write_json(runs, out / json_name, settings)
+        written = [csv_name, json_name]
         try:
-            compare_report.plot(runs, out / "results.png", time_limit=args.time_limit, title=title)
-            written.append("results.png")
+            compare_report.plot(runs, out / png_name, time_limit=args.time_limit, title=title)
+            written.append(png_name)
         except compare_report.PlotUnavailableError as error:
             print(f"cp-queens: warning: {error}", file=sys.stderr)
         print(f"wrote {', '.join(str(out / name) for name in written)}", file=sys.stderr)
