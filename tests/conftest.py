@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import subprocess
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +36,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run the engine contract on this engine only (repeatable); 'template' for the "
         "template engine of engines/base.py",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the processes the tests start, however pytest itself was started.
+
+    A shell starts a background job (``cmd &`` in a script, ``nohup``) with SIGINT
+    ignored, an ignored signal stays ignored across ``exec``, and Python then installs no
+    ``KeyboardInterrupt`` handler: every ``cp-queens`` a Ctrl-C test starts would shrug
+    the signal off, and the test would wait for an end that never comes. A handler set
+    here is reset to the default in every process started from this one.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
