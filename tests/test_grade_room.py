@@ -482,3 +482,29 @@ def test_a_submission_cannot_exempt_itself_from_the_oom_killer_or_its_limits() -
     assert found["cpu"] == "ValueError", outcome.output  # above the hard limit: refused
     assert found["nice"] == "PermissionError", outcome.output
     assert outcome.stopped is None and len(outcome.messages) >= 2, outcome
+
+
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [("escaped", "the sandbox did not hold"), ("survivors", "could not be ended")],
+)
+def test_a_process_the_room_did_not_hold_or_end_is_in_the_feedback(field: str, said: str) -> None:
+    """Never expected, never silent: a process found outside the room as its uid, or one
+    still there after the kill, is a note in the student's feedback the lecturer sees."""
+    from cp_queens.grading import tasks
+    from cp_queens.grading.discover import Submission
+    from cp_queens.grading.grade import judge_outcome
+
+    rubric = load()
+    outcome = sandbox.Outcome(messages=[{"n": 1, "solutions": [[0]]}], **{field: [4242]})
+    handed_in = Submission("someone", Path("someone.py"), RIGHT)
+    graded = judge_outcome(handed_in, outcome, [1], {1: tasks.reference(rubric.task, 1)}, rubric)
+    assert [note for note in graded.notes if said in note], graded.notes
+    clean = judge_outcome(
+        handed_in,
+        sandbox.Outcome(messages=outcome.messages),
+        [1],
+        {1: tasks.reference(rubric.task, 1)},
+        rubric,
+    )
+    assert not [note for note in clean.notes if said in note], clean.notes

@@ -225,10 +225,7 @@ def model(n):
 #: A grader process grading one sleeping submission.
 GRADES_A_SLEEPER = """
 import sys
-from cp_queens.grading import sandbox, tasks
-from cp_queens.grading.discover import Submission
-from cp_queens.grading.grade import judge_outcome
-from cp_queens.grading.rubric import load
+from cp_queens.grading import sandbox
 sandbox.run(sys.argv[1], [1], sandbox.Limits(wall_seconds=60))
 """
 

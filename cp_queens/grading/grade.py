@@ -389,6 +389,12 @@ def judge_outcome(
             f"{len(outcome.escaped)} process(es) of this run still ran outside its sandbox "
             "after it ended, and were killed: the sandbox did not hold (please report it)"
         )
+    if outcome.survivors:
+        result.notes.append(
+            f"{len(outcome.survivors)} process(es) of this run could not be ended (still "
+            f"there after the grader's kill: {', '.join(map(str, outcome.survivors))}); "
+            "the machine needs a look (please report it)"
+        )
     if outcome.output_bytes > limits.output_kb << 10:
         result.notes.append(
             f"printed {_size(outcome.output_bytes)}; the feedback keeps the first "
