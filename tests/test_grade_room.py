@@ -85,17 +85,30 @@ def test_stop_all_ends_every_running_room_and_refuses_new_ones() -> None:
 
 
 def room_processes(roots: set[int] | list[int]) -> list[psutil.Process]:
-    """The processes of the rooms below ``roots`` (bwrap's pids): the harness and what it
-    started, found while bwrap is alive to be their parent."""
+    """The processes of the rooms below ``roots`` (bwrap's pids, or a grader's): the
+    harness and what it started, found while bwrap is alive to be their parent. (bwrap
+    names the harness on its own command line: a bwrap between its fork and its exec of
+    the harness is not taken for a room process.)"""
     found = []
     for root in list(roots):
         with contextlib.suppress(psutil.Error):
             found += [
                 process
                 for process in psutil.Process(root).children(recursive=True)
-                if "/harness/child.py" in " ".join(process.cmdline())
+                if _in_room(process)
             ]
     return found
+
+
+def _in_room(process: psutil.Process) -> bool:
+    with contextlib.suppress(psutil.Error):
+        command = process.cmdline()
+        return (
+            bool(command)
+            and "bwrap" not in Path(command[0]).name
+            and "/harness/child.py" in " ".join(command)
+        )
+    return False
 
 
 def still_alive(processes: list[psutil.Process], seconds: float = 5.0) -> list[int]:

@@ -295,6 +295,16 @@ def model(n):
 """
 
 
+def _catches(pid: int, number: int) -> bool:
+    """Has process ``pid`` a handler of its own for signal ``number`` (its ``SigCgt``)?"""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            fields = dict(line.split(":", 1) for line in status if ":" in line)
+    except OSError:
+        return False
+    return bool(int(fields.get("SigCgt", "0").strip(), 16) >> (number - 1) & 1)
+
+
 @in_a_room
 def test_a_process_of_the_run_s_uid_outside_its_room_is_killed_and_reported() -> None:
     """What the room's namespaces cannot end (here a process started outside the room as
@@ -320,6 +330,8 @@ def test_a_process_of_the_run_s_uid_outside_its_room_is_killed_and_reported() ->
         escaped = _running_as(uid, uid, uid)
         pids = {room.pid for room in rooms}
         (submission,) = [room for room in rooms if room.ppid() in pids]
+        while not _catches(submission.pid, signal.SIGUSR1) and time.monotonic() < deadline:
+            time.sleep(0.01)  # its module still loading: SIGUSR1 would end it, not tell it
         submission.send_signal(signal.SIGUSR1)
         run.join(30)
         assert [outcome.escaped for outcome in outcomes] == [[escaped.pid]]

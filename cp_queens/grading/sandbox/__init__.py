@@ -279,7 +279,13 @@ def _run_as(
     result_write, control_read = settings["fd"], settings["control"]
     isolated = limits.isolation != "none"
     keep: tuple[int, ...] = (result_write, control_read)
+    lifeline = None
     if isolated:
+        # The room's first process ends when this end closes: when the run is over, or
+        # when the grader dies, even by -9 (the kernel closes it). Graded as root, bwrap's
+        # parent-death signal does not reach it (it is the run's uid by then).
+        lifeline, settings["lifeline"] = _lifeline()
+        keep += (settings["lifeline"],)
         userns = None
         if uid is not None:
             userns = users.namespace(uid)
@@ -323,6 +329,8 @@ def _run_as(
     finally:
         os.close(result_write)
         os.close(control_read)
+        if lifeline is not None:
+            os.close(settings["lifeline"])
     with _RUNNING_LOCK:
         _RUNNING.add(child.pid)
     fcntl.fcntl(control_write, fcntl.F_SETFL, os.O_NONBLOCK)
@@ -343,6 +351,8 @@ def _run_as(
         os.close(result_read)
         control.close()
         _end(child, watch, outcome)
+        if lifeline is not None:
+            os.close(lifeline)
         with _RUNNING_LOCK:
             _RUNNING.discard(child.pid)
         if outcome.stopped is None and group.out_of_memory():
@@ -352,6 +362,12 @@ def _run_as(
         raise Stopped("the grader is stopping")
     outcome.seconds = time.monotonic() - started
     return outcome
+
+
+def _lifeline() -> tuple[int, int]:
+    """A pipe: the grader's end (kept, never inherited) and the room's (its number)."""
+    room_end, grader_end = os.pipe()  # both close-on-exec; pass_fds hands the room's on
+    return grader_end, room_end
 
 
 class _Control:

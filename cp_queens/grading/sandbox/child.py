@@ -40,7 +40,7 @@ def main(argv: list[str]) -> None:
     settings = json.loads(argv[-1])
     _become(settings.get("user"))
     if settings.get("pid1"):
-        _first_process()
+        _first_process(settings.get("lifeline"))
     if probe:
         print("probe ok")
         os._exit(0)
@@ -107,7 +107,7 @@ def _become(user: int | None) -> None:
         os._exit(121)
 
 
-def _first_process() -> None:
+def _first_process(lifeline: int | None = None) -> None:
     """Stay as the room's first process (PID 1), untraceable, and go on as its child.
 
     A PID 1 the submission could trace or write through ``/proc/1/mem`` would be a
@@ -120,8 +120,17 @@ def _first_process() -> None:
     child = os.fork()
     if child == 0:
         _dumpable(True)  # the submission's own process: its /proc/self is its own
+        if lifeline is not None:
+            os.close(lifeline)
         return
-    os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # the pipes and bwrap's are the child's
+    # The pipes and bwrap's descriptors are the child's; only the lifeline stays.
+    highest = os.sysconf("SC_OPEN_MAX")
+    if lifeline is None:
+        os.closerange(3, highest)
+    else:
+        os.closerange(3, lifeline)
+        os.closerange(lifeline + 1, highest)
+        _end_with_the_grader(lifeline)
     import signal
 
     for number in signal.valid_signals():  # a signal from inside the room cannot end it
@@ -139,11 +148,34 @@ def _first_process() -> None:
             os._exit(128 - code if code < 0 else code)
 
 
+def _end_with_the_grader(lifeline: int) -> None:
+    """End the room (this process is its PID 1) when the grader's end of ``lifeline``
+    closes: the run is over, or the grader died, even by -9. Graded as root, nothing else
+    reaches the room then (``_die_with_bwrap``), and orphaned, it would run on."""
+    import threading
+
+    def watch() -> None:
+        while True:
+            try:
+                if not os.read(lifeline, 64):
+                    break  # the grader's end is closed
+            except InterruptedError:
+                continue
+            except OSError:
+                break
+        os._exit(137)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _die_with_bwrap() -> None:
-    """Be killed when bwrap, this process's parent outside the room, ends (the grader
-    killed with -9: bwrap's ``--die-with-parent`` ends bwrap). bwrap set this signal, but
-    the kernel clears it when a process changes its user (``_become``), and without it
-    the room, orphaned, outlived the grader. As the room's PID 1, its end ends the room."""
+    """Be killed when bwrap, this process's parent outside the room, ends. bwrap set this
+    signal, but the kernel clears it when a process changes its user (``_become``). It
+    only ends the room when the grader is not root (bwrap and this process are then one
+    user). Graded as root it does not (measured: the room outlived a grader killed with
+    -9; the kernel checks a parent-death signal's right as it checks kill's, and this
+    process is no longer bwrap's user), so the lifeline (``_end_with_the_grader``) ends
+    the room then."""
     import signal
 
     pr_set_pdeathsig = 1

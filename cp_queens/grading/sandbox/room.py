@@ -15,8 +15,9 @@ submission's file is bound read-only, and so is the harness
 
 Namespaces: all of them (user, PID, network, mount, IPC, UTS, cgroup), no
 capabilities, no nested user namespaces, a new session (no terminal to push
-keystrokes into), and ``--die-with-parent``: when the grader's end of the run
-goes, the whole PID namespace goes with it.
+keystrokes into), and ``--die-with-parent``. When the grader dies, even by -9,
+the whole PID namespace goes with it: the room's first process holds a pipe only
+the grader writes to, and ends when it closes (``child._end_with_the_grader``).
 """
 
 from __future__ import annotations
