@@ -123,49 +123,58 @@ def _first_process(lifeline: int | None = None) -> None:
         if lifeline is not None:
             os.close(lifeline)
         return
+    import signal
+
+    # First: a signal from inside the room cannot end it once its handlers are the
+    # default (Python's own SIGINT handler would, until then, and the submission may be
+    # signalling it already).
+    for number in signal.valid_signals():
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(number, signal.SIG_DFL)
     # The pipes and bwrap's descriptors are the child's; only the lifeline stays.
     highest = os.sysconf("SC_OPEN_MAX")
     if lifeline is None:
         os.closerange(3, highest)
+        _reap_until(child)
     else:
         os.closerange(3, lifeline)
         os.closerange(lifeline + 1, highest)
-        _end_with_the_grader(lifeline)
+        _reap_until(child, lifeline)
+
+
+def _reap_until(child: int, lifeline: int | None = None) -> None:
+    """Reap the room's orphans until ``child`` ends, then end with its status; or end at
+    once when the grader's end of ``lifeline`` closes: the run is over, or the grader
+    died, even by -9. Graded as root, nothing else reaches the room then
+    (``_die_with_bwrap``), and orphaned, it would run on. One thread, asleep in
+    ``select`` between events: a child's end wakes it through SIGCHLD's wakeup pipe."""
+    import select
     import signal
 
-    for number in signal.valid_signals():  # a signal from inside the room cannot end it
-        with contextlib.suppress(OSError, ValueError):
-            signal.signal(number, signal.SIG_DFL)
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    signal.signal(signal.SIGCHLD, lambda number, frame: None)
+    watched = [wake_read] if lifeline is None else [wake_read, lifeline]
     while True:
+        while True:  # every process that has ended, orphans included
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                os._exit(1)
+            if pid == 0:
+                break
+            if pid == child:
+                code = os.waitstatus_to_exitcode(status)
+                os._exit(128 - code if code < 0 else code)
         try:
-            pid, status = os.waitpid(-1, 0)
-        except ChildProcessError:
-            os._exit(1)
+            ready, _, _ = select.select(watched, [], [])
         except InterruptedError:
             continue
-        if pid == child:
-            code = os.waitstatus_to_exitcode(status)
-            os._exit(128 - code if code < 0 else code)
-
-
-def _end_with_the_grader(lifeline: int) -> None:
-    """End the room (this process is its PID 1) when the grader's end of ``lifeline``
-    closes: the run is over, or the grader died, even by -9. Graded as root, nothing else
-    reaches the room then (``_die_with_bwrap``), and orphaned, it would run on."""
-    import threading
-
-    def watch() -> None:
-        while True:
-            try:
-                if not os.read(lifeline, 64):
-                    break  # the grader's end is closed
-            except InterruptedError:
-                continue
-            except OSError:
-                break
-        os._exit(137)
-
-    threading.Thread(target=watch, daemon=True).start()
+        if lifeline in ready and not os.read(lifeline, 64):
+            os._exit(137)  # the grader's end is closed
+        if wake_read in ready:
+            os.read(wake_read, 4096)
 
 
 def _die_with_bwrap() -> None:
@@ -174,7 +183,7 @@ def _die_with_bwrap() -> None:
     only ends the room when the grader is not root (bwrap and this process are then one
     user). Graded as root it does not (measured: the room outlived a grader killed with
     -9; the kernel checks a parent-death signal's right as it checks kill's, and this
-    process is no longer bwrap's user), so the lifeline (``_end_with_the_grader``) ends
+    process is no longer bwrap's user), so the lifeline (``_reap_until``) ends
     the room then."""
     import signal
 

@@ -17,7 +17,7 @@ Namespaces: all of them (user, PID, network, mount, IPC, UTS, cgroup), no
 capabilities, no nested user namespaces, a new session (no terminal to push
 keystrokes into), and ``--die-with-parent``. When the grader dies, even by -9,
 the whole PID namespace goes with it: the room's first process holds a pipe only
-the grader writes to, and ends when it closes (``child._end_with_the_grader``).
+the grader writes to, and ends when it closes (``child._reap_until``).
 """
 
 from __future__ import annotations
