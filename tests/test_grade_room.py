@@ -521,3 +521,30 @@ def test_a_process_the_room_did_not_hold_or_end_is_in_the_feedback(field: str, s
         rubric,
     )
     assert not [note for note in clean.notes if said in note], clean.notes
+
+
+#: Signals the room's first process has a handler for (SIGCHLD wakes its wait), sent to
+#: it without end from a thread while the model answers.
+FLOODS_THE_FIRST_PROCESS = """
+import os, signal, threading
+
+def flood():
+    while True:
+        for number in (signal.SIGCHLD, signal.SIGIO, signal.SIGURG):
+            try:
+                os.kill(1, number)
+            except OSError:
+                pass
+
+threading.Thread(target=flood, daemon=True).start()
+"""
+
+
+def test_signals_flooding_the_room_s_first_process_change_nothing() -> None:
+    """The first process wakes on SIGCHLD to reap: a flood of it (and of signals it
+    ignores) from the submission neither ends the room nor stalls the run."""
+    outcome = sandbox.run(FLOODS_THE_FIRST_PROCESS + RIGHT, [1, 4, 6], sandbox.Limits())
+    assert outcome.returncode == 0 and outcome.stopped is None, outcome
+    sized = [m for m in outcome.messages if m.get("n") in (1, 4, 6)]
+    assert {m["n"] for m in sized} == {1, 4, 6}, outcome
+    assert not outcome.escaped and not outcome.survivors, outcome

@@ -284,7 +284,7 @@ def _run_as(
         # The room's first process ends when this end closes: when the run is over, or
         # when the grader dies, even by -9 (the kernel closes it). Graded as root, bwrap's
         # parent-death signal does not reach it (it is the run's uid by then).
-        lifeline, settings["lifeline"] = _lifeline()
+        settings["lifeline"], lifeline = os.pipe()  # close-on-exec: only pass_fds hands on
         keep += (settings["lifeline"],)
         userns = None
         if uid is not None:
@@ -362,12 +362,6 @@ def _run_as(
         raise Stopped("the grader is stopping")
     outcome.seconds = time.monotonic() - started
     return outcome
-
-
-def _lifeline() -> tuple[int, int]:
-    """A pipe: the grader's end (kept, never inherited) and the room's (its number)."""
-    room_end, grader_end = os.pipe()  # both close-on-exec; pass_fds hands the room's on
-    return grader_end, room_end
 
 
 class _Control:

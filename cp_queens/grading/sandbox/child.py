@@ -133,13 +133,10 @@ def _first_process(lifeline: int | None = None) -> None:
             signal.signal(number, signal.SIG_DFL)
     # The pipes and bwrap's descriptors are the child's; only the lifeline stays.
     highest = os.sysconf("SC_OPEN_MAX")
-    if lifeline is None:
-        os.closerange(3, highest)
-        _reap_until(child)
-    else:
-        os.closerange(3, lifeline)
+    os.closerange(3, highest if lifeline is None else lifeline)
+    if lifeline is not None:
         os.closerange(lifeline + 1, highest)
-        _reap_until(child, lifeline)
+    _reap_until(child, lifeline)
 
 
 def _reap_until(child: int, lifeline: int | None = None) -> None:
