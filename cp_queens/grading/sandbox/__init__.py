@@ -279,14 +279,13 @@ def _run_as(
     result_write, control_read = settings["fd"], settings["control"]
     isolated = limits.isolation != "none"
     keep: tuple[int, ...] = (result_write, control_read)
-    lifeline = None
+    lifeline = userns = None
     if isolated:
         # The room's first process ends when this end closes: when the run is over, or
         # when the grader dies, even by -9 (the kernel closes it). Graded as root, bwrap's
         # parent-death signal does not reach it (it is the run's uid by then).
         settings["lifeline"], lifeline = os.pipe()  # close-on-exec: only pass_fds hands on
         keep += (settings["lifeline"],)
-        userns = None
         if uid is not None:
             userns = users.namespace(uid)
             keep += (userns,)
@@ -331,6 +330,8 @@ def _run_as(
         os.close(control_read)
         if lifeline is not None:
             os.close(settings["lifeline"])
+        if userns is not None:
+            os.close(userns)  # bwrap holds it now; the namespace and its keyrings end with the run
     with _RUNNING_LOCK:
         _RUNNING.add(child.pid)
     fcntl.fcntl(control_write, fcntl.F_SETFL, os.O_NONBLOCK)

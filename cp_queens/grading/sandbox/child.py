@@ -248,6 +248,7 @@ def _limit(settings: dict[str, Any]) -> None:
     """Soft and hard limits at once: lowered, a hard limit cannot be raised again. Memory
     is not limited here (the address space a thread reserves is not memory used): the
     grader measures the resident memory of the whole process tree from outside."""
+    _own_session_keyring()
     cpu = int(settings["cpu_seconds"])
     # A backstop for this process (the grader counts the whole tree): one second between
     # the soft limit (SIGXCPU) and the hard one (SIGKILL), in case SIGXCPU is caught.
@@ -262,12 +263,34 @@ def _limit(settings: dict[str, Any]) -> None:
     _seccomp(_filter(bool(settings.get("allow_processes", False))))
 
 
+def _own_session_keyring() -> None:
+    """Leave the grader's session keyring for a new, empty one of this run's own.
+
+    A login shell, ``su -l``, ``runuser -l`` or a systemd service starts the grader in a
+    session keyring (``pam_keyinit``) that may hold the lecturer's keys, and every
+    process inherits it. The filter below refuses the key system calls to the submission
+    anyway; this leaves nothing of the grader's in ``/proc/keys`` either. A kernel
+    without keys (ENOSYS) or a container refusing them (EPERM) has nothing to leave."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    keyctl_join_session_keyring = 1
+    if libc.syscall(_KEYCTL, keyctl_join_session_keyring, None) < 0:
+        error = ctypes.get_errno()
+        if error not in (_EPERM, _ENOSYS):
+            raise OSError(error, f"keyctl(JOIN_SESSION_KEYRING) failed: {os.strerror(error)}")
+
+
 #: The system calls refused whatever the rubric says: memory behind them is resident in
 #: no process (a memfd written and closed, a System V segment detached), so neither the
 #: watcher's resident memory nor, without a control group, anything else would count it
 #: against the limit (3 GB in memfds scored full marks). POSIX shared memory lives in
 #: /dev/shm and files in /scratch: size-capped tmpfs whose use the grader counts.
 _MEMFD_CREATE, _MEMFD_SECRET, _SHMGET = 319, 447, 29
+#: The kernel's keyrings: the session keyring the grader started in may hold the
+#: lecturer's keys, and a uid's user keyring outlives the run that wrote it. Refused.
+_ADD_KEY, _REQUEST_KEY, _KEYCTL = 248, 249, 250
 #: Without processes: fork, vfork and clone without CLONE_THREAD fail with EAGAIN (Python
 #: raises BlockingIOError), clone3 with ENOSYS (glibc then starts threads with clone).
 _FORK, _VFORK, _CLONE, _CLONE3, _CLONE_THREAD = 57, 58, 56, 435, 0x10000
@@ -280,9 +303,11 @@ _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 def _filter(processes: bool) -> list[tuple[int, int, int, int]]:
     """The seccomp program (classic BPF): every system call made through another entry than
     x86_64's (the 32-bit ``int 0x80``, x32) fails with EPERM (a filter that checks one
-    table must refuse the others); shared memory resident nowhere is refused; without
+    table must refuse the others); shared memory resident nowhere and the kernel's
+    keyrings are refused; without
     ``processes``, threads may start but processes may not."""
     refused = [(_MEMFD_CREATE, _EPERM), (_MEMFD_SECRET, _ENOSYS), (_SHMGET, _EPERM)]
+    refused += [(_ADD_KEY, _EPERM), (_REQUEST_KEY, _EPERM), (_KEYCTL, _EPERM)]
     if not processes:
         refused += [(_FORK, _EAGAIN), (_VFORK, _EAGAIN), (_CLONE3, _ENOSYS)]
     program = [

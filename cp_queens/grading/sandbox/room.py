@@ -26,6 +26,7 @@ import functools
 import importlib.metadata
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -347,6 +348,7 @@ def unavailable() -> str | None:
 
     import cp_queens.grading.sandbox.users as users
 
+    userns = None
     try:
         uid = users.acquire() if users.dropping() else None
     except users.UserError as error:  # the uids' lock folder is not safe to use
@@ -372,6 +374,8 @@ def unavailable() -> str | None:
         except Unavailable as error:
             return str(error)
         finally:
+            if userns is not None:
+                os.close(userns)
             if uid is not None:
                 users.release(uid)
     if done.returncode != 0 or done.stdout.strip() != b"probe ok":

@@ -39,9 +39,10 @@ to the run's uid, with ``user.max_user_namespaces = 0`` inside (no namespace
 of the submission's own); bubblewrap joins it (``--userns``) keeping only
 ``CAP_SETUID``/``CAP_SETGID``, and the harness's first act is to become
 ``ROOM_USER``, leaving every group and capability behind. From then on every
-process of the room is that uid, outside as inside. Each grader keeps the
-namespaces it made, one per uid its runs have held (two graders may each keep
-one for the same uid: only a mapping, used only while the lock is held).
+process of the room is that uid, outside as inside. Each run has a namespace of
+its own, made for it and dropped with it (a few ms of a helper's start): the
+kernel keeps a uid's user and user-session keyrings per user namespace, and a
+namespace kept for the uid's next run carried one student's keys to the next.
 """
 
 from __future__ import annotations
@@ -78,7 +79,6 @@ KILL_SECONDS = 5.0
 
 _LOCK = threading.Lock()
 _TAKEN: dict[int, int] = {}  # uid -> its locked lock file, for the runs of this process
-_NAMESPACES: dict[int, int] = {}  # uid -> a descriptor of its user namespace
 
 #: Run as root by the helper: a user namespace of its own, told when its map is written,
 #: then no nested namespaces inside it; it stays until its input closes.
@@ -282,12 +282,11 @@ def _kill_if_running_as(pid: int, uid: int) -> bool:
 
 
 def namespace(uid: int) -> int:
-    """A descriptor of the user namespace of ``uid``'s rooms (made on first use, kept)."""
-    with _LOCK:
-        fd = _NAMESPACES.get(uid)
-        if fd is None:
-            fd = _NAMESPACES[uid] = _make(uid)
-        return fd
+    """A descriptor of a new user namespace for one room of ``uid``: the caller closes it
+    when the run ends. Never one kept from an earlier run: the kernel keeps a uid's user
+    keyrings per user namespace, so a namespace used again would hand the next student of
+    that uid whatever keys the last one left there."""
+    return _make(uid)
 
 
 def _make(uid: int) -> int:
