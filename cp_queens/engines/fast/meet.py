@@ -236,8 +236,7 @@ def count(engine: FastEngine, problem: Problem, call: Call) -> UniqueCount:
         return UniqueCount(total, -(-total // 8))
     if result.resumed:
         check_known_total(n, total)
-    unique = mitm.unique_from(n, total, symmetric.half_turn, symmetric.quarter_turn)
-    return UniqueCount(total, unique)
+    return UniqueCount(total, _unique(n, total, symmetric, bool(result.resumed)))
 
 
 def warm_up() -> None:
@@ -253,22 +252,56 @@ def _sane(n: int) -> Callable[[str, MeetPart], str | None]:
     """Why a piece's figures read back from a checkpoint cannot be true (or ``None``):
     negatives; more solutions than the whole board has (known up to n = 27); a range
     piece with symmetric boards, an odd total (every orbit has 2 or 4 classes) or the
-    symmetric piece with solutions; more quarter-turn boards than half-turn ones."""
+    symmetric piece with solutions; and for the symmetric piece, every figure it carries:
+    more quarter-turn boards than half-turn ones, boards that fill no whole orbit (one a
+    quarter turn maps to itself has an orbit of 2 such boards; one only a half turn maps
+    to itself, an orbit of 4), and, where A002562 and A000170 are known, a unique count
+    other than the known one (``8 * unique = solutions + half_turn + 2 * quarter_turn``)."""
     bound = limits.known_or_estimated_total(n)
+    known = n <= len(limits.KNOWN_UNIQUE) and n <= len(limits.KNOWN_TOTALS)
 
     def why(key: str, part: MeetPart) -> str | None:
         if min(part) < 0:
             return "negative"
         if part.total > bound or part.half_turn > bound:
             return f"more solutions than n={n} has"
-        if key == "mitm:symmetric":
-            if part.total or part.quarter_turn > part.half_turn:
-                return "symmetric boards that cannot be"
-        elif part.half_turn or part.quarter_turn or part.total % 2:
-            return "not a count of class orbits"
+        if key != "mitm:symmetric":
+            if part.half_turn or part.quarter_turn or part.total % 2:
+                return "not a count of class orbits"
+            return None
+        if part.total or part.quarter_turn > part.half_turn:
+            return "symmetric boards that cannot be"
+        if part.quarter_turn % 2 or (part.half_turn - part.quarter_turn) % 4:
+            return "symmetric boards that fill no whole orbit"
+        if known:
+            turns = 8 * limits.KNOWN_UNIQUE[n - 1] - limits.KNOWN_TOTALS[n - 1]
+            if part.half_turn + 2 * part.quarter_turn != turns:
+                return f"symmetric boards that give another unique count than n={n} has"
         return None
 
     return why
+
+
+def _unique(n: int, total: int, symmetric: MeetPart, resumed: bool) -> int:
+    """The unique count from the pieces' figures. Where no known count could check the
+    symmetric piece's record (n > 27), figures that make no whole number of orbits drop
+    it, with one warning, and count it again; counted here, they are a bug."""
+    try:
+        return mitm.unique_from(n, total, symmetric.half_turn, symmetric.quarter_turn)
+    except ValueError as error:
+        if not resumed:
+            raise
+        import warnings
+
+        from cp_queens.errors import CpQueensWarning
+
+        warnings.warn(
+            f"checkpoint: the record of mitm:symmetric dropped and counted again ({error})",
+            CpQueensWarning,
+            stacklevel=3,
+        )
+    [(_, again)] = count_pieces([Piece(n, SYMMETRIC)])
+    return mitm.unique_from(n, total, again.half_turn, again.quarter_turn)
 
 
 def _recheck(items: Sequence[Piece], done: dict[str, MeetPart], fraction: float) -> int:
