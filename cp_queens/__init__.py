@@ -10,7 +10,7 @@ Examples:
     >>> cp_queens.verify([1, 3, 0, 2]).ok
     True
 
-Each function gives the value of what ``cp_queens.answer()`` found
+Each function gives the value of what ``cp_queens.ask()`` found
 (``Answer.result()``): every answer is complete or the call raises. A count, first
 solution or stream that a time limit cut short raises ``TimeLimitError``, which carries
 what was found (``partial``) and the statistics (``stats``):
@@ -34,9 +34,10 @@ import operator
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from cp_queens import engines, limits
-from cp_queens.answer import Answer, answer
+from cp_queens import engines
+from cp_queens.answer import Answer
 from cp_queens.budget import KEYWORDS, Budget, check_budget
+from cp_queens.engines.ask import ask
 from cp_queens.engines.base import Engine, Solutions, UniqueCount
 from cp_queens.errors import (
     CpQueensError,
@@ -64,6 +65,7 @@ __all__ = [
     "TimeLimitError",
     "Verdict",
     "__version__",
+    "ask",
     "count",
     "count_unique",
     "default_complete_engine",
@@ -200,9 +202,9 @@ FIRST_BY_COUNTER = 5.0
 def _whole_search_within(problem: Problem, name: str, seconds: float) -> bool:
     """Whether engine ``name`` searches the whole tree of ``problem`` within ``seconds``,
     as priced by random probes (``cp_queens.estimate``, some 0.1 s)."""
-    from cp_queens.estimate import search_tree
+    from cp_queens.estimate import search_tree, tree_seconds
 
-    priced = limits.tree_seconds(engines.engine_class(name), search_tree(problem))
+    priced = tree_seconds(engines.engine_class(name), search_tree(problem))
     return priced is not None and priced <= seconds
 
 
@@ -314,7 +316,7 @@ def first(
     """
     problem = _problem(n, fixed, blocked)
     solver, budget = _engine("first", _OWN, engine, budget, options)
-    return answer("first", problem, solver, budget=budget).result()
+    return ask("first", problem, solver, budget=budget).result()
 
 
 def count(
@@ -365,7 +367,7 @@ def count(
     problem = _problem(n, fixed, blocked)
     name = engine or default_complete_engine(problem, "count")
     solver, budget = _engine("count", _OWN, name, budget, options)
-    return answer("count", problem, solver, budget=budget).result()
+    return ask("count", problem, solver, budget=budget).result()
 
 
 def count_unique(
@@ -399,7 +401,7 @@ def count_unique(
     problem = _problem(n, fixed, blocked)
     name = engine or default_count_engine()
     solver, budget = _engine("count_unique", _OWN, name, budget, options)
-    return answer("count_unique", problem, solver, budget=budget).result()
+    return ask("count_unique", problem, solver, budget=budget).result()
 
 
 def solutions(

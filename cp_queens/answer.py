@@ -11,19 +11,16 @@ found only when not. A reader of the JSON document meets ``"value"`` or
 ``"partial"``, never a lower bound under the answer's name.
 
 Every engine call (``count``, ``count_unique``, ``first``) returns an ``Answer`` with
-its statistics; ``answer()`` asks an engine any task, a stream of solutions included,
-and gives its ``Answer``:
+its statistics; ``cp_queens.ask()`` (``cp_queens.engines.ask``) asks an engine any
+task, a stream of solutions included, and gives its ``Answer``. Made by hand:
 
-    >>> from cp_queens import engines
-    >>> reference = engines.get("reference")
-    >>> answer("count", Problem(6), reference).value
-    4
-    >>> cut = answer("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
-    >>> cut.complete, cut.value, cut.partial < 365596, cut.outcome, cut.reason
-    (False, None, True, 'incomplete', 'time_limit')
-    >>> answer("first", Problem(3), reference).outcome
-    'negative'
-    >>> document = answer("count", Problem(6), reference).to_json()
+    >>> answer = Answer("count", Problem(6), 4)
+    >>> answer.value, answer.complete, answer.outcome
+    (4, True, 'answer')
+    >>> cut = Answer("count", Problem(14), complete=False, partial=100)
+    >>> cut.complete, cut.value, cut.partial, cut.outcome, cut.reason
+    (False, None, 100, 'incomplete', 'time_limit')
+    >>> document = answer.to_json()
     >>> document["schema"], document["version"], document["n"], document["value"]
     ('cp-queens/answer', 1, 6, 4)
 """
@@ -33,15 +30,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from cp_queens.budget import Budget
 from cp_queens.errors import IncompleteError, TimeLimitError
 from cp_queens.problem import Placement, Problem
 from cp_queens.stats import COMPLETE, TIME_LIMIT, Stats
-
-if TYPE_CHECKING:
-    from cp_queens.engines.base import Engine, ProgressCallback
 
 __all__ = [
     "ANSWER",
@@ -54,7 +47,6 @@ __all__ = [
     "TASKS",
     "VERSION",
     "Answer",
-    "answer",
     "cut_short",
     "plain",
     "schema",
@@ -289,57 +281,6 @@ def cut_short(
         details=details or {},
         error=error,
     )
-
-
-def answer(
-    task: str,
-    problem: Problem,
-    engine: Engine,
-    *,
-    budget: Budget | None = None,
-    limit: int | None = None,
-    progress: ProgressCallback | None = None,
-    each: Callable[[Placement], object] | None = None,
-) -> Answer:
-    """Ask ``engine`` one task about ``problem``: the one door to every task, a stream
-    of solutions included (whose ``TimeLimitError`` becomes an incomplete answer here).
-
-    Args:
-        task: ``first`` / ``complete`` (one solution), ``count``, ``count_unique``
-            or ``solutions`` (every placement, each handed to ``each`` as it comes;
-            the value is how many).
-        problem: the board and its given queens.
-        engine: the engine that answers (``cp_queens.engines.get``).
-        budget: the run settings of this call (default: none: no time limit).
-        limit: for ``solutions``, stop after this many (not an incomplete answer).
-        progress: for counts, called now and then with a ``Progress``.
-        each: for ``solutions``, called with every placement as it is found.
-
-    Returns:
-        The answer; ``complete=False`` with the partial figure when a limit cut the
-        call short. Bad input still raises (``CpQueensError``).
-    """
-    if task in ("first", "complete"):
-        found = engine.first(problem, budget=budget)
-        return found if task == "first" else found.replace(task=task)
-    if task == "count":
-        return engine.count(problem, progress=progress, budget=budget)
-    if task == "count_unique":
-        return engine.count_unique(problem, progress=progress, budget=budget)
-    if task == "solutions":
-        return _stream(problem, engine, budget, limit, each)
-    raise ValueError(f"answer(): {task!r} is not an engine task")
-
-
-def _stream(
-    problem: Problem,
-    engine: Engine,
-    budget: Budget | None,
-    limit: int | None,
-    each: Callable[[Placement], object] | None,
-) -> Answer:
-    with engine.solutions(problem, limit=limit, budget=budget) as stream:
-        return streamed(problem, stream, each, stats=stream.stats, limit=limit)
 
 
 def streamed(

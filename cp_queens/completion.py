@@ -26,9 +26,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import cp_queens.engines as engines
-from cp_queens.answer import DISAGREE, NEGATIVE, Answer, answer
+from cp_queens.answer import DISAGREE, NEGATIVE, Answer
 from cp_queens.budget import Budget, check_budget
 from cp_queens.engines import Engine, ProgressCallback
+from cp_queens.engines.ask import ask
 from cp_queens.errors import IncompleteError
 from cp_queens.problem import Placement, Problem
 from cp_queens.verify import verify
@@ -127,9 +128,9 @@ def complete(
         return None if each is None else each(placement)
 
     if task == "solutions":
-        result = answer(task, problem, solver, budget=budget, limit=limit, each=keep)
+        result = ask(task, problem, solver, budget=budget, limit=limit, each=keep)
     else:
-        result = answer(
+        result = ask(
             "complete" if task == "first" else task,
             problem,
             solver,

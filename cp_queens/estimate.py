@@ -26,9 +26,12 @@ Examples:
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
+import cp_queens.limits as limits
+from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import Problem
 
 #: Walks per estimate at most; fewer on a tall residue (``STEPS`` rows walked in all).
@@ -120,3 +123,68 @@ def _pick(free: int, choices: int, n: int, chance: random.Random) -> int:
         free &= free - 1
         pick -= 1
     return (free & -free).bit_length() - 1
+
+
+def tree_seconds(engine: limits.Costs, tree: Tree, cores: int = 1) -> float | None:
+    """Rough wall seconds to count the completions of a search tree sized by
+    ``search_tree`` (``None``: the engine has no figure for either).
+
+    The larger of its nodes at ``seconds_per_node`` and its leaves at
+    ``seconds_per_solution``: a tree with no solution at all (a proof of "none") still
+    costs its nodes, and an engine without a node figure (a solver that reports only
+    solutions) is priced by what it reports.
+    """
+    per_node = getattr(engine, "seconds_per_node", None)
+    per_solution = engine.seconds_per_solution
+    costs = [
+        figure * float(per)
+        for figure, per in ((tree.nodes, per_node), (tree.solutions, per_solution))
+        if per is not None
+    ]
+    if not costs:
+        return None
+    if not engine.counts_on_every_core:
+        cores = 1
+    return max(costs) / max(1, cores)
+
+
+def check_tree_reach(
+    engine: limits.Costs, problem: Problem, tree: Tree, cores: int
+) -> float | None:
+    """Refuse a count of a given board (a completion) that would run for more than a
+    year, as ``limits.check_count_reach`` does for an empty board: its duration is priced
+    from its search tree, sized by random probes before any work (``search_tree``).
+
+    The caller checks this only without a time limit (with one, a partial count is
+    accepted). Returns the estimated wall seconds (``None``: unknown).
+    """
+    seconds = tree_seconds(engine, tree, cores)
+    if seconds is None or seconds <= limits.BEYOND_REACH:
+        return seconds
+    duration = limits.format_duration(seconds)
+    if tree.at_least and duration.startswith("about "):
+        duration = "more than " + duration.removeprefix("about ")
+    if tree.at_least:
+        size = f"a search tree of more than {_magnitude(tree.nodes)} nodes"
+    else:
+        size = (
+            f"about {_magnitude(tree.solutions)} completions in a search tree of about "
+            f"{_magnitude(tree.nodes)} nodes"
+        )
+    given = len(problem.fixed)
+    what = f"{given} given queen{'s' * (given != 1)}"
+    if problem.blocked:
+        what += f", {len(problem.blocked)} blocked squares"
+    raise UnsupportedTaskError(
+        f"counting the completions of n={problem.n} ({what}) with engine '{engine.name}' "
+        f"would take {duration} on this machine ({cores} "
+        f"core{'s' * (cores != 1)}): {size} ({tree.probes} random probes). "
+        "Give a time limit of S seconds to count for that long anyway"
+    )
+
+
+def _magnitude(figure: float) -> str:
+    """``3e+41``-style for huge figures, ``1,234`` for countable ones."""
+    if not math.isfinite(figure):
+        return "infinitely many"
+    return f"{figure:,.0f}" if figure < 1e9 else f"{figure:.0e}"

@@ -14,11 +14,11 @@ from cp_queens.answer import (
     SCHEMA,
     VERSION,
     Answer,
-    answer,
     cut_short,
     plain,
 )
 from cp_queens.budget import Budget
+from cp_queens.engines.ask import ask
 from cp_queens.engines.base import Engine, UniqueCount
 from cp_queens.errors import TimeLimitError
 from cp_queens.problem import Placement, Problem
@@ -29,14 +29,14 @@ from cp_queens.verify import verify
 def test_each_engine_task_becomes_an_answer(make_engine: Callable[..., Engine]) -> None:
     engine = make_engine()
     if engine.able_to("count"):
-        counted = answer("count", Problem(6), engine)
+        counted = ask("count", Problem(6), engine)
         assert (counted.value, counted.complete, counted.outcome) == (4, True, ANSWER)
         assert counted.stats is not None and counted.stats.solutions == 4
-    found = answer("first", Problem(6), engine)
+    found = ask("first", Problem(6), engine)
     assert found.complete and found.outcome == ANSWER and verify(found.value).ok
     if engine.able_to("enumerate"):
         seen: list[Placement] = []
-        streamed = answer("solutions", Problem(6), engine, each=seen.append)
+        streamed = ask("solutions", Problem(6), engine, each=seen.append)
         assert streamed.value == len(seen) == 4 and len({p.cols for p in seen}) == 4
 
 
@@ -44,18 +44,18 @@ def test_a_proven_none_is_a_negative_answer_not_an_incomplete_one() -> None:
     from cp_queens import engines
 
     reference = engines.get("reference")
-    none = answer("first", Problem(3), reference)
+    none = ask("first", Problem(3), reference)
     assert none.complete and none.value is None and none.outcome == NEGATIVE
-    assert answer("solutions", Problem(2), reference).outcome == NEGATIVE
+    assert ask("solutions", Problem(2), reference).outcome == NEGATIVE
     # a limit of 0 asks for nothing: finding nothing is no "no"
-    assert answer("solutions", Problem(8), reference, limit=0).outcome == ANSWER
+    assert ask("solutions", Problem(8), reference, limit=0).outcome == ANSWER
 
 
 def test_a_time_limit_becomes_an_incomplete_answer_with_its_partial_figure() -> None:
     from cp_queens import engines
 
     reference = engines.get("reference")
-    cut = answer("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
+    cut = ask("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
     assert not cut.complete and cut.value is None and cut.outcome == INCOMPLETE
     assert isinstance(cut.partial, int) and 0 <= cut.partial < 365_596
     assert cut.reason == TIME_LIMIT and cut.stats is not None
@@ -68,7 +68,7 @@ def test_a_cut_stream_counts_what_reached_the_consumer() -> None:
     from cp_queens import engines
 
     seen: list[Placement] = []
-    cut = answer(
+    cut = ask(
         "solutions",
         Problem(14),
         engines.get("reference"),
@@ -130,8 +130,8 @@ def test_result_gives_the_value_or_raises_what_cut_the_answer_short() -> None:
     from cp_queens import engines
 
     reference = engines.get("reference")
-    assert answer("count", Problem(6), reference).result() == 4
-    cut = answer("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
+    assert ask("count", Problem(6), reference).result() == 4
+    cut = ask("count", Problem(14), reference, budget=Budget.of(time_limit=0.01))
     with pytest.raises(TimeLimitError, match="stopped by the time limit") as raised:
         cut.result()
     assert raised.value.partial == cut.partial and raised.value.stats is cut.stats
@@ -152,3 +152,31 @@ def test_a_domination_says_why_it_stopped_from_its_own_record() -> None:
     assert stopped_line(unlimited).startswith("cp-queens: stopped: the best set found has 3")
     assert limited.reason == "time_limit" and limited.stats and limited.stats.time_limit == 5.0
     assert stopped_line(limited).startswith("cp-queens: stopped by the time limit of 5 s:")
+
+
+def test_the_answer_module_is_reached_by_its_name() -> None:
+    """``cp_queens.answer`` is the module (the dispatcher is ``cp_queens.ask``), so
+    ``cp_queens.answer.schema()`` works as the docs write it, in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import cp_queens\n"
+        "print(cp_queens.answer.schema()['title'], cp_queens.answer.Answer.__name__,\n"
+        "      cp_queens.ask.__module__)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert shown[-2:] == ["Answer", "cp_queens.engines.ask"]
+    assert " ".join(shown[:-2]) == schema_title()
+
+
+def schema_title() -> str:
+    import json
+    from pathlib import Path
+
+    import cp_queens
+
+    shipped = Path(cp_queens.__file__).with_name("answer.schema.json")
+    return json.loads(shipped.read_text(encoding="utf-8"))["title"]

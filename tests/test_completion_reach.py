@@ -16,7 +16,7 @@ import pytest
 import cp_queens
 from cp_queens import Problem, default_complete_engine, engines, limits
 from cp_queens.errors import UnsupportedTaskError
-from cp_queens.estimate import search_tree
+from cp_queens.estimate import search_tree, tree_seconds
 from cp_queens.partial import read_partial
 from tests.helpers import run_cli
 
@@ -103,10 +103,10 @@ def test_every_engine_that_counts_given_boards_refuses_the_hopeless_one(engine: 
 
 
 def test_with_a_time_limit_the_hopeless_count_runs_and_is_cut_short() -> None:
-    from cp_queens.answer import answer
     from cp_queens.budget import Budget
+    from cp_queens.engines.ask import ask
 
-    result = answer(
+    result = ask(
         "count",
         Problem(40, {0: 0}),
         engines.get("reference"),
@@ -119,10 +119,10 @@ def test_with_a_time_limit_the_hopeless_count_runs_and_is_cut_short() -> None:
 def test_a_countable_completion_is_priced_not_refused() -> None:
     problem = board(GEN_20[0])
     fast = engines.get("fast")
-    seconds = limits.tree_seconds(fast, search_tree(problem), cores=1)
+    seconds = tree_seconds(fast, search_tree(problem), cores=1)
     assert seconds is not None and seconds < limits.BEYOND_REACH
     # cpsat pays some thousand times more per node: still priced, still under a year
-    slow = limits.tree_seconds(engines.get("cpsat"), search_tree(problem), cores=1)
+    slow = tree_seconds(engines.get("cpsat"), search_tree(problem), cores=1)
     assert slow is not None and seconds < slow < limits.BEYOND_REACH
 
 

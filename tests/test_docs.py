@@ -157,8 +157,8 @@ _DOTTED = re.compile(r"`(cp_queens(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?:\(\))?`")
 
 
 def test_every_name_the_pages_write_as_code_is_reached_by_attributes() -> None:
-    """``cp_queens.answer.schema()`` was documented, but ``cp_queens.answer`` is the function
-    (its module is shadowed by it): every ``cp_queens.x.y`` a page shows must work as a
+    """``cp_queens.answer.schema()`` was once documented while ``cp_queens.answer`` was a
+    function shadowing its module: every ``cp_queens.x.y`` a page shows must work as a
     reader types it, after ``import cp_queens`` and the module's own import."""
     import importlib
     import pkgutil

@@ -65,13 +65,13 @@ def test_a_minizinc_reporting_wrong_boards_fails_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, board: list[int], times: int, said: str
 ) -> None:
     monkeypatch.setenv("PATH", fake_minizinc(tmp_path / "bin", printing(board, times)))
-    from cp_queens.answer import answer
     from cp_queens.engines import build
+    from cp_queens.engines.ask import ask
 
     engine, budget = build("minizinc")
     for task in ("count", "solutions"):
         with pytest.raises(SolverFailedError, match=re.escape(said)):
-            answer(task, Problem(8), engine, budget=budget, each=lambda _: None)
+            ask(task, Problem(8), engine, budget=budget, each=lambda _: None)
 
 
 def test_a_minizinc_printing_noise_is_remembered_by_its_tail(

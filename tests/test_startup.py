@@ -99,7 +99,7 @@ def test_complete_with_the_reference_imports_only_the_reference(nearly_full: Pat
     assert heavy(modules) == []
     engines = {m for m in modules if m.startswith("cp_queens.engines.") and m.count(".") == 2}
     # The option choices the parser offers are read off an engine only when a flag is used.
-    light = {"base", "call", "reference"}
+    light = {"ask", "base", "call", "reference"}
     assert engines <= {f"cp_queens.engines.{name}" for name in light}
 
 
@@ -130,6 +130,7 @@ SMALL_COUNT = {
     "cp_queens.cli.count",
     "cp_queens.cli.exit_codes",
     "cp_queens.engines",
+    "cp_queens.engines.ask",  # the dispatcher from a task's name to the engine's call
     "cp_queens.engines.base",
     "cp_queens.engines.call",
     "cp_queens.engines.fast",
@@ -141,6 +142,7 @@ SMALL_COUNT = {
     "cp_queens.engines.fast.parse",
     "cp_queens.engines.fast.stopping",  # how a compiled search is stopped (Ctrl-C)
     "cp_queens.engines.fast.subproblems",
+    "cp_queens.engines.fast.where",  # on how many workers a count runs
     "cp_queens.errors",
     "cp_queens.limits",
     "cp_queens.output",
@@ -225,8 +227,10 @@ def test_parsing_loads_only_the_command_given(argv: list[str], command: str | No
     assert present(modules, NOT_FOR_A_SMALL_COUNT) == []
 
 
-#: The engine modules whose option choices ``--help`` shows (no solver library among them).
+#: The engine modules whose option choices ``--help`` shows (no solver library among them),
+#: and the dispatcher ``ask``, which ``import cp_queens`` loads.
 SHOWN_IN_HELP = {
+    "cp_queens.engines.ask",
     "cp_queens.engines.base",
     "cp_queens.engines.call",
     "cp_queens.engines._alldiff",
@@ -244,6 +248,7 @@ def test_a_command_that_uses_no_method_flag_imports_no_other_engine() -> None:
     assert code == 0
     engines = {m for m in modules if m.startswith("cp_queens.engines.")}
     assert engines == {
+        "cp_queens.engines.ask",
         "cp_queens.engines.base",
         "cp_queens.engines.call",
         "cp_queens.engines.reference",

@@ -109,7 +109,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import cp_queens.parallel as parallel
-    from cp_queens.answer import answer
+    from cp_queens.engines.ask import ask
 
     engine, budget = make_engine(
         args.engine or default_count_engine(),
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress_display(f"counting N={args.n} with {engine.name}") as progress:
             told = telling_how_long(progress, args.time_limit)
-            result = answer(task, problem, engine, progress=told, budget=budget)
+            result = ask(task, problem, engine, progress=told, budget=budget)
     except parallel.Interrupted as stopped:
         _say_interrupted(stopped)
         return ExitCode.INTERRUPTED

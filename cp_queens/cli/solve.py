@@ -55,7 +55,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cp_queens.answer import answer
+    from cp_queens.engines.ask import ask
 
     up_to = FORMATS[args.format].up_to
     if up_to is not None and args.n > up_to:
@@ -71,6 +71,6 @@ def run(args: argparse.Namespace) -> int:
     engine, budget = make_engine(
         name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
-    result = answer("first", Problem(args.n), engine, budget=budget)
+    result = ask("first", Problem(args.n), engine, budget=budget)
     report(result.stats)
     return deliver(result, args.format, output=args.output)

@@ -105,11 +105,11 @@ def _run(job: dict[str, Any], started: float, spawned: float, out: Any) -> dict[
     known["startup"] = startup
     out.write(json.dumps({"ready": startup}) + "\n")
     out.flush()
-    from cp_queens.answer import answer
+    from cp_queens.engines.ask import ask
 
     try:
         begun = time.perf_counter()
-        result = answer(ANSWER_TASKS[task], Problem(n), engine, budget=budget)
+        result = ask(ANSWER_TASKS[task], Problem(n), engine, budget=budget)
         known["wall_time"] = round(time.perf_counter() - begun, 6)
         found = result.found  # a partial figure, kept as such: only in ``lower_bound``
         solutions = int(found is not None) if task == "first" else int(found or 0)

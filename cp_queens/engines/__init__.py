@@ -41,7 +41,7 @@ __all__ = [
 _REGISTRY: dict[str, type[Engine]] = {}
 
 #: Modules of this package that hold no engine.
-NOT_ENGINES = frozenset({"base", "call"})
+NOT_ENGINES = frozenset({"ask", "base", "call"})
 
 E = TypeVar("E", bound=type[Engine])
 

@@ -403,10 +403,10 @@ class Engine:
             )
         if task == "count" and budget.time_limit is None:
             # A given board has no table of totals: its search tree is sized by probes.
-            from cp_queens.estimate import search_tree
+            import cp_queens.estimate as estimate
 
-            return limits.check_tree_reach(
-                self, problem, search_tree(problem), self.count_cores(budget)
+            return estimate.check_tree_reach(
+                self, problem, estimate.search_tree(problem), self.count_cores(budget)
             )
         if task != "count":
             limits.check_setup_reach(

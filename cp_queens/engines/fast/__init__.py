@@ -28,7 +28,7 @@ import contextlib
 import functools
 import math
 from collections.abc import Callable, Generator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cp_queens.parallel as parallel
 from cp_queens.engines import register
@@ -43,6 +43,7 @@ from cp_queens.engines.base import (
 )
 from cp_queens.engines.fast import kernels
 from cp_queens.engines.fast import subproblems as split_module
+from cp_queens.engines.fast import where as where_module
 from cp_queens.engines.fast.subproblems import (
     MITM_FROM,
     PartialCount,
@@ -52,9 +53,6 @@ from cp_queens.engines.fast.subproblems import (
 )
 from cp_queens.errors import EngineOptionError
 from cp_queens.problem import Placement, Problem
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
 
 #: Solutions per kernel call when streaming; the first calls are small so that
 #: ``first()`` and small limits do not pay for a full batch.
@@ -66,9 +64,6 @@ ARRAY_BATCH_SIZES = (1024, 1 << 16)
 NODES_PER_CALL = 1 << 22
 #: Rows preset per subproblem of a count in this process (corner subproblems need two).
 HERE_DEPTH = 2
-#: Without ``workers``, counts from this n use every core. Below it one core wins:
-#: benchmarks/count.py measured n = 15 at 0.33 s on one core, 0.37 s on two.
-PARALLEL_FROM = 16
 
 
 @register
@@ -147,7 +142,7 @@ class FastEngine(Engine):
             from cp_queens.engines.fast import meet
 
             if meet.applies(problem, self.force_python):
-                return meet.count(self, problem, call)
+                return meet.count(problem, call, lost_timeout=self.lost_workers_timeout)
         stats = call.stats
         budget = call.budget
         subs: Sequence[Subproblem] | Iterator[Subproblem]
@@ -186,7 +181,9 @@ class FastEngine(Engine):
                 # A streamed split has no length: count it through beside the search, so
                 # that the progress line gets its parts total, fraction and ETA.
                 sized = stack.enter_context(SplitSize(problem, depth=self._depth(problem, call)))
-            executor, where, alive = self._executor(stack, call, problem.n)
+            executor, where, alive = where_module.executor(
+                stack, call, problem.n, self.force_python
+            )
             checkpoint = None
             if budget.checkpoint is not None:
                 from cp_queens.parallel.checkpoint import Checkpoint
@@ -214,7 +211,7 @@ class FastEngine(Engine):
                 where=where,
                 workers_alive=alive,
                 lost_timeout=self.lost_workers_timeout,
-                workers=self._workers(problem, call),
+                workers=where_module.workers(problem, call),
                 checkpoint=checkpoint,
                 report=report,
                 clock=call.clock,
@@ -245,44 +242,12 @@ class FastEngine(Engine):
         split goes as deep as ``deadline_depth``.
         """
         plain = not problem.fixed and not problem.blocked
-        here = not call.budget.elsewhere and self._workers(problem, call) == 1
+        here = not call.budget.elsewhere and where_module.workers(problem, call) == 1
         if self.depth is None and plain and here and not call.clock.limited:
             return HERE_DEPTH
         if self.depth is None and here and call.clock.limited:
             return split_module.deadline_depth(problem.n)
         return self.depth
-
-    def _workers(self, problem: Problem, call: Call) -> int | None:
-        budget = call.budget
-        if budget.workers is not None:
-            return budget.workers
-        small = problem.n < PARALLEL_FROM and budget.checkpoint is None
-        return 1 if small else None  # a small count is over before a pool has started
-
-    def _executor(
-        self, stack: contextlib.ExitStack, call: Call, n: int
-    ) -> tuple[Executor | None, str | None, Callable[[], int] | None]:
-        """Where the subproblems go, its name, and how many workers it has now (Dask)."""
-        where = call.budget.where
-        if where is None:
-            return None, None, None
-        if not isinstance(where, str):
-            return where, "an executor", None
-        from cp_queens.parallel.dask import dask_cluster
-
-        local = where == "local" or where.startswith("local:")
-        if local:
-            # The local cluster's workers are forked from this process: load the
-            # kernels once here, and every worker starts with them.
-            split_module.warm_up(self.force_python, n)
-        cluster = stack.enter_context(
-            dask_cluster(
-                scheduler=None if local else where,
-                cluster=where if local else None,
-                clock=call.clock,
-            )
-        )
-        return cluster.executor, cluster.description, cluster.workers
 
     # -- enumeration ------------------------------------------------------
 

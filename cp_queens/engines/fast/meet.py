@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import cp_queens.engines.fast.loader as loader
 import cp_queens.engines.fast.mitm as mitm
 import cp_queens.engines.fast.stopping as stopping
+import cp_queens.engines.fast.where as where_module
 import cp_queens.limits as limits
 import cp_queens.parallel as parallel
 from cp_queens.budget import Clock
@@ -31,7 +32,6 @@ from cp_queens.engines.base import Call, UniqueCount
 from cp_queens.engines.fast.subproblems import MITM_FROM, RecheckError, check_known_total
 
 if TYPE_CHECKING:
-    from cp_queens.engines.fast import FastEngine
     from cp_queens.problem import Problem
 
 #: Pieces of a count, about: enough for the pool to balance and for a checkpoint to lose
@@ -171,16 +171,17 @@ def check_memory(n: int, workers: int) -> None:
     )
 
 
-def count(engine: FastEngine, problem: Problem, call: Call) -> UniqueCount:
+def count(problem: Problem, call: Call, *, lost_timeout: float) -> UniqueCount:
     """Count ``problem`` (an empty board) by meeting in the middle, where the call's
-    budget says (this process, local processes, Dask), resumably."""
+    budget says (this process, local processes, Dask), resumably; ``lost_timeout``:
+    seconds a Dask cluster may have no worker at all (the engine's option)."""
     import contextlib
 
     n = problem.n
     stats = call.stats
     budget = call.budget
     items = pieces(n)
-    workers = engine._workers(problem, call)
+    workers = where_module.workers(problem, call)
     here = not budget.elsewhere and workers == 1
     check_memory(n, parallel.resolve_workers(workers) if not budget.elsewhere else 1)
     running = {"solutions": 0}
@@ -190,7 +191,7 @@ def count(engine: FastEngine, problem: Problem, call: Call) -> UniqueCount:
         call.report(running["solutions"], done=done, total=total, resumed=resumed)
 
     with contextlib.ExitStack() as stack:
-        executor, where, alive = engine._executor(stack, call, n)
+        executor, where, alive = where_module.executor(stack, call, n, False)
         checkpoint = None
         if budget.checkpoint is not None:
             from cp_queens.parallel.checkpoint import Checkpoint
@@ -213,7 +214,7 @@ def count(engine: FastEngine, problem: Problem, call: Call) -> UniqueCount:
             executor=executor,
             where=where,
             workers_alive=alive,
-            lost_timeout=engine.lost_workers_timeout,
+            lost_timeout=lost_timeout,
             workers=workers,
             checkpoint=checkpoint,
             report=report,
