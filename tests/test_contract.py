@@ -74,6 +74,20 @@ def can(engine: Engine, task: str) -> bool:
     return {"enumerate": engine.can_enumerate, "count": engine.can_count}[task]
 
 
+def needs(engine: Engine, task: str) -> None:
+    """Skip, saying why, a test of ``task`` (``count`` or ``enumerate``) on an engine that
+    cannot do it: a report of ``--engine construct`` then says "skipped", never "passed"
+    for a promise it was not held to (its refusal is ``test_unable_engines_say_so``'s)."""
+    if not can(engine, task):
+        pytest.skip(f"engine '{engine.name}' cannot {task} (it says so: UnsupportedTaskError)")
+
+
+def registered(engine_name: str) -> None:
+    """Skip a test of the registry on an engine built outside it (the template)."""
+    if engine_name in UNREGISTERED:
+        pytest.skip(f"'{engine_name}' is not in the registry: its constructor is plain Python")
+
+
 @pytest.mark.parametrize("n", [1, 4, 5, 8, 9, 12])
 @on_process_engines_by_default("n", 1, 12)
 def test_first_is_a_valid_solution(make_engine: MakeEngine, n: int) -> None:
@@ -165,28 +179,19 @@ def largest(engine: Engine, engine_name: str, task: str) -> int:
 
 def test_solution_sets_equal_the_reference(make_engine: MakeEngine, engine_name: str) -> None:
     engine = make_engine()
-    if not engine.can_enumerate:
-        with pytest.raises(UnsupportedTaskError):
-            engine.solutions(Problem(6))
-        return
+    needs(engine, "enumerate")
     check_solution_sets(engine, sizes(engine_name, largest(engine, engine_name, "solutions")))
 
 
 def test_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
     engine = make_engine()
-    if not engine.can_count:
-        with pytest.raises(UnsupportedTaskError):
-            engine.count(Problem(6))
-        return
+    needs(engine, "count")
     check_counts(engine, sizes(engine_name, largest(engine, engine_name, "count")))
 
 
 def test_unique_counts_match_oeis(make_engine: MakeEngine, engine_name: str) -> None:
     engine = make_engine()
-    if not engine.can_count:
-        with pytest.raises(UnsupportedTaskError):
-            engine.count(Problem(6))
-        return
+    needs(engine, "count")
     check_unique_counts(engine, sizes(engine_name, largest(engine, engine_name, "unique")))
 
 
@@ -211,8 +216,7 @@ def test_the_default_sizes_of_a_process_engine_keep_its_edges() -> None:
 @on_process_engines_by_default("limit", 0, 1, 100)
 def test_streams_honour_their_limit(make_engine: MakeEngine, limit: int) -> None:
     engine = make_engine()
-    if not engine.can_enumerate:
-        return
+    needs(engine, "enumerate")
     stream = engine.solutions(Problem(6), limit=limit)
     found = list(stream)
     assert len(found) == min(limit, total(6)) == stream.stats.solutions
@@ -222,8 +226,7 @@ def test_streams_honour_their_limit(make_engine: MakeEngine, limit: int) -> None
 @pytest.mark.parametrize("limit", [2.5, -1, True, "3"])
 def test_a_limit_is_a_whole_number(make_engine: MakeEngine, limit: object) -> None:
     engine = make_engine()
-    if not engine.can_enumerate:
-        return
+    needs(engine, "enumerate")
     with pytest.raises(CpQueensError, match="limit"):
         engine.solutions(Problem(6), limit=limit)  # type: ignore[arg-type]
 
@@ -238,8 +241,7 @@ def test_closing_a_stream_early_leaves_no_thread_running(
     make_engine: MakeEngine, take: int
 ) -> None:
     engine = make_engine()
-    if not engine.can_enumerate:
-        return
+    needs(engine, "enumerate")
     before = _worker_threads()
     with engine.solutions(Problem(fit(engine, 8))) as stream:
         for _ in zip(range(take), stream, strict=False):
@@ -313,8 +315,7 @@ def _cut_short(answer: Answer) -> TimeLimitError:
 
 def test_a_count_cut_short_is_marked_with_the_partial_count(make_engine: MakeEngine) -> None:
     engine = make_engine()
-    if not engine.can_count:
-        return
+    needs(engine, "count")
     n = _sized(engine)
     answer = engine.count(Problem(n), budget=TINY)
     if answer.complete:
@@ -326,13 +327,12 @@ def test_a_count_cut_short_is_marked_with_the_partial_count(make_engine: MakeEng
 
 def test_a_unique_count_cut_short_is_marked_with_partial_counts(make_engine: MakeEngine) -> None:
     engine = make_engine()
-    if not engine.can_count:
-        return
+    needs(engine, "count")
     n = _sized(engine)
     try:
         answer = engine.count_unique(Problem(n), budget=TINY)
-    except UnsupportedTaskError:
-        return  # e.g. cpsat with symmetry breaking: says so, which is fine
+    except UnsupportedTaskError as refused:  # e.g. cpsat with symmetry breaking says so
+        pytest.skip(f"engine '{engine.name}' cannot count unique solutions: {refused}")
     if answer.complete:
         assert answer.value == (total(n), unique(n))
         return
@@ -353,8 +353,7 @@ def test_first_out_of_time_is_marked_instead_of_saying_none(make_engine: MakeEng
 
 def test_a_stream_cut_short_yields_then_raises(make_engine: MakeEngine) -> None:
     engine = make_engine()
-    if not engine.can_enumerate:
-        return
+    needs(engine, "enumerate")
     n = _sized(engine)
     got = []
     stream = engine.solutions(Problem(n), budget=TINY)
@@ -371,8 +370,7 @@ def test_a_stream_cut_short_yields_then_raises(make_engine: MakeEngine) -> None:
 
 def test_a_limit_or_closing_the_stream_is_not_an_error(make_engine: MakeEngine) -> None:
     engine, roomy = make_engine(), Budget.of(time_limit=60)
-    if not engine.can_enumerate:
-        return
+    needs(engine, "enumerate")
     n = fit(engine, 8)
     assert len(list(engine.solutions(Problem(n), limit=3, budget=roomy))) == 3
     with engine.solutions(Problem(n), budget=roomy) as stream:
@@ -383,8 +381,7 @@ def test_a_limit_or_closing_the_stream_is_not_an_error(make_engine: MakeEngine) 
 def test_each_call_runs_under_its_own_budget(make_engine: MakeEngine) -> None:
     """A call cut short leaves nothing behind: the next call, with room, is whole."""
     engine = make_engine()
-    if not engine.can_count:
-        return
+    needs(engine, "count")
     n = _sized(engine)
     engine.count(Problem(n), budget=TINY)
     n = min(n, 8)
@@ -394,8 +391,7 @@ def test_each_call_runs_under_its_own_budget(make_engine: MakeEngine) -> None:
 
 def test_progress_comes_as_progress_records(make_engine: MakeEngine) -> None:
     engine = make_engine()
-    if not engine.can_count:
-        return
+    needs(engine, "count")
     seen: list[Progress] = []
     n = fit(engine, 10)
     assert engine.count(Problem(n), progress=seen.append).value == total(n)
@@ -405,8 +401,7 @@ def test_progress_comes_as_progress_records(make_engine: MakeEngine) -> None:
 
 
 def test_options_are_checked_when_the_engine_is_made(engine_name: str) -> None:
-    if engine_name in UNREGISTERED:
-        return  # not in the registry: its constructor is plain Python
+    registered(engine_name)
     with pytest.raises(EngineOptionError, match=f"engine '{engine_name}' has no option 'nope'"):
         engines.get(engine_name, nope=1)
     for bad in (-1, 0, float("inf"), "soon"):
@@ -417,8 +412,7 @@ def test_options_are_checked_when_the_engine_is_made(engine_name: str) -> None:
 def test_run_settings_are_not_kept_on_the_engine(engine_name: str) -> None:
     """``get`` builds an engine of its method only; a run setting is refused in one line
     naming both ways to give it with a call."""
-    if engine_name in UNREGISTERED:
-        return
+    registered(engine_name)
     with pytest.raises(EngineOptionError) as refused:
         engines.get(engine_name, time_limit=5)
     said = str(refused.value)
@@ -453,8 +447,7 @@ def test_a_call_leaves_the_engine_as_it_was(make_engine: MakeEngine) -> None:
 def test_one_engine_serves_two_streams_at_once(make_engine: MakeEngine) -> None:
     """Nothing of a call lives on the engine: two open streams keep their own statistics."""
     engine = make_engine()
-    if not engine.can_enumerate:
-        return
+    needs(engine, "enumerate")
     six, seven = engine.solutions(Problem(6)), engine.solutions(Problem(7))
     from_six, from_seven = [], []
     for a, b in zip(six, seven, strict=False):
@@ -470,8 +463,7 @@ def test_one_engine_serves_two_threads_at_once(make_engine: MakeEngine) -> None:
     """Two threads count on one engine at the same time (held at a barrier until both
     are ready), each with its own answer and its own statistics."""
     engine = make_engine()
-    if not engine.can_count:
-        return
+    needs(engine, "count")
     sizes = (fit(engine, 8) - 1, fit(engine, 8))
     ready = threading.Barrier(len(sizes), timeout=60)
     results: dict[int, tuple[int, int, int]] = {}
@@ -660,3 +652,28 @@ def test_every_engine_stops_at_a_time_limit(spec: str, task: str, where: str) ->
         assert code == 0 and "TimeLimitError" in said, (code, said)
     else:
         assert code == 4, (code, said)
+
+
+def test_an_engine_that_cannot_count_is_reported_skipped_not_passed() -> None:
+    """``pytest tests/test_contract.py --engine construct`` (an engine that neither counts
+    nor enumerates) reports the counting and enumerating promises as skipped, with the
+    reason: a pass would say it was held to them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__)
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", str(here), "--engine", "construct"),
+            *("-k", "oeis or equal_the_reference", "-n0", "-q", "-rs", "-p", "no:cacheprovider"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=here.parent.parent,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert "3 skipped" in run.stdout and "passed" not in run.stdout, run.stdout[-2000:]
+    assert "engine 'construct' cannot count" in run.stdout
+    assert "engine 'construct' cannot enumerate" in run.stdout
