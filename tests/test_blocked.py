@@ -9,7 +9,6 @@ from a real solution or at random, blocked squares anywhere else.
 
 from __future__ import annotations
 
-import itertools
 from functools import cache
 
 import pytest
@@ -23,47 +22,20 @@ from cp_queens.completion import completions, first_completion, generate
 from cp_queens.errors import InvalidProblemError, UnsupportedTaskError
 from cp_queens.partial import format_partial
 from cp_queens.problem import attack_reason
-from tests.helpers import run_cli, usable
-
-FIXED_ENGINES = usable([n for n in engines.names() if engines.engine_class(n).supports_fixed])
-COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
-ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
-
-
-@cache
-def engine(name: str) -> engines.Engine:
-    """One instance of each engine for the module's loops: building ``minizinc`` asks the
-    program for its solvers (a process, 0.03 s of CPU) every time, and a call keeps no
-    state in its engine, so many calls of one instance ask what fresh ones would."""
-    return engines.get(name)
-
-
-def distinct_diagonals(p: tuple[int, ...]) -> bool:
-    """No two queens of the permutation ``p`` share a diagonal (nor an anti-diagonal)."""
-    return len({c + r for r, c in enumerate(p)}) == len({c - r for r, c in enumerate(p)}) == len(p)
-
-
-@cache
-def all_solutions(n: int) -> frozenset[tuple[int, ...]]:
-    """Every permutation with distinct diagonals that :func:`verify` accepts (the cheap
-    diagonal test first: asking verify about all 40,320 of n = 8 took 0.3 s)."""
-    return frozenset(
-        p for p in itertools.permutations(range(n)) if distinct_diagonals(p) and verify(p).ok
-    )
+from tests.completion_engines import (
+    FIXED_ENGINES,
+    PER_CALL,
+    all_solutions,
+    completion_engines,
+    engine,
+    oracle,
+)
+from tests.helpers import run_cli
 
 
 @cache
 def reference_solutions(n: int) -> frozenset[tuple[int, ...]]:
     return frozenset(p.cols for p in engines.get("reference").solutions(Problem(n)))
-
-
-def oracle(problem: Problem) -> frozenset[tuple[int, ...]]:
-    return frozenset(
-        s
-        for s in all_solutions(problem.n)
-        if all(s[r] == c for r, c in problem.fixed.items())
-        and not any(s[r] == c for r, c in problem.blocked)
-    )
 
 
 @st.composite
@@ -93,16 +65,13 @@ def blocked_boards(draw: st.DrawFn, sizes: tuple[int, int] = (4, 8)) -> Problem:
 #: Engines that start a process or build a solver's model per call (MiniZinc 0.1 s of
 #: CPU a call, CPMpy 0.04 s; the others a few ms): the default run's random boards leave
 #: them to the slow run's, and every engine counts the fixed board of the test below.
-PER_CALL = frozenset({"minizinc", "cpmpy"})
-
-
 def test_every_engine_counts_a_board_with_given_queens_and_blocked_squares() -> None:
     """The fixed twin of the random boards below for the engines of ``PER_CALL``."""
     # 16 completions of the given queen, 11 once four squares are blocked
     problem = Problem(8, {2: 0}, blocked={(1, 4), (3, 7), (6, 3), (7, 0)})
     expected = oracle(problem)
     assert 1 <= len(expected) < len(oracle(Problem(8, {2: 0})))
-    for name in COUNTING:
+    for name in completion_engines(problem.n, "count"):
         assert engine(name).count(problem).value == len(expected), name
 
 
@@ -112,9 +81,8 @@ def test_every_engine_counts_a_board_with_given_queens_and_blocked_squares() -> 
 @given(blocked_boards())
 def test_counts_match_brute_force(problem: Problem) -> None:
     expected = oracle(problem)
-    for name in COUNTING:
-        if name not in PER_CALL:
-            assert engine(name).count(problem).value == len(expected), name
+    for name in completion_engines(problem.n, "count", skip=PER_CALL):
+        assert engine(name).count(problem).value == len(expected), name
 
 
 @pytest.mark.slow
@@ -122,11 +90,11 @@ def test_counts_match_brute_force(problem: Problem) -> None:
 @given(blocked_boards())
 def test_counts_enumerations_and_first_completions_match_brute_force(problem: Problem) -> None:
     expected = oracle(problem)
-    for name in COUNTING:
+    for name in completion_engines(problem.n, "count"):
         assert engine(name).count(problem).value == len(expected), name
-    for name in ENUMERATING:
+    for name in completion_engines(problem.n, "enumerate"):
         assert {p.cols for p in completions(problem, engine(name))} == expected, name
-    for name in FIXED_ENGINES:
+    for name in completion_engines(problem.n):
         found = first_completion(problem, engine(name))
         assert (found is not None and found.cols in expected) or (found is None and not expected), (
             name
@@ -143,9 +111,8 @@ def _counts_agree_on_a_generated_board(
     problem = generate(n, missing, blocked=blocked, seed=seed)
     expected = engines.get("reference").count(problem).value
     assert expected >= 1  # the hidden solution survives
-    for name in COUNTING:
-        if name not in skip:
-            assert engine(name).count(problem).value == expected, name
+    for name in completion_engines(problem.n, "count", skip=skip):
+        assert engine(name).count(problem).value == expected, name
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -209,15 +176,15 @@ def test_a_row_with_no_open_square_has_no_completion_in_any_engine() -> None:
         6, {0: 1}, blocked={(3, c) for c in (0, 2, 3, 5)}
     )  # row 3: 1 taken, 4 diagonal
     assert problem.residue().dead_row == 3
-    for name in COUNTING:
+    for name in completion_engines(problem.n, "count"):
         assert engine(name).count(problem).value == 0, name
-    for name in FIXED_ENGINES:
+    for name in completion_engines(problem.n):
         assert first_completion(problem, engine(name)) is None, name
 
 
 def test_a_fully_given_board_is_its_own_only_completion() -> None:
     problem = Problem(6, dict(enumerate((1, 3, 5, 0, 2, 4))))
-    for name in COUNTING:
+    for name in completion_engines(problem.n, "count"):
         assert engine(name).count(problem).value == 1, name
 
 
@@ -299,7 +266,7 @@ CLI_CHECKS = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 # The engines of ``PER_CALL`` (which draws took here at random: up to 0.5 s a run) count
 # blocked boards in the engine tests above; through the CLI, in the slow twin below.
 @settings(max_examples=6, deadline=None, suppress_health_check=CLI_CHECKS)
-@given(blocked_boards(sizes=(6, 9)), st.sampled_from([n for n in COUNTING if n not in PER_CALL]))
+@given(blocked_boards(sizes=(6, 9)), st.sampled_from(completion_engines(9, "count", skip=PER_CALL)))
 def test_cli_count_with_any_engine_equals_the_reference_on_random_blocked_boards(
     tmp_path, capsys: pytest.CaptureFixture[str], problem: Problem, name: str
 ) -> None:
@@ -308,7 +275,7 @@ def test_cli_count_with_any_engine_equals_the_reference_on_random_blocked_boards
 
 @pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=CLI_CHECKS)
-@given(blocked_boards(sizes=(6, 9)), st.sampled_from(COUNTING))
+@given(blocked_boards(sizes=(6, 9)), st.sampled_from(completion_engines(9, "count")))
 def test_cli_count_with_every_engine_on_many_random_blocked_boards(
     tmp_path, capsys: pytest.CaptureFixture[str], problem: Problem, name: str
 ) -> None:

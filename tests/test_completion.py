@@ -11,9 +11,6 @@ unsolvable), so both answers are exercised.
 
 from __future__ import annotations
 
-import itertools
-from functools import cache
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,39 +25,14 @@ from cp_queens.completion import (
 )
 from cp_queens.errors import UnsupportedTaskError
 from cp_queens.problem import attack_reason
-from tests.helpers import usable
-
-FIXED_ENGINES = usable([n for n in engines.names() if engines.engine_class(n).supports_fixed])
-ENUMERATING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_enumerate]
-COUNTING = [n for n in FIXED_ENGINES if engines.engine_class(n).can_count]
-
-
-@cache
-def engine(name: str) -> engines.Engine:
-    """One instance of each engine for the module's loops: building ``minizinc`` asks the
-    program for its solvers (a process, 0.03 s of CPU) every time, and a call keeps no
-    state in its engine, so many calls of one instance ask what fresh ones would."""
-    return engines.get(name)
-
-
-def distinct_diagonals(p: tuple[int, ...]) -> bool:
-    """No two queens of the permutation ``p`` share a diagonal (nor an anti-diagonal)."""
-    return len({c + r for r, c in enumerate(p)}) == len({c - r for r, c in enumerate(p)}) == len(p)
-
-
-@cache
-def all_solutions(n: int) -> frozenset[tuple[int, ...]]:
-    """Brute force over every permutation (n <= 8: at most 40,320 candidates); those
-    with distinct diagonals go to :func:`verify`, which must accept them."""
-    return frozenset(
-        p for p in itertools.permutations(range(n)) if distinct_diagonals(p) and verify(p).ok
-    )
-
-
-def oracle(problem: Problem) -> frozenset[tuple[int, ...]]:
-    return frozenset(
-        s for s in all_solutions(problem.n) if all(s[r] == c for r, c in problem.fixed.items())
-    )
+from tests.completion_engines import (
+    FIXED_ENGINES,
+    PER_CALL,
+    all_solutions,
+    completion_engines,
+    engine,
+    oracle,
+)
 
 
 @st.composite
@@ -87,7 +59,7 @@ def test_eight_queens_with_a_queen_in_a_corner() -> None:
     # a1 is the bottom-left corner: row 7, column 0. Counted, not trusted.
     problem = Problem(8, {7: 0})
     expected = len(oracle(problem))
-    for name in COUNTING:
+    for name in completion_engines(problem.n, "count"):
         assert engine(name).count(problem).value == expected, name
     # By symmetry every corner has the same number of completions.
     assert {len(oracle(Problem(8, {r: c}))) for r in (0, 7) for c in (0, 7)} == {expected}
@@ -101,19 +73,11 @@ def _boards(examples: int):
     )
 
 
-#: Engines that start a process or build a solver's model per call (MiniZinc 0.1 s of
-#: CPU a call, CPMpy 0.04 s; the others a few ms): the default run's random boards leave
-#: them to the slow run's 400, and ask them every question on the corner board instead.
-PER_CALL = frozenset({"minizinc", "cpmpy"})
-
-
 def enumerating_engines_find_exactly_the_oracle_completions(
     problem: Problem, *, skip: frozenset[str] = frozenset()
 ) -> None:
     expected = oracle(problem)
-    for name in ENUMERATING:
-        if name in skip:
-            continue
+    for name in completion_engines(problem.n, "enumerate", skip=skip):
         found = [p.cols for p in completions(problem, engine(name))]
         assert len(found) == len(set(found)), f"{name} repeats a completion"
         assert set(found) == expected, f"{name} on {problem}"
@@ -123,9 +87,7 @@ def first_completions_agree_with_the_oracle(
     problem: Problem, *, skip: frozenset[str] = frozenset()
 ) -> None:
     expected = oracle(problem)
-    for name in FIXED_ENGINES:
-        if name in skip:
-            continue
+    for name in completion_engines(problem.n, skip=skip):
         found = first_completion(problem, engine(name))
         if expected:
             assert found is not None and found.cols in expected, name
@@ -137,9 +99,8 @@ def counts_and_first_completions_agree_with_the_oracle(
     problem: Problem, *, skip: frozenset[str] = frozenset()
 ) -> None:
     expected = oracle(problem)
-    for name in COUNTING:
-        if name not in skip:
-            assert engine(name).count(problem).value == len(expected), name
+    for name in completion_engines(problem.n, "count", skip=skip):
+        assert engine(name).count(problem).value == len(expected), name
     first_completions_agree_with_the_oracle(problem, skip=skip)
 
 
@@ -181,7 +142,7 @@ def test_counts_and_first_completions_on_many_boards(problem: Problem) -> None:
     counts_and_first_completions_agree_with_the_oracle(problem)
 
 
-@pytest.mark.parametrize("name", FIXED_ENGINES)
+@pytest.mark.parametrize("name", completion_engines(10))
 def test_every_completion_keeps_the_given_queens(name: str) -> None:
     problem = Problem(10, {0: 2, 4: 7, 9: 4})
     found = first_completion(problem, engine(name))
@@ -228,7 +189,24 @@ def test_a_wrong_completion_is_caught_as_an_engine_bug() -> None:
 def test_known_dead_ends_have_no_completion_in_any_engine(problem: Problem) -> None:
     if problem.n <= 8:
         assert not oracle(problem)
-    for name in FIXED_ENGINES:
+    for name in completion_engines(problem.n):
         assert first_completion(problem, engine(name)) is None, name
-    for name in COUNTING:
+    for name in completion_engines(problem.n, "count"):
         assert engine(name).count(problem).value == 0, name
+
+
+def test_the_engine_list_reads_each_engines_max_n() -> None:
+    """One list for the completion and blocked-square tests, within each engine's
+    ``max_n``: an engine is asked only about the boards it takes."""
+    for n in (8, 62, 63, 5000):
+        for task in ("first", "count", "enumerate"):
+            chosen = completion_engines(n, task)
+            for name in FIXED_ENGINES:
+                cls = engines.engine_class(name)
+                able = {"first": True, "count": cls.can_count, "enumerate": cls.can_enumerate}
+                fits = cls.max_n is None or n <= cls.max_n
+                assert (name in chosen) == (able[task] and fits), (n, task, name)
+    if "fast" in FIXED_ENGINES:  # the compiled kernels stop at 62
+        assert "fast" in completion_engines(62, "count")
+        assert "fast" not in completion_engines(63, "count")
+    assert "reference" not in completion_engines(8, skip={"reference"})
