@@ -308,8 +308,8 @@ FINDINGS = ("first_missing", "first_invalid", "first_duplicate")
 
 @pytest.mark.parametrize("seed", range(60))
 def test_compare_file_finds_what_compare_solutions_finds(seed: int) -> None:
-    from cp_queens.grading.judge import compare_solutions
-    from cp_queens.grading.judge_file import compare_file
+    from cp_queens.grading.tasks.solutions.judge import compare_solutions
+    from cp_queens.grading.tasks.solutions.judge_file import compare_file
 
     n, items = mutated(seed)
     slow = compare_solutions(n, items)
@@ -320,8 +320,8 @@ def test_compare_file_finds_what_compare_solutions_finds(seed: int) -> None:
 
 def test_compare_file_without_compiled_kernels_takes_the_reference(monkeypatch) -> None:
     from cp_queens.engines.fast import loader
-    from cp_queens.grading.judge import compare_solutions
-    from cp_queens.grading.judge_file import compare_file
+    from cp_queens.grading.tasks.solutions.judge import compare_solutions
+    from cp_queens.grading.tasks.solutions.judge_file import compare_file
 
     monkeypatch.setattr(loader, "COMPILED", None)
     n, items = 7, [*correct(7)[3:], correct(7)[5], [0] * 7]
@@ -351,6 +351,6 @@ def test_cli_check_names_a_placement_of_the_wrong_size(capsys, tmp_path) -> None
 
 def test_the_command_and_the_library_agree_on_the_largest_board() -> None:
     from cp_queens.cli.check import CHECK_UP_TO
-    from cp_queens.grading.judge_file import FILE_UP_TO
+    from cp_queens.grading.tasks.solutions.judge_file import FILE_UP_TO
 
     assert CHECK_UP_TO == FILE_UP_TO

@@ -24,8 +24,10 @@ import pytest
 
 from cp_queens.course import check_model
 from cp_queens.grading import sandbox
-from cp_queens.grading.grade import GradeError, find_submissions, grade, notebook_code
-from cp_queens.grading.marks import COLUMNS, feedback, write_feedback, write_marks
+from cp_queens.grading.grade import grade
+from cp_queens.grading.intake.discover import find_submissions, notebook_code
+from cp_queens.grading.marking.marks import COLUMNS, feedback, write_feedback, write_marks
+from cp_queens.grading.results import GradeError
 from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.sandbox import TOKEN_VARIABLE
 from cp_queens.grading.sandbox import room as sandbox_room

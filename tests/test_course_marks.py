@@ -17,9 +17,10 @@ import pytest
 
 from cp_queens.dominate.check import smallest_dominating_set
 from cp_queens.grading import tasks
-from cp_queens.grading.grade import SizeResult, StudentResult, grade, grade_file
-from cp_queens.grading.marks import feedback, reason, write_feedback, write_marks
-from cp_queens.grading.overrides import OverrideError, apply_overrides, read_overrides
+from cp_queens.grading.grade import grade, grade_file
+from cp_queens.grading.marking.marks import feedback, reason, write_feedback, write_marks
+from cp_queens.grading.marking.overrides import OverrideError, apply_overrides, read_overrides
+from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import RubricError, load
 from tests.helpers import ROOT, run_cli
 

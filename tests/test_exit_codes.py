@@ -171,8 +171,8 @@ VERIFY_BINDERS = (
     "cp_queens.verify",
     "cp_queens.completion",
     "cp_queens.engines._reported",
-    "cp_queens.grading.judge",
-    "cp_queens.grading.judge_file",
+    "cp_queens.grading.tasks.solutions.judge",
+    "cp_queens.grading.tasks.solutions.judge_file",
 )
 
 

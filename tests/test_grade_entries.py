@@ -27,12 +27,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cp_queens.grading import written
-from cp_queens.grading.discover import find_submissions, notebook_code, summary
-from cp_queens.grading.grade import StudentResult
-from cp_queens.grading.marks import write_feedback, write_marks
+from cp_queens.grading.intake.discover import find_submissions, notebook_code, summary
+from cp_queens.grading.intake.textfile import decode_source
+from cp_queens.grading.marking import written
+from cp_queens.grading.marking.marks import write_feedback, write_marks
+from cp_queens.grading.results import StudentResult
 from cp_queens.grading.sandbox import room as sandbox_room
-from cp_queens.grading.textfile import decode_source
 from cp_queens.output import OutputError
 from tests.helpers import ROOT, run_cli
 from tests.hostile import RIGHT
@@ -196,7 +196,7 @@ OWN_PEAK = "int(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())
 def notebook_growth_mb(path: Path) -> float:
     """How much ``notebook_code(path)`` raised the peak memory of a fresh process (MB)."""
     code = (
-        "import re, sys\nfrom cp_queens.grading.discover import notebook_code\n"
+        "import re, sys\nfrom cp_queens.grading.intake.discover import notebook_code\n"
         f"base = {OWN_PEAK}\n"
         "notebook_code(sys.argv[1])\n"
         f"print({OWN_PEAK} - base)"

@@ -28,8 +28,9 @@ from typing import Any
 import pytest
 
 from cp_queens.grading import sandbox
-from cp_queens.grading.grade import StudentResult, grade
-from cp_queens.grading.marks import COLUMNS, feedback, write_marks
+from cp_queens.grading.grade import grade
+from cp_queens.grading.marking.marks import COLUMNS, feedback, write_marks
+from cp_queens.grading.results import StudentResult
 from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import watch as sandbox_watch

@@ -18,7 +18,7 @@ import pytest
 
 from cp_queens.grading import rubric as rubric_module
 from cp_queens.grading.grade import grade_file
-from cp_queens.grading.overrides import OverrideError, read_overrides
+from cp_queens.grading.marking.overrides import OverrideError, read_overrides
 from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.sandbox import room as sandbox_room
 from tests.hostile import RIGHT

@@ -505,8 +505,8 @@ def test_a_process_the_room_did_not_hold_or_end_is_in_the_feedback(field: str, s
     """Never expected, never silent: a process found outside the room as its uid, or one
     still there after the kill, is a note in the student's feedback the lecturer sees."""
     from cp_queens.grading import tasks
-    from cp_queens.grading.discover import Submission
-    from cp_queens.grading.grade import judge_outcome
+    from cp_queens.grading.intake.discover import Submission
+    from cp_queens.grading.run import judge_outcome
 
     rubric = load()
     outcome = sandbox.Outcome(messages=[{"n": 1, "solutions": [[0]]}], **{field: [4242]})

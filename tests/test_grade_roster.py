@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import cp_queens.grading.points as points
-from cp_queens.grading.export import CANVAS_COLUMNS, export
-from cp_queens.grading.grade import SizeResult, StudentResult
-from cp_queens.grading.roster import RosterError, place, read_roster
+from cp_queens.grading.intake.roster import RosterError, place, read_roster
+from cp_queens.grading.marking.export import CANVAS_COLUMNS, export
+from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import load
 from cp_queens.grading.sandbox import room as sandbox_room
 from tests.helpers import run_cli

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cp_queens.grading.discover import GradeError
+from cp_queens.grading.results import GradeError
 from cp_queens.grading.tasks import LARGEST, parse_sizes
 from tests.helpers import run_cli
 
@@ -47,7 +47,7 @@ def test_the_command_line_names_the_flag(capsys, tmp_path) -> None:
 def test_a_class_overrides_are_checked_before_it_runs(tmp_path) -> None:
     """The overrides module reads and checks a class's decisions against its folder and
     its rubric's maximum (13 points for 1..9 by default), before anything runs."""
-    from cp_queens.grading.overrides import OverrideError, read_for_class
+    from cp_queens.grading.marking.overrides import OverrideError, read_for_class
     from cp_queens.grading.rubric import load
 
     folder = tmp_path / "class"

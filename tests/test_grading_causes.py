@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from cp_queens.grading import causes, tasks
-from cp_queens.grading.grade import SizeResult, StudentResult, grade_file
-from cp_queens.grading.marks import feedback, reason
+from cp_queens.grading import tasks
+from cp_queens.grading.grade import grade_file
+from cp_queens.grading.marking.marks import feedback, reason
+from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import load
+from cp_queens.grading.tasks.solutions import causes
 
 PARALLEL = """
 from ortools.sat.python import cp_model
@@ -151,7 +153,7 @@ def test_an_answer_that_changes_between_runs_is_said_so_first() -> None:
     that differs is reported as such, and no pattern of one answer is guessed from it."""
     from itertools import count
 
-    from cp_queens.grading.judge import check_model
+    from cp_queens.grading.tasks.solutions.judge import check_model
 
     calls = count()
 
@@ -167,7 +169,7 @@ def test_an_answer_that_changes_between_runs_is_said_so_first() -> None:
 
 
 def test_a_deterministic_mistake_keeps_its_own_pattern() -> None:
-    from cp_queens.grading.judge import check_model
+    from cp_queens.grading.tasks.solutions.judge import check_model
 
     def mirror_half(n: int) -> list[tuple[int, ...]]:
         return [q for q in tasks.reference("solutions", n) if q[0] < n / 2]

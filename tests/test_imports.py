@@ -376,6 +376,6 @@ def test_the_drawings_load_no_grader() -> None:
 def test_check_model_is_still_where_the_lessons_import_it() -> None:
     from cp_queens.course import CheckReport, check_model
     from cp_queens.grading.as_graded import check_model as graded
-    from cp_queens.grading.judge import CheckReport as report
+    from cp_queens.grading.tasks.solutions.judge import CheckReport as report
 
     assert check_model is graded and CheckReport is report

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from cp_queens.grading import tasks
-from cp_queens.grading.grade import SizeResult, StudentResult, grade, grade_file
-from cp_queens.grading.marks import feedback, reason
+from cp_queens.grading.grade import grade, grade_file
+from cp_queens.grading.marking.marks import feedback, reason
+from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import load
 from tests.hostile import RIGHT
 
@@ -245,7 +246,7 @@ def test_grade_file_exits_1_for_one_missing_of_724(
 
 
 def test_an_override_may_be_a_correction(tmp_path: Path) -> None:
-    from cp_queens.grading.overrides import apply_overrides, read_overrides
+    from cp_queens.grading.marking.overrides import apply_overrides, read_overrides
 
     result = result_of("solutions", {4: queens4(), 5: tasks.reference("solutions", 5)[2:]})
     result.student = "eve"
@@ -273,8 +274,8 @@ def exact_half() -> Fraction:
 def test_a_decision_that_no_longer_fits_the_rubric_is_flagged(
     tmp_path: Path, points: str, message: str
 ) -> None:
-    from cp_queens.grading.marks import reason
-    from cp_queens.grading.overrides import apply_overrides, read_overrides
+    from cp_queens.grading.marking.marks import reason
+    from cp_queens.grading.marking.overrides import apply_overrides, read_overrides
 
     result = result_of("solutions", {4: queens4(), 5: tasks.reference("solutions", 5)[:5]})
     result.student = "eve"

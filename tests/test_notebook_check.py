@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from cp_queens.grading.as_graded import check_model
-from cp_queens.grading.causes import GUARD
 from cp_queens.grading.grade import grade_file
+from cp_queens.grading.tasks.solutions.causes import GUARD
 from tests.helpers import ROOT
 from tests.hostile import RIGHT
 

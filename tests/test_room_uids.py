@@ -22,9 +22,9 @@ import psutil
 import pytest
 
 from cp_queens.grading import sandbox, tasks
-from cp_queens.grading.discover import Submission
-from cp_queens.grading.grade import judge_outcome
+from cp_queens.grading.intake.discover import Submission
 from cp_queens.grading.rubric import load
+from cp_queens.grading.run import judge_outcome
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import users
 

@@ -1,7 +1,8 @@
 """``cp-queens check``: are these ALL the solutions of one board, each exactly once?
 
 ``verify`` judges placements one by one; ``check`` compares the whole file
-with every solution of the board (see ``cp_queens.grading.judge_file.compare_file``).
+with every solution of the board (see
+``cp_queens.grading.tasks.solutions.judge_file.compare_file``).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from cp_queens.errors import CpQueensError
 from cp_queens.writers import choices
 
 if TYPE_CHECKING:
-    from cp_queens.grading.judge import CheckRow, Finding
+    from cp_queens.grading.tasks.solutions.judge import CheckRow, Finding
 
 #: Largest board checked (n = 15: 2.3 million solutions, about 260 MB); the same as
-#: ``cp_queens.grading.judge_file.FILE_UP_TO``, here so that parsing imports no NumPy.
+#: ``cp_queens.grading.tasks.solutions.judge_file.FILE_UP_TO``, here so that parsing imports
+#: no NumPy.
 CHECK_UP_TO = 15
 
 
@@ -49,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
     if args.n is not None:
         _check_size(args.n)  # before reading a line
     from cp_queens.formats import read_blocks
-    from cp_queens.grading.judge_file import compare_file  # NumPy: only when checking
+    from cp_queens.grading.tasks.solutions.judge_file import (
+        compare_file,  # NumPy: only when checking
+    )
 
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:

@@ -2,8 +2,8 @@
 or one file, as a student checks their own before handing it in.
 
 Parsing only: the grading is ``cp_queens.grading.grade.grade`` (and
-``grade_file``), the files it writes ``cp_queens.grading.marks``, a
-lecturer's overrides ``cp_queens.grading.overrides``.
+``grade_file``), the files it writes ``cp_queens.grading.marking.marks``, a
+lecturer's overrides ``cp_queens.grading.marking.overrides``.
 """
 
 from __future__ import annotations
@@ -128,19 +128,16 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from cp_queens.cli.exit_codes import ExitCode
-    from cp_queens.grading.discover import summary
-    from cp_queens.grading.export import export
-    from cp_queens.grading.grade import (
-        GradingInterrupted,
-        StudentResult,
-        grade,
-        grade_file,
-    )
-    from cp_queens.grading.marks import feedback, summary_table, write_feedback, write_marks
-    from cp_queens.grading.overrides import apply_overrides, read_for_class
+    from cp_queens.grading.grade import grade, grade_file
+    from cp_queens.grading.intake.discover import summary
+    from cp_queens.grading.intake.roster import place
+    from cp_queens.grading.marking.export import export
+    from cp_queens.grading.marking.marks import feedback, summary_table, write_feedback, write_marks
+    from cp_queens.grading.marking.overrides import apply_overrides, read_for_class
     from cp_queens.grading.points import shown
-    from cp_queens.grading.roster import place
+    from cp_queens.grading.results import StudentResult
     from cp_queens.grading.rubric import load
+    from cp_queens.grading.run import GradingInterrupted
     from cp_queens.grading.sandbox import IsolationError
     from cp_queens.grading.tasks import parse_sizes
 
@@ -151,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         raise CpQueensError(f"--n: {error}") from None
     variant = None
     if args.variant is not None or args.show_instance is not None:
-        from cp_queens.grading import variants
+        from cp_queens.grading.tasks import variants
 
         if args.variant is None:
             raise CpQueensError(
@@ -269,8 +266,8 @@ def run(args: argparse.Namespace) -> int:
 def _class_list(args: argparse.Namespace, one_file: bool) -> tuple[Any, str | None]:
     """``--roster`` read and ``--export`` checked before anything runs: (the roster or
     None, the LMS or None)."""
-    from cp_queens.grading.export import FORMATS
-    from cp_queens.grading.roster import read_roster
+    from cp_queens.grading.intake.roster import read_roster
+    from cp_queens.grading.marking.export import FORMATS
 
     lms = args.export[0].lower() if args.export else None
     if lms is not None and lms not in FORMATS:
@@ -289,8 +286,9 @@ def _roster_ids(args: argparse.Namespace, rubric: Any, roster: Any) -> dict[str,
         return None
     from pathlib import Path
 
-    from cp_queens.grading.grade import StudentResult, find_submissions
-    from cp_queens.grading.roster import NOT_ON_ROSTER, place
+    from cp_queens.grading.intake.discover import find_submissions
+    from cp_queens.grading.intake.roster import NOT_ON_ROSTER, place
+    from cp_queens.grading.results import StudentResult
 
     found = find_submissions(args.folder, rubric.limits.submission_kb << 10)
     rows = [StudentResult(s.student, Path(s.path), student_id=s.student_id) for s in found]
@@ -325,7 +323,7 @@ def _will_run(folder: str) -> bool:
     """Whether grading ``folder`` (a class folder, or one file) runs any submission."""
     from pathlib import Path
 
-    from cp_queens.grading.discover import is_submission_name
+    from cp_queens.grading.intake.discover import is_submission_name
 
     where = Path(folder)
     return where.is_dir() or (where.is_file() and is_submission_name(where.name))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cp_queens.grading.as_graded import check_model
-    from cp_queens.grading.judge import CheckReport
+    from cp_queens.grading.tasks.solutions.judge import CheckReport
 
 __all__ = ["CheckReport", "check_model"]
 
@@ -29,7 +29,7 @@ def __getattr__(name: str) -> Any:
 
         return check_model
     if name == "CheckReport":
-        from cp_queens.grading.judge import CheckReport
+        from cp_queens.grading.tasks.solutions.judge import CheckReport
 
         return CheckReport
     raise AttributeError(f"module 'cp_queens.course' has no attribute {name!r}")

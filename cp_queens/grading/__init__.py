@@ -1,14 +1,13 @@
 """The grader: a class folder in, marks and feedback out.
 
-One module a job: ``discover`` finds who is in the class folder (every entry a row),
-``grade`` runs a class (each submission in the sandbox), ``roster`` and ``export`` bring a
-class list in and a gradebook file out, ``written`` and ``textfile`` write and read
-files whole and capped, ``tasks``
-says what a task asks and how it is judged, ``judge`` judges one model's solutions
-(``check_model``), ``answers`` computes the expected answers (never stored),
-``hints`` names the pattern behind a wrong answer, ``rubric`` and ``overrides`` read the
-lecturer's files, ``marks`` writes marks.csv and the feedback, ``as_graded`` runs a
-student's own check the way the grader does.
+A folder a job, as otter-grader's: ``intake/`` (who is in the class: ``discover``,
+``roster``, ``textfile``), ``tasks/`` (what each task asks and how it is judged: the
+``solutions`` task with its judge, answers, hints and causes; ``variants``, a student's
+own instance), ``run`` (each submission run in the sandbox and judged), ``results`` (the
+rows the stages hand each other, and ``GradeError``), ``marking/`` (marks.csv and the
+feedback, overrides, the LMS's export, files written whole). ``grade`` is the door
+(a class, one file), ``as_graded`` a student's own check the way the grader runs it;
+``rubric`` and ``points`` every job reads.
 
 ``cp_queens.grading.sandbox`` is the room a submission runs in (bubblewrap, cgroups, the
 watcher, the result protocol, the child harness): nothing of the submission outlives it.

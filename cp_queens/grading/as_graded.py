@@ -16,7 +16,7 @@ class gets), when it is given
   process instead, with a note saying so.
 
 A function of another module (a test's, a lesson's) is checked in this process
-(``cp_queens.grading.judge.check_model``), as before; ``graded=True`` asks for
+(``cp_queens.grading.tasks.solutions.judge.check_model``), as before; ``graded=True`` asks for
 the grader's path all the same.
 """
 
@@ -32,13 +32,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import cp_queens.grading.judge as judge
+import cp_queens.grading.tasks.solutions.judge as judge
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.discover import notebook_code
-from cp_queens.grading.grade import StudentResult, grade_file
-from cp_queens.grading.judge import CheckReport, CheckRow
+from cp_queens.grading.grade import grade_file
+from cp_queens.grading.intake.discover import notebook_code
 from cp_queens.grading.points import shown
+from cp_queens.grading.results import StudentResult
 from cp_queens.grading.rubric import Rubric
+from cp_queens.grading.tasks.solutions.judge import CheckReport, CheckRow
 
 
 class NotRebuilt(CpQueensError):
@@ -61,7 +62,7 @@ def check_model(
     ``graded`` (default: for a path, and for a function of a notebook or a script)
     runs it through the grader, with ``rubric`` (default: the shipped one); the report
     is truthy exactly when the grader gives full marks, and says the mark. Otherwise it
-    runs here, in this process (``cp_queens.grading.judge.check_model``).
+    runs here, in this process (``cp_queens.grading.tasks.solutions.judge.check_model``).
     """
     if isinstance(n_min, bool) or not isinstance(n_min, int) or n_min < 1:
         raise CpQueensError(f"check_model: n_min must be a whole number >= 1, got {n_min!r}")

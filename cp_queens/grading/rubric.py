@@ -22,8 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.intake.textfile import (
+    CONFIG_BYTES,
+    TextFileError,
+    decode_config,
+    read_capped,
+)
 from cp_queens.grading.sandbox import ISOLATIONS, Limits
-from cp_queens.grading.textfile import CONFIG_BYTES, TextFileError, decode_config, read_capped
 
 DEFAULT = Path(__file__).with_name("rubric.toml")
 

@@ -38,7 +38,7 @@ from html import escape
 from typing import Any
 
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.answers import (
+from cp_queens.grading.tasks.solutions.answers import (
     UnusableOutput,
     as_columns,
     describe,
@@ -46,7 +46,7 @@ from cp_queens.grading.answers import (
     shown,
     solutions_in,
 )
-from cp_queens.grading.hints import Tally, explain, unique_hints
+from cp_queens.grading.tasks.solutions.hints import Tally, explain, unique_hints
 from cp_queens.problem import Problem
 from cp_queens.render import text
 from cp_queens.verify import verify

@@ -1,7 +1,7 @@
 """What a student's model returned, read as placements: lists or tuples of columns,
 NumPy vectors, python-constraint's ``{row: column}`` dicts or 0/1 boards.
 
-``cp_queens.grading.judge`` compares the placements with the reference; reading them
+``cp_queens.grading.tasks.solutions.judge`` compares the placements with the reference; reading them
 is this module's one job, so that every shape a model may return is handled, and
 refused with a line that says what was expected, in one place.
 """

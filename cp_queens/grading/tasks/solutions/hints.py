@@ -12,7 +12,7 @@ from each column (columns counted from 1), each queen given as a
 of the columns returned (no diagonal checked), or every invalid board
 attacking along one kind of diagonal only (one diagonal constraint forgotten).
 
-``Tally`` is filled while ``cp_queens.grading.judge.compare_solutions``
+``Tally`` is filled while ``cp_queens.grading.tasks.solutions.judge.compare_solutions``
 reads the model's output (in constant memory beyond the solutions found);
 ``explain`` turns it into sentences.
 """
@@ -136,7 +136,7 @@ def explain(
     found = set(tally.hits)
     missing = [cols for cols in expected if cols not in found]
     # Symmetry breaking removes solutions and repeats none: with repeats, the evidence is
-    # something else (CP-SAT on several workers: cp_queens.grading.causes).
+    # something else (CP-SAT on several workers: cp_queens.grading.tasks.solutions.causes).
     if missing and found and not duplicates:
         mirror = [tuple(n - 1 - c for c in cols) for cols in missing]
         # The signature of symmetry breaking: one board of each pair (or orbit) returned,

@@ -1,7 +1,7 @@
 """What a graded task asks of ``model(n)``, how an answer is judged, and what it earns.
 
 Two tasks. ``solutions``: every solution of the n-queens problem, each once,
-judged by ``cp_queens.grading.judge`` against the reference engine. ``dominate``:
+judged by ``cp_queens.grading.tasks.solutions.judge`` against the reference engine. ``dominate``:
 the squares of as few queens as possible that occupy or attack every square
 (lesson 11), judged by the independent checker ``cp_queens.dominate.check``
 and marked by quality, as Coursera's Discrete Optimization grades: full
@@ -37,13 +37,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import cp_queens.grading.variants as variants
+import cp_queens.grading.tasks.variants as variants
 from cp_queens.dominate.check import attacks, dominates
-from cp_queens.grading.answers import UnusableOutput, describe, is_int, shown
-from cp_queens.grading.judge import CheckRow, reference_solutions
-from cp_queens.grading.judge import judge as judge_solutions
 from cp_queens.grading.points import exact
-from cp_queens.grading.variants import Instance
+from cp_queens.grading.tasks.solutions.answers import UnusableOutput, describe, is_int, shown
+from cp_queens.grading.tasks.solutions.judge import CheckRow, reference_solutions
+from cp_queens.grading.tasks.solutions.judge import judge as judge_solutions
+from cp_queens.grading.tasks.variants import Instance
 from cp_queens.problem import Problem
 
 if TYPE_CHECKING:
@@ -100,9 +100,9 @@ def parse_sizes(text: str, task: str = "solutions") -> list[int]:
         >>> parse_sizes("1..20")
         Traceback (most recent call last):
         ...
-        cp_queens.grading.discover.GradeError: board size 20: the grader takes 1..12 for task solutions
+        cp_queens.grading.results.GradeError: board size 20: the grader takes 1..12 for task solutions
     """  # noqa: E501
-    from cp_queens.grading.discover import GradeError
+    from cp_queens.grading.results import GradeError
 
     largest = LARGEST[task]
     sizes: set[int] = set()

@@ -1,8 +1,8 @@
 """``cp-queens check``: a file of placements, up to millions, judged against every solution.
 
-``cp_queens.grading.judge.compare_solutions`` holds a model's answer as tuples; a file
-of all 2.3 million solutions of n = 15 needs less: each valid placement is kept as one
-64-bit key, and the true solutions stream past in blocks from the compiled kernels (the
+``cp_queens.grading.tasks.solutions.judge.compare_solutions`` holds a model's answer as
+tuples; a file of all 2.3 million solutions of n = 15 needs less: each valid placement is
+kept as one 64-bit key, and the true solutions stream past in blocks from the compiled kernels (the
 reference engine where they are missing). Same counts and findings as
 ``compare_solutions``, in the memory of the keys.
 """
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.judge import REFERENCE_ENGINE, CheckRow, Finding, draw_attack
+from cp_queens.grading.tasks.solutions.judge import REFERENCE_ENGINE, CheckRow, Finding, draw_attack
 from cp_queens.problem import Problem
 from cp_queens.render import text
 from cp_queens.verify import verify, verify_rows

@@ -18,14 +18,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import cp_queens.grading.written as written
-from cp_queens.grading.discover import shown
-from cp_queens.grading.grade import SizeResult, StudentResult
-from cp_queens.grading.judge import CheckReport, CheckRow
+import cp_queens.grading.marking.written as written
+from cp_queens.grading.intake.discover import shown
 from cp_queens.grading.points import Number
 from cp_queens.grading.points import shown as shown_points
+from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.tasks import DominateRow
+from cp_queens.grading.tasks.solutions.judge import CheckReport, CheckRow
 
 #: How much of a student's printed output the feedback file quotes.
 QUOTED_OUTPUT = 2_000
@@ -65,7 +65,7 @@ def write_marks(
     ``points`` is the mark (a lecturer's override where there is one), ``computed`` what
     the rubric gave, ``reason`` the override's reason or what cost the most points,
     ``status`` whether it was graded (``cp_queens.grading.grade.StudentResult.status``).
-    Written whole or not at all, no cell a formula (``cp_queens.grading.written``).
+    Written whole or not at all, no cell a formula (``cp_queens.grading.marking.written``).
     """
     sizes = [size.n for size in results[0].sizes] if results else []
     name = rubric.name if rubric is not None else ""
@@ -285,7 +285,7 @@ def write_feedback(
     replace: bool = True,
 ) -> list[Path]:
     """One ``STUDENT.md`` per student in ``folder`` (created if needed); the paths written,
-    all or none (``cp_queens.grading.written.write_files``).
+    all or none (``cp_queens.grading.marking.written.write_files``).
 
     With ``replace`` (a class), feedback files an earlier run wrote for students not graded
     now are removed (unless changed since): a folder graded again holds this run's

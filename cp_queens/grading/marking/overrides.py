@@ -41,9 +41,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.grade import StudentResult
+from cp_queens.grading.intake.textfile import (
+    CONFIG_BYTES,
+    TextFileError,
+    decode_config,
+    read_capped,
+)
 from cp_queens.grading.points import exact, shown
-from cp_queens.grading.textfile import CONFIG_BYTES, TextFileError, decode_config, read_capped
+from cp_queens.grading.results import StudentResult
 
 if TYPE_CHECKING:
     from cp_queens.grading.rubric import Rubric
@@ -189,7 +194,7 @@ def read_for_class(
     class runs: a student named wrongly (in neither the folder nor the ``roster``) or a
     decision that cannot fit this rubric's maximum for ``sizes`` is told now, not after
     every submission has run."""
-    from cp_queens.grading.grade import find_submissions
+    from cp_queens.grading.intake.discover import find_submissions
     from cp_queens.grading.points import total
 
     overrides = read_overrides(path)

@@ -13,7 +13,7 @@ grade). A folder of several files is graded from its entry point (the one file
 that defines ``model``, else ``model.py``), the other ``.py`` files importable
 beside it in the room.
 
-Source is read as Python reads it (``cp_queens.grading.textfile.decode_source``:
+Source is read as Python reads it (``cp_queens.grading.intake.textfile.decode_source``:
 a BOM, a coding cookie), a notebook's code cells in time and memory linear in
 its size, and no file larger than the rubric's ``submission_kb`` is read at all.
 """
@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from cp_queens.errors import CpQueensError, ParseError
-from cp_queens.grading.textfile import decode_source
+from cp_queens.errors import ParseError
+from cp_queens.grading.intake.textfile import decode_source
+from cp_queens.grading.results import GradeError
 from cp_queens.json_depth import check_json_depth
 
 #: A notebook nested deeper than this is not a notebook (nbformat's own is about 6 deep).
@@ -57,10 +58,6 @@ MOODLE = re.compile(
 CANVAS = re.compile(
     r"^(?P<name>[^_\s]+)(?:_late)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)$", re.IGNORECASE
 )
-
-
-class GradeError(CpQueensError):
-    """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
 
 
 @dataclass(slots=True)

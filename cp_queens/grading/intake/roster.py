@@ -7,10 +7,10 @@ gradebook export (``Student, ID, SIS User ID, SIS Login ID, Section, ...``; its
 "Points Possible" line is skipped), Moodle's grading worksheet (``Identifier,
 Full name, ...``) or participants list (``First name, Last name, ID number, Email
 address``). Those columns are kept for the gradebook file
-(``cp_queens.grading.export``).
+(``cp_queens.grading.marking.export``).
 
 Submissions are matched to roster lines as LMS downloads name them
-(``cp_queens.grading.discover``): by the id in the name (Canvas's user id, Moodle's
+(``cp_queens.grading.intake.discover``): by the id in the name (Canvas's user id, Moodle's
 participant id, the digits of the worksheet's "Participant 12345"), else by the
 name, compared without case, accents or punctuation, in either order (Canvas's
 ``lovelaceada`` is "Ada Lovelace" and "Lovelace, Ada"), else a file named by an id
@@ -37,9 +37,14 @@ from pathlib import Path
 
 import cp_queens.grading.points as points
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.grade import SizeResult, StudentResult
+from cp_queens.grading.intake.textfile import (
+    CONFIG_BYTES,
+    TextFileError,
+    decode_config,
+    read_capped,
+)
+from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import Rubric
-from cp_queens.grading.textfile import CONFIG_BYTES, TextFileError, decode_config, read_capped
 
 #: Columns that identify a student, best first (compared without case, blanks or
 #: punctuation): the first present is the roster's id.

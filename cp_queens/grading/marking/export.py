@@ -15,7 +15,7 @@ Each LMS imports a CSV of its own shape (docs/course-grading.md cites their page
 Every roster student is in the file: the mark where they handed something in, 0
 where they did not. A submission that matches no roster line is not (there is no id
 to give it); the command says how many were left out. Cells are written as
-``marks.csv``'s (``cp_queens.grading.written``): whole or not at all, no formula.
+``marks.csv``'s (``cp_queens.grading.marking.written``): whole or not at all, no formula.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import cp_queens.grading.marking.written as written
 import cp_queens.grading.points as points
-import cp_queens.grading.written as written
-from cp_queens.grading.grade import StudentResult
-from cp_queens.grading.roster import NOT_ON_ROSTER, Roster
+from cp_queens.grading.intake.roster import NOT_ON_ROSTER, Roster
+from cp_queens.grading.results import StudentResult
 
 #: The LMSs ``--export`` writes for.
 FORMATS = ("canvas", "moodle")

@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from cp_queens.grading.judge import CheckRow
+from cp_queens.grading.tasks.solutions.judge import CheckRow
 
 if TYPE_CHECKING:
-    from cp_queens.grading.grade import StudentResult
+    from cp_queens.grading.results import StudentResult
 
 #: The parameters that set CP-SAT's number of workers (the second is the older name).
 WORKER_KEYS = ("num_workers", "num_search_workers")

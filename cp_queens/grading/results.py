@@ -1,0 +1,94 @@
+"""The rows of a grading run: one ``StudentResult`` per student, one ``SizeResult`` per
+board size, and ``GradeError``, the grader's one-line refusal.
+
+They live apart from the runner so that every stage (intake, the tasks' causes, marking,
+the roster, overrides, the export) can name them without importing the runner: the rows
+are what the stages hand each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cp_queens.grading.points as points
+from cp_queens.errors import CpQueensError
+from cp_queens.grading.points import Number
+
+if TYPE_CHECKING:
+    from cp_queens.grading.tasks import Row
+
+
+class GradeError(CpQueensError):
+    """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
+
+
+@dataclass(slots=True)
+class SizeResult:
+    """One board size of one submission: the check (None if it never ran), status, points."""
+
+    n: int
+    status: str
+    points: Number  # exact (a Fraction) from the judge; cp_queens.grading.points
+    max_points: Number
+    row: Row | None = None
+    problem: str | None = None  # a limit, a crash, an exception: the reason in words
+    cpu_seconds: float | None = None  # CPU of the whole tree while model(n) ran; None: not run
+
+
+@dataclass(slots=True)
+class StudentResult:
+    """A submission graded: points per size, the sentences of its feedback."""
+
+    student: str
+    path: Path
+    sizes: list[SizeResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # about the run as a whole
+    isolation: str = "bwrap"  # how it ran: "bwrap" (a sandbox) or "none"
+    output: str = ""
+    output_bytes: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    task: str = "solutions"
+    override: Number | None = None  # the lecturer's decision (``--overrides``), if any
+    override_reason: str = ""
+    # "graded"; "not graded" (not read: its reason is the first note), "conflict" (two
+    # submissions of one student), "missing" (on the roster, nothing handed in); ", not on
+    # the roster" is added to a submission that matches no line of the roster.
+    status: str = "graded"
+    student_id: str = ""  # the roster's id (or the LMS's, from the download's names)
+    entries: list[str] = field(default_factory=list)  # the class folder's names behind it
+    override_given: str = ""  # the decision as written: "12", "12 of 13", "-3"
+    override_refused: str = ""  # a decision that could not stand, and why (not applied)
+    instance: list[str] = field(default_factory=list)  # the student's own boards (--variant)
+
+    @property
+    def computed_points(self) -> Fraction:
+        """The points the rubric gives, size by size, before any override: exact, never
+        rounded (``cp_queens.grading.points.shown`` rounds for the eye)."""
+        return points.total([size.points for size in self.sizes])
+
+    @property
+    def points(self) -> Fraction:
+        """The mark: the lecturer's override where there is one, else the computed points."""
+        if self.override is not None:
+            return points.exact(self.override)
+        return self.computed_points
+
+    @property
+    def full_marks(self) -> bool:
+        """Full marks, what ``cp-queens grade FILE`` exits 0 for: every size right (nothing
+        missing, repeated or wrong anywhere) and every point earned; or a lecturer's
+        override of the maximum."""
+        if not self.sizes or self.points < self.max_points:
+            return False
+        return self.override is not None or all(size.status == "ok" for size in self.sizes)
+
+    @property
+    def max_points(self) -> Fraction:
+        return points.total([size.max_points for size in self.sizes])
+
+    def statuses(self) -> list[str]:
+        return [size.status for size in self.sizes]

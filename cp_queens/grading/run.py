@@ -1,0 +1,411 @@
+"""Run and judge submissions: each ``model(n)`` in a sandbox of its own, its replies
+judged here, in the grader's process, against the task's reference.
+
+The one path of a class, of one file and of ``check_model`` (``grade_submissions``): a
+hostile or broken submission costs only its own row, and whatever fails while one
+submission is run or judged (the machine, a bug of the grader) is said in that row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from typing import Any
+
+import cp_queens.grading.sandbox as sandbox
+import cp_queens.grading.tasks as tasks
+import cp_queens.grading.tasks.solutions.causes as causes
+import cp_queens.grading.tasks.variants as variants
+from cp_queens.grading.intake.discover import Submission
+from cp_queens.grading.results import SizeResult, StudentResult
+from cp_queens.grading.rubric import Rubric
+from cp_queens.grading.tasks.variants import Variant
+
+#: How many submissions run at once by default: the grader's machine has its own work too.
+DEFAULT_JOBS = 2
+
+
+class GradingInterrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during a class: the running rooms were stopped; ``results`` are
+    the submissions graded before it (in the class's order), for marks.csv."""
+
+    def __init__(self, results: list[StudentResult], total: int) -> None:
+        super().__init__()
+        self.results = results
+        self.total = total
+
+
+def grade_submissions(
+    submissions: Sequence[Submission],
+    sizes: Sequence[int],
+    rubric: Rubric,
+    jobs: int = DEFAULT_JOBS,
+    on_done: Callable[[StudentResult], None] | None = None,
+    variant: Variant | None = None,
+) -> list[StudentResult]:
+    """Run and judge each submission; the one path of a class, a file and ``check_model``.
+
+    Whatever fails while one submission is run or judged (the machine, a bug of the
+    grader) is that submission's row: the class always gets its marks. On Ctrl-C or
+    SIGTERM the running rooms are stopped at once and ``GradingInterrupted`` carries the
+    rows graded before it.
+    """
+    expected = {n: tasks.reference(rubric.task, n) for n in sizes}
+    stopping = threading.Event()
+
+    def one(submission: Submission) -> StudentResult:
+        if stopping.is_set():
+            raise _Stopped
+        if variant is None:
+            result = _run_and_judge(submission, sizes, expected, rubric)
+        else:  # the student's own boards: in the source the room runs, and to judge by
+            instances = variant.instances(rubric.task, _student_key(submission), sizes)
+            own = {n: tasks.reference(rubric.task, n, instances[n]) for n in sizes}
+            source = submission.source + variants.wrapper(instances)
+            mine = dataclasses.replace(submission, source=source)
+            result = _run_and_judge(mine, sizes, own, rubric)
+            variants.settle(result, instances, submission.source.count("\n") + 1)
+        if stopping.is_set():
+            raise _Stopped  # stopped by the interrupt, not by itself: not a mark
+        if on_done is not None:
+            on_done(result)
+        return result
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    futures = [pool.submit(one, submission) for submission in submissions]
+    try:
+        while not all(future.done() for future in futures):
+            wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
+        return [future.result() for future in futures]
+    except KeyboardInterrupt:
+        stopping.set()
+        for future in futures:
+            future.cancel()
+        _stop_rooms(futures)
+        pool.shutdown(wait=True, cancel_futures=True)
+        sandbox.resume()  # every run has returned: this process may grade again
+        graded = [
+            future.result()
+            for future in futures
+            if future.done() and not future.cancelled() and future.exception() is None
+        ]
+        raise GradingInterrupted(graded, len(submissions)) from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        sandbox.finish()
+
+
+def _student_key(submission: Submission) -> str:
+    """Whose instance (``--variant``): the roster's or LMS's id, else the submission's name."""
+    return submission.student_id or submission.student
+
+
+class _Stopped(Exception):
+    """A submission whose run the interrupt stopped (or never started)."""
+
+
+def _stop_rooms(futures: Sequence[Future[StudentResult]]) -> None:
+    """Stop every running room now (``sandbox.stop_all``) and wait, a few seconds at most,
+    until the running submissions have returned."""
+    sandbox.stop_all()
+    deadline = time.monotonic() + 4.0
+    while time.monotonic() < deadline and not all(future.done() for future in futures):
+        time.sleep(0.02)
+
+
+def _run_and_judge(
+    submission: Submission, sizes: Sequence[int], expected: dict[int, Any], rubric: Rubric
+) -> StudentResult:
+    """One submission's row, whatever happens: a failure of the machine or of the grader
+    while it runs or is judged is said in its row, never the class's end."""
+    outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
+    if submission.refused is None:
+        try:
+            outcome = sandbox.run(
+                submission.source, list(sizes), rubric.limits, beside=submission.beside or None
+            )
+        except OSError as error:  # the machine, not the student: say so in their row
+            submission.refused = f"the grader could not run it: {error}"
+        except Exception as error:  # a bug of the grader: the same
+            submission.refused = f"the grader could not run it: {type(error).__name__}: {error}"
+    try:
+        result = judge_outcome(submission, outcome, sizes, expected, rubric)
+        causes.settle(result, submission.source)  # a cause the source shows, named first
+        return result
+    except Exception as error:  # a bug of the grader must not cost the class its marks
+        problem = f"{type(error).__name__}: {str(error)[:200]}"
+        result = judge_outcome(
+            dataclasses.replace(
+                submission, refused=f"the grader failed while judging it ({problem})"
+            ),
+            sandbox.Outcome(isolation=outcome.isolation),
+            sizes,
+            expected,
+            rubric,
+        )
+        result.status = "grader error"
+        result.output, result.output_bytes = outcome.output, outcome.output_bytes
+        result.seconds, result.cpu_seconds = outcome.seconds, outcome.cpu_seconds
+        return result
+
+
+def judge_outcome(
+    submission: Submission,
+    outcome: sandbox.Outcome,
+    sizes: Sequence[int],
+    expected: dict[int, Any],
+    rubric: Rubric,
+) -> StudentResult:
+    """Turn what the child sent, and how it ended, into checked sizes and points."""
+    result = StudentResult(
+        submission.student,
+        submission.path,
+        output=outcome.output,
+        output_bytes=outcome.output_bytes,
+        seconds=outcome.seconds,
+        cpu_seconds=outcome.cpu_seconds,
+        task=rubric.task,
+        isolation=outcome.isolation,
+    )
+    result.status = submission.status
+    if submission.refused is not None and submission.status == "graded":
+        result.status = "not graded"  # refused after it was found (the machine failed)
+    result.student_id = submission.student_id
+    result.entries = list(submission.entries)
+    task = rubric.task
+    limits = rubric.limits
+    if submission.refused is not None:
+        result.notes.append(f"not graded: {submission.refused}")
+        result.notes += submission.notes
+        for n in sizes:
+            worth = rubric.points_for(n)
+            result.sizes.append(SizeResult(n, "not run", 0.0, worth, None, "not run: not read"))
+        return result
+    if outcome.isolation == "none":
+        result.notes.append(
+            "graded without a sandbox (isolation none): the limits held, the namespaces "
+            "did not exist"
+        )
+    result.notes += submission.notes
+    events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
+    load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
+    ended = _ending(outcome, rubric)
+    result.notes += outcome.notes
+    if outcome.garbled:
+        result.notes.append(
+            f"{outcome.garbled} line(s) on the grader's result channel were not the grader's: "
+            "they were ignored"
+        )
+    if outcome.escaped:
+        result.notes.append(
+            f"{len(outcome.escaped)} process(es) of this run still ran outside its sandbox "
+            "after it ended, and were killed: the sandbox did not hold (please report it)"
+        )
+    if outcome.survivors:
+        result.notes.append(
+            f"{len(outcome.survivors)} process(es) of this run could not be ended (still "
+            f"there after the grader's kill: {', '.join(map(str, outcome.survivors))}); "
+            "the machine needs a look (please report it)"
+        )
+    if outcome.output_bytes > limits.output_kb << 10:
+        result.notes.append(
+            f"printed {_size(outcome.output_bytes)}; the feedback keeps the first "
+            f"{limits.output_kb} KB (printing does not cost points, but slows a model down)"
+        )
+    if load_error is not None and load_error.get("event") == "setup_error":
+        result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
+    elif load_error is not None:
+        problem = with_line(_toolkit(str(load_error.get("error"))), submission.source)
+        result.notes.append(f"the file could not be loaded: {problem}")
+    elif ("loaded", None) not in events:
+        result.notes.append(f"the file could not be loaded: {ended[1]}")
+    stopped_at: int | None = None
+    for n in sizes:
+        worth = rubric.points_for(n)
+        message = events.get(("result", n))
+        error = events.get(("error", n))
+        forged = outcome.violations.get(n)
+        if forged is not None:
+            problem = f"model({n}): {forged}: no points for n={n}"
+            row = tasks.error_row(task, n, expected[n], problem)
+            size = SizeResult(n, "violation", 0.0, worth, row, problem)
+        elif message is not None:
+            row = tasks.judge(task, n, _decode_result(message), expected[n])
+            if message.get("cut"):
+                row.error = (
+                    f"model({n}) returned more than the {limits.result_mb} MB the grader reads: "
+                    "an endless generator?"
+                )
+            size = SizeResult(n, _status(row), tasks.points(row, worth, rubric), worth, row)
+        elif error is not None:
+            text = _toolkit(str(error.get("error")))
+            status = "exit" if "sys.exit" in text else "error"
+            problem = f"model({n}) {text}" if status == "exit" else f"model({n}) raised {text}"
+            if text.startswith("BlockingIOError") and not limits.allow_processes:
+                problem += (
+                    " - submissions may not start processes (fork, subprocess, multiprocessing)"
+                )
+            if text.startswith("MemoryError"):
+                status = "memory"
+                problem = (
+                    f"model({n}) used more than {limits.memory_mb} MB of memory (the limit) "
+                    f"and got {text}"
+                )
+            row = tasks.error_row(task, n, expected[n], problem)
+            size = SizeResult(n, status, 0.0, worth, row, problem)
+        elif ("start", n) in events:
+            stopped_at = n
+            status, problem = ended
+            problem = f"model({n}): {problem}"
+            row = tasks.error_row(task, n, expected[n], problem)
+            size = SizeResult(n, status, 0.0, worth, row, problem)
+        else:
+            if stopped_at is not None:
+                problem = f"not run: the program had stopped at n={stopped_at}"
+            elif load_error is not None or ("loaded", None) not in events:
+                problem = "not run: the file could not be loaded"
+            else:
+                problem = "not run"
+            size = SizeResult(n, "not run", 0.0, worth, None, problem)
+        size.cpu_seconds = outcome.cpu_by_size.get(n)
+        result.sizes.append(size)
+    return result
+
+
+def _toolkit(text: str) -> str:
+    """An import of the toolkit, explained: the student will look for the reason."""
+    if "No module named 'cp_queens" in text:
+        return text + " - the cp_queens toolkit is not available to submissions"
+    return text
+
+
+def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
+    """How the child ended, as (status, words) for the size it was working on."""
+    limits = rubric.limits
+    if outcome.stopped == "memory":
+        return (
+            "memory",
+            f"used more than {limits.memory_mb} MB of memory (the limit: the resident memory "
+            "of all its threads and processes, and the files it keeps in /scratch, /tmp and "
+            "/dev/shm): it was stopped",
+        )
+    if outcome.stopped == "processes":
+        return (
+            "crashed",
+            f"ran more than {sandbox.SPARE_PROCESSES} processes or {sandbox.TASKS} threads at "
+            "once: it was stopped",
+        )
+    if outcome.stopped == "wall":
+        return (
+            "timeout",
+            f"spent {limits.wall_seconds:g} s neither computing nor waiting for a CPU (the "
+            f"limit): sleeping, or waiting for input? It used {outcome.cpu_seconds:.1f} s of "
+            "CPU",
+        )
+    if outcome.stopped == "backstop":
+        return (
+            "timeout",
+            f"still running after {outcome.seconds:.0f} s of real time on a machine too busy "
+            f"to finish it ({outcome.cpu_seconds:.1f} s of CPU used, the limit is "
+            f"{limits.cpu_seconds} s): not the submission's fault; grade it again with fewer "
+            "submissions at a time",
+        )
+    if outcome.stopped == "result":
+        return "too much", f"returned more than the {limits.result_mb} MB the grader reads"
+    sig = outcome.signal
+    if (
+        outcome.stopped == "cpu"  # the watcher's verdict, else the kernel's signal
+        or sig == signal.SIGXCPU
+        or (sig == signal.SIGKILL and outcome.cpu_seconds >= limits.cpu_seconds)
+    ):
+        used = max(outcome.cpu_seconds, float(limits.cpu_seconds))
+        return (
+            "cpu limit",
+            f"too slow: used {used:.1f} s of CPU (every thread and process), the limit is "
+            f"{limits.cpu_seconds} s",
+        )
+    if sig is not None:
+        name = signal.Signals(sig).name
+        maybe = " (out of memory?)" if sig in (signal.SIGKILL, signal.SIGABRT) else ""
+        return "crashed", f"the process was ended by signal {name}{maybe}"
+    return (
+        "exit",
+        f"the program ended with exit code {outcome.returncode} (os._exit, or a crash in "
+        "compiled code?)",
+    )
+
+
+def _status(row: tasks.Row) -> str:
+    return "error" if row.error is not None else row.verdict()
+
+
+def with_line(error: str, source: str) -> str:
+    """A load error with the line it happened on: a ``SyntaxError`` raised while compiling
+    has no frame of the submission, so its line is found here by compiling the source again
+    (compiling runs none of it)."""
+    if "(line " in error or not error.startswith(("SyntaxError", "IndentationError", "TabError")):
+        return error
+    try:
+        compile(source, "submission", "exec")
+    except SyntaxError as problem:
+        if problem.lineno is not None:
+            return f"{error} (line {problem.lineno})"
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return error
+
+
+class _Opaque:
+    """Something the child could only describe (an object of the student's own class)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _decode_result(message: dict[str, Any]) -> Any:
+    """What ``model(n)`` returned, rebuilt from the child's plain JSON."""
+    kind = message.get("kind")
+    if kind == "items":
+        items = [_decode(item) for item in message.get("items", [])]
+        return items if message.get("sized") else iter(items)
+    return _decode(message.get("value"))
+
+
+def _decode(value: Any, depth: int = 0) -> Any:
+    if depth > 8:
+        return _Opaque("<nested too deep>")
+    if isinstance(value, list):
+        return [_decode(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if "__map__" in value and isinstance(value["__map__"], list):
+            mapping = {}
+            for pair in value["__map__"]:
+                if isinstance(pair, list) and len(pair) == 2:
+                    mapping[_key(_decode(pair[0], depth + 1))] = _decode(pair[1], depth + 1)
+            return mapping
+        return _Opaque(str(value.get("__repr__", "<object>")))
+    return value
+
+
+def _key(value: Any) -> Any:
+    """A decoded mapping's key, hashable: a list as a tuple, a mapping (a student's
+    hashable ``Mapping`` used as a key) or an object by its description."""
+    if isinstance(value, list):
+        return tuple(_key(v) for v in value)
+    if isinstance(value, dict):
+        return repr(value)
+    return value if not isinstance(value, _Opaque) else value.text
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
