@@ -143,18 +143,8 @@ def test_no_import_cycle_even_under_type_checking() -> None:
     """An import made only for the type checker closes a loop too: each one found here
     was a definition in the wrong module (the dispatcher ``ask`` in ``answer``, tree
     pricing in ``limits``, the pool's placement on ``FastEngine``)."""
-    graph = import_graph(type_checking=True)
-    for module, target in TYPE_CHECKING_LOOPS_BEING_REMOVED:
-        graph.get(module, set()).discard(target)
-    cycle = find_cycle(graph)
+    cycle = find_cycle(import_graph(type_checking=True))
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
-
-
-#: The one loop allowed, and only while it lasts: ``grading.causes`` imports the row
-#: type ``StudentResult`` from ``grading.grade`` for the type checker. Issue 43's move
-#: of the grader (rows as values in a module of their own) removes it; then delete
-#: this entry. No other pair may be added here.
-TYPE_CHECKING_LOOPS_BEING_REMOVED = {("cp_queens.grading.causes", "cp_queens.grading.grade")}
 
 
 def test_the_type_checkers_imports_are_read_when_asked(tmp_path: Path) -> None:

@@ -11,14 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import cp_queens.grading.points as points
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.points import Number
-
-if TYPE_CHECKING:
-    from cp_queens.grading.tasks import Row
 
 
 class GradeError(CpQueensError):
@@ -33,7 +30,7 @@ class SizeResult:
     status: str
     points: Number  # exact (a Fraction) from the judge; cp_queens.grading.points
     max_points: Number
-    row: Row | None = None
+    row: Any = None  # the task's judged row (cp_queens.grading.tasks.Row); None: never ran
     problem: str | None = None  # a limit, a crash, an exception: the reason in words
     cpu_seconds: float | None = None  # CPU of the whole tree while model(n) ran; None: not run
 
