@@ -387,7 +387,10 @@ def check_lines(printed: str) -> None:
     """What STUDENT_SCRIPT prints: the right model passes, the forking one gets 0."""
     lines = printed.splitlines()
     assert lines[0].startswith("model True OK: model finds every solution exactly once")
-    assert lines[0].endswith("7 of 7 points, as the grader marks it")
+    # a function rebuilt from the script is not the file handed in: the mark says so
+    assert lines[0].endswith(
+        "7 of 7 points, for model rebuilt from this script (the grader marks the file you hand in)"
+    )
     assert lines[1].startswith("forks False WRONG") and "0 of 7 points" in lines[1]
 
 

@@ -113,8 +113,11 @@ def test_the_check_in_a_notebook_gives_the_grader_s_mark(
         assert result.error_in_exec is None, result.error_in_exec
     said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("CHECKED")]
     graded = grade_file(notebook(cells, tmp_path / f"{case}.ipynb"), range(1, 6))
+    # No saved notebook to grade (a kernel without a session file): the mark is for the
+    # cells this kernel ran, and says so; never "as the grader marks it".
     assert said == [
-        f"CHECKED {graded.full_marks} {graded.points} of 7 points, as the grader marks it"
+        f"CHECKED {graded.full_marks} {graded.points} of 7 points, for the {len(cells)} cells "
+        "run in this kernel"
     ]
     if case == "imports_the_toolkit":
         assert graded.points == 0 and GUARD in graded.notes
@@ -138,8 +141,9 @@ def test_a_kernel_s_check_and_the_grader_agree(case: str, tmp_path: Path) -> Non
     )
     [line] = [line for line in printed.splitlines() if line.startswith("CHECKED")]
     graded = grade_file(path, range(1, 6))
-    assert (
-        line == f"CHECKED {graded.full_marks} {graded.points} of 7 points, as the grader marks it"
+    assert line == (
+        f"CHECKED {graded.full_marks} {graded.points} of 7 points, for the "
+        f"{len(NOTEBOOKS[case])} cells run in this kernel"
     )
     assert graded.full_marks == (case == "guarded_check")
 

@@ -97,7 +97,8 @@ def check_model(
         path = Path(folder) / "model.py"
         path.write_text(source, encoding="utf-8")
         result = grade_file(path, sizes, rubric=rubric, task="solutions")
-    return report_from(result, label)
+    judged = f"{label} rebuilt from this script (the grader marks the file you hand in)"
+    return report_from(result, label, judged)
 
 
 def notebook_run() -> tuple[Path | None, list[str], str] | None:
@@ -144,8 +145,16 @@ def _check_notebook(
     saved, cells, how = run
     notes = [f"checked as the grader runs the notebook: {how}"]
     name = getattr(model, "__name__", "model")
+    judged = "" if saved is not None else f"the {len(cells)} cells run in this kernel"
     if name != "model":
         notes.append(f"the grader calls the function named model, not {name}")
+        judged = f"{judged or 'the saved notebook'} with model = {name} added"
+    if judged:
+        notes.append(
+            f"the mark is for {judged}, not necessarily the notebook you hand in: the grader "
+            "runs the saved notebook's code cells, top to bottom (save it, then "
+            "check_model('your_notebook.ipynb'), or cp-queens grade your_notebook.ipynb)"
+        )
     with tempfile.TemporaryDirectory(prefix="cp-queens-check-") as folder:
         if saved is None or name != "model":
             if saved is not None:
@@ -155,7 +164,7 @@ def _check_notebook(
             saved = Path(folder) / "notebook.ipynb"
             saved.write_text(json.dumps(_notebook(cells)), encoding="utf-8")
         result = grade_file(saved, sizes, rubric=rubric, task="solutions")
-    report = report_from(result, label)
+    report = report_from(result, label, judged)
     report.notes[:0] = notes
     return report
 
@@ -179,19 +188,19 @@ def _notebook(cells: list[str]) -> dict[str, Any]:
     }
 
 
-def report_from(result: StudentResult, name: str) -> CheckReport:
+def report_from(result: StudentResult, name: str, judged: str = "") -> CheckReport:
     """The grader's result as a ``CheckReport``: its rows (a size that never answered
-    becomes an error row with the grader's reason), its notes, and its mark."""
+    becomes an error row with the grader's reason), its notes, and its mark: "as the
+    grader marks it" only when what ran is what will be handed in (a file, a saved
+    notebook); else ``judged`` says what was marked instead."""
     rows = []
     for size in result.sizes:
         row = size.row
         if not isinstance(row, CheckRow):
             row = CheckRow(size.n, 0, error=size.problem or size.status)
         rows.append(row)
-    marks = (
-        f"{shown(result.points, result.max_points)} of {shown(result.max_points)} points, "
-        "as the grader marks it"
-    )
+    how = f"for {judged}" if judged else "as the grader marks it"
+    marks = f"{shown(result.points, result.max_points)} of {shown(result.max_points)} points, {how}"
     return CheckReport(name, rows, notes=list(result.notes), marks=marks)
 
 

@@ -36,7 +36,7 @@ import cp_queens.grading.tasks.variants as variants
 from cp_queens.grading.intake.discover import (
     find_submissions,
     is_submission_name,
-    read_submission,
+    with_siblings,
 )
 from cp_queens.grading.results import GradeError, StudentResult
 from cp_queens.grading.rubric import Rubric
@@ -114,7 +114,7 @@ def grade_file(
         raise GradeError(f"{where}: not a submission (a .py file or a .ipynb notebook)")
     sandbox.check_isolation(rubric.limits.isolation)
     student = where.name.rstrip().rsplit(".", 1)[0]
-    submission = read_submission(student, where, rubric.limits.submission_kb << 10)
+    submission = with_siblings(student, where, rubric.limits.submission_kb << 10)
     if variant is not None:
         variants.check_sizes(rubric.task, chosen)
     [result] = grade_submissions([submission], chosen, rubric, 1, None, variant)

@@ -33,6 +33,7 @@ class SizeResult:
     row: Any = None  # the task's judged row (cp_queens.grading.tasks.Row); None: never ran
     problem: str | None = None  # a limit, a crash, an exception: the reason in words
     cpu_seconds: float | None = None  # CPU of the whole tree while model(n) ran; None: not run
+    solver: dict[str, Any] | None = None  # CP-SAT's parameters seen as it solved (the harness)
 
 
 @dataclass(slots=True)
@@ -60,6 +61,12 @@ class StudentResult:
     override_given: str = ""  # the decision as written: "12", "12 of 13", "-3"
     override_refused: str = ""  # a decision that could not stand, and why (not applied)
     instance: list[str] = field(default_factory=list)  # the student's own boards (--variant)
+    cpu_limit: float = 0.0  # the CPU seconds the run was allowed (per solver thread)
+    peak_memory: int = 0  # bytes, the largest resident memory of its tree seen
+    stopped: str | None = None  # the limit the grader stopped it at (Outcome.stopped)
+    reruns: list[str] = field(default_factory=list)  # borderline verdicts measured again
+    flags: list[str] = field(default_factory=list)  # for the lecturer only (a copied key)
+    nearest: str = ""  # the most similar submission of the class and how similar ("bob 0.93")
 
     @property
     def computed_points(self) -> Fraction:

@@ -59,6 +59,7 @@ class Rubric:
     task: str = "solutions"
     scheme: str = "shares"
     above_minimum: tuple[float, ...] = (1.0, 0.5, 0.25)
+    parallel_deduction: float = 0.5  # share of a size taken off for parallel enumeration
     digest: str = ""  # sha256 of the settings in effect, 12 hex digits
 
     def points_for(self, n: int) -> float:
@@ -81,7 +82,7 @@ class Rubric:
                 "default": self.default_points,
                 **{str(k): v for k, v in self.points.items()},
             },
-            "credit": {"scheme": self.scheme},
+            "credit": {"scheme": self.scheme, "parallel_enumeration": self.parallel_deduction},
             "penalties": {"invalid": self.invalid_penalty, "duplicate": self.duplicate_penalty},
             "dominate": {"above_minimum": list(self.above_minimum)},
             "limits": {f.name: getattr(self.limits, f.name) for f in fields(self.limits)},
@@ -99,6 +100,7 @@ _LIMIT_KEYS = {
     "modules": list,
     "submission_kb": int,
     "scratch_mb": int,
+    "solver_threads": int,
 }
 
 
@@ -213,7 +215,9 @@ def _judging(settings: dict[str, Any], source: str) -> dict[str, Any]:
     task = settings.get("task")
     if task not in TASKS:
         raise RubricError(f"{source}: task: one of {', '.join(TASKS)}, got {task!r}")
-    credit = _known_keys(source, "credit", settings.get("credit", {}), "scheme")
+    credit = _known_keys(
+        source, "credit", settings.get("credit", {}), "scheme", "parallel_enumeration"
+    )
     scheme = credit.get("scheme")
     if scheme not in SCHEMES:
         raise RubricError(f"{source}: credit.scheme: one of {', '.join(SCHEMES)}, got {scheme!r}")
@@ -227,7 +231,16 @@ def _judging(settings: dict[str, Any], source: str) -> dict[str, Any]:
         _number(source, f"dominate.above_minimum[{i}]", share, 0.0, 1.0)
         for i, share in enumerate(shares)
     )
-    return {"name": name.strip(), "task": task, "scheme": scheme, "above_minimum": above}
+    deduction = _number(
+        source, "credit.parallel_enumeration", credit.get("parallel_enumeration", 0.5), 0.0, 1.0
+    )
+    return {
+        "name": name.strip(),
+        "task": task,
+        "scheme": scheme,
+        "above_minimum": above,
+        "parallel_deduction": deduction,
+    }
 
 
 def _known_keys(source: str, table: str, values: dict[str, Any], *known: str) -> dict[str, Any]:
@@ -276,6 +289,7 @@ _LIMIT_MAX = {
     "scratch_mb": float(_BYTES >> 20),
     "output_kb": float(_BYTES >> 10),
     "submission_kb": float(_BYTES >> 10),
+    "solver_threads": 1024.0,
 }
 
 

@@ -16,6 +16,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from typing import Any
 
+import cp_queens.grading.borderline as borderline
+import cp_queens.grading.copies as copies
+import cp_queens.grading.load_errors as load_errors
 import cp_queens.grading.sandbox as sandbox
 import cp_queens.grading.tasks as tasks
 import cp_queens.grading.tasks.solutions.causes as causes
@@ -57,9 +60,7 @@ def grade_submissions(
     expected = {n: tasks.reference(rubric.task, n) for n in sizes}
     stopping = threading.Event()
 
-    def one(submission: Submission) -> StudentResult:
-        if stopping.is_set():
-            raise _Stopped
+    def judged(submission: Submission) -> StudentResult:
         if variant is None:
             result = _run_and_judge(submission, sizes, expected, rubric)
         else:  # the student's own boards: in the source the room runs, and to judge by
@@ -69,6 +70,12 @@ def grade_submissions(
             mine = dataclasses.replace(submission, source=source)
             result = _run_and_judge(mine, sizes, own, rubric)
             variants.settle(result, instances, submission.source.count("\n") + 1)
+        return result
+
+    def one(submission: Submission) -> StudentResult:
+        if stopping.is_set():
+            raise _Stopped
+        result = judged(submission)
         if stopping.is_set():
             raise _Stopped  # stopped by the interrupt, not by itself: not a mark
         if on_done is not None:
@@ -80,7 +87,12 @@ def grade_submissions(
     try:
         while not all(future.done() for future in futures):
             wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
-        return [future.result() for future in futures]
+        results = [future.result() for future in futures]
+        # Near a limit: measured again, alone, after the class; the better run counts.
+        results = borderline.rerun(
+            results, lambda index: judged(submissions[index]), rubric.limits.memory_mb
+        )
+        return _flag_copies(results, submissions)
     except KeyboardInterrupt:
         stopping.set()
         for future in futures:
@@ -97,6 +109,27 @@ def grade_submissions(
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
         sandbox.finish()
+
+
+def _flag_copies(
+    results: list[StudentResult], submissions: Sequence[Submission]
+) -> list[StudentResult]:
+    """A copy of a course file or of another student's submission, flagged for the
+    lecturer (``flags``, never the feedback), and each one's nearest classmate."""
+    read = [s.refused is None and bool(s.source.strip()) for s in submissions]
+    sources = [s.source if ok else None for s, ok in zip(submissions, read, strict=True)]
+    prints = [
+        copies.fingerprint(s.source, s.beside) if ok else None
+        for s, ok in zip(submissions, read, strict=True)
+    ]
+    students = [result.student for result in results]
+    said = copies.flags(students, prints, paths=[s.path for s in submissions])
+    nearest = copies.described(students, copies.similarity(sources)) if len(results) > 1 else []
+    for index, result in enumerate(results):
+        result.flags += [f"copy: {what}" for what in said[index]]
+        if nearest:
+            result.nearest = nearest[index]
+    return results
 
 
 def _student_key(submission: Submission) -> str:
@@ -134,7 +167,7 @@ def _run_and_judge(
             submission.refused = f"the grader could not run it: {type(error).__name__}: {error}"
     try:
         result = judge_outcome(submission, outcome, sizes, expected, rubric)
-        causes.settle(result, submission.source)  # a cause the source shows, named first
+        causes.settle(result, submission.source, rubric.parallel_deduction)  # named first
         return result
     except Exception as error:  # a bug of the grader must not cost the class its marks
         problem = f"{type(error).__name__}: {str(error)[:200]}"
@@ -170,6 +203,9 @@ def judge_outcome(
         cpu_seconds=outcome.cpu_seconds,
         task=rubric.task,
         isolation=outcome.isolation,
+        cpu_limit=outcome.cpu_limit or float(rubric.limits.cpu_seconds),
+        peak_memory=outcome.peak_memory,
+        stopped=outcome.stopped,
     )
     result.status = submission.status
     if submission.refused is not None and submission.status == "graded":
@@ -219,7 +255,8 @@ def judge_outcome(
     if load_error is not None and load_error.get("event") == "setup_error":
         result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
     elif load_error is not None:
-        problem = with_line(_toolkit(str(load_error.get("error"))), submission.source)
+        said = _explained(str(load_error.get("error")), submission, limits)
+        problem = with_line(said, submission.source)
         result.notes.append(f"the file could not be loaded: {problem}")
     elif ("loaded", None) not in events:
         result.notes.append(f"the file could not be loaded: {ended[1]}")
@@ -242,7 +279,7 @@ def judge_outcome(
                 )
             size = SizeResult(n, _status(row), tasks.points(row, worth, rubric), worth, row)
         elif error is not None:
-            text = _toolkit(str(error.get("error")))
+            text = _explained(str(error.get("error")), submission, limits)
             status = "exit" if "sys.exit" in text else "error"
             problem = f"model({n}) {text}" if status == "exit" else f"model({n}) raised {text}"
             if text.startswith("BlockingIOError") and not limits.allow_processes:
@@ -272,15 +309,15 @@ def judge_outcome(
                 problem = "not run"
             size = SizeResult(n, "not run", 0.0, worth, None, problem)
         size.cpu_seconds = outcome.cpu_by_size.get(n)
+        size.solver = events.get(("solver", n))
         result.sizes.append(size)
     return result
 
 
-def _toolkit(text: str) -> str:
-    """An import of the toolkit, explained: the student will look for the reason."""
-    if "No module named 'cp_queens" in text:
-        return text + " - the cp_queens toolkit is not available to submissions"
-    return text
+def _explained(text: str, submission: Submission, limits: sandbox.Limits) -> str:
+    """An error with its reason and fix (``load_errors``): a module not allowed, the
+    toolkit, a model under another name; the student will look for the reason."""
+    return load_errors.explain(text, submission.source, limits.modules, submission.beside)
 
 
 def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
@@ -317,16 +354,22 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     if outcome.stopped == "result":
         return "too much", f"returned more than the {limits.result_mb} MB the grader reads"
     sig = outcome.signal
+    allowed = outcome.cpu_limit or float(limits.cpu_seconds)
     if (
         outcome.stopped == "cpu"  # the watcher's verdict, else the kernel's signal
         or sig == signal.SIGXCPU
-        or (sig == signal.SIGKILL and outcome.cpu_seconds >= limits.cpu_seconds)
+        or (sig == signal.SIGKILL and outcome.cpu_seconds >= allowed)
     ):
-        used = max(outcome.cpu_seconds, float(limits.cpu_seconds))
+        per_thread = (
+            f" ({allowed / limits.cpu_seconds:g} solver threads x {limits.cpu_seconds} s)"
+            if allowed > limits.cpu_seconds
+            else ""
+        )
+        # What was measured, never the limit printed back as a measurement.
         return (
             "cpu limit",
-            f"too slow: used {used:.1f} s of CPU (every thread and process), the limit is "
-            f"{limits.cpu_seconds} s",
+            f"too slow: stopped after {outcome.cpu_seconds:.2f} s of CPU (every thread and "
+            f"process, measured), the limit is {allowed:g} s{per_thread}",
         )
     if sig is not None:
         name = signal.Signals(sig).name
@@ -347,7 +390,11 @@ def with_line(error: str, source: str) -> str:
     """A load error with the line it happened on: a ``SyntaxError`` raised while compiling
     has no frame of the submission, so its line is found here by compiling the source again
     (compiling runs none of it)."""
-    if "(line " in error or not error.startswith(("SyntaxError", "IndentationError", "TabError")):
+    if (
+        "(line " in error
+        or ", line " in error
+        or not error.startswith(("SyntaxError", "IndentationError", "TabError"))
+    ):
         return error
     try:
         compile(source, "submission", "exec")

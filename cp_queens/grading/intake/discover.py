@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Protocol
 
 from cp_queens.errors import ParseError
-from cp_queens.grading.intake.textfile import decode_source
+from cp_queens.grading.intake.textfile import read_source
 from cp_queens.grading.results import GradeError
 from cp_queens.json_depth import check_json_depth
 
@@ -218,6 +218,18 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
             else:
                 other.append(shown(given))
     where = group.entries[0][1]
+    archives = [name for name in other if name.strip("'\"").rstrip().lower().endswith(ARCHIVES)]
+    if not files and archives:
+        return Submission(
+            group.student,
+            where,
+            "",
+            f"an archive ({', '.join(archives)}), nothing else to grade: unpack it (each "
+            "submission a file or folder) and grade again",
+            status="not graded",
+            entries=names,
+            student_id=group.student_id,
+        )
     submission = _entry_point(group.student, where, files, max_bytes)
     submission.student_id = group.student_id
     submission.entries = names
@@ -287,10 +299,23 @@ def _entry_point(
             "(name the one to grade model.py, or keep one)",
             status="conflict",
         )
-    name, path, submission = chosen
+    name, _, submission = chosen
+    others = [(other_name, other_path) for other_name, other_path, _ in read]
+    return _with_beside(submission, name, others, max_bytes, where)
+
+
+def _with_beside(
+    submission: Submission,
+    name: str,
+    others: list[tuple[str, Path]],
+    max_bytes: int | None,
+    where: Path,
+) -> Submission:
+    """``submission`` (the file ``name``) with the ``.py`` files of ``others`` importable
+    beside it, as in its room; refused when they are together over ``max_bytes``."""
     total = len(submission.source.encode())
-    for other_name, other_path, _ in read:
-        if other_path == path or not other_name.rstrip().lower().endswith(".py"):
+    for other_name, other_path in others:
+        if other_path == submission.path or not other_name.rstrip().lower().endswith(".py"):
             continue
         module = other_name.rstrip()
         if module == "submission.py" or not module[:-3].isidentifier():
@@ -300,7 +325,7 @@ def _entry_point(
         total += len(data)
         if max_bytes is not None and total > max_bytes:
             return Submission(
-                student,
+                submission.student,
                 where,
                 "",
                 "its files together are over submission_kb: not read",
@@ -312,6 +337,54 @@ def _entry_point(
             f"graded {shown(name)}, with {', '.join(sorted(submission.beside))} beside it"
         )
     return submission
+
+
+def with_siblings(student: str, path: Path, max_bytes: int | None = None) -> Submission:
+    """One file as the class run grades it in its folder (``cp-queens grade FILE``, a
+    student's own check): the ``.py`` files beside it that it imports (and they import)
+    are importable beside it in the room, as a folder submission's files are."""
+    submission = read_submission(student, path, max_bytes)
+    if submission.refused is not None:
+        return submission
+    siblings: dict[str, Path] = {}
+    try:
+        for entry in sorted(os.listdir(path.parent)):
+            sibling = path.parent / entry
+            wanted_name = entry.endswith(".py") and entry != path.name
+            if (
+                wanted_name
+                and not entry.startswith(".")
+                and stat.S_ISREG(os.lstat(sibling).st_mode)
+            ):
+                siblings[entry[:-3]] = sibling
+    except OSError:
+        return submission
+    wanted: list[tuple[str, Path]] = []
+    todo = [submission.source]
+    while todo:
+        for module in _imported(todo.pop()):
+            if module in siblings and all(module + ".py" != n for n, _ in wanted):
+                wanted.append((module + ".py", siblings[module]))
+                try:
+                    todo.append(siblings[module].read_text(encoding="utf-8", errors="replace"))
+                except OSError:
+                    continue
+    return _with_beside(submission, path.name, wanted, max_bytes, path)
+
+
+def _imported(source: str) -> set[str]:
+    """The top-level names of the modules ``source`` imports (anywhere in it)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(re.findall(r"(?m)^\s*(?:from|import)\s+([A-Za-z_]\w*)", source))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.partition(".")[0])
+    return names
 
 
 def defines_model(source: str) -> bool:
@@ -345,6 +418,9 @@ def read_submission(student: str, path: Path, max_bytes: int | None = None) -> S
         if not stat.S_ISREG(mode):
             return Submission(student, path, "", "not a regular file: not read")
         size = os.stat(path).st_size
+        notebook = path.name.rstrip().lower().endswith(".ipynb")
+        if notebook and max_bytes is not None and max_bytes < size <= NOTEBOOK_BYTES:
+            return _notebook_over(student, path, size, max_bytes)
         if max_bytes is not None and size > max_bytes:
             return Submission(
                 student,
@@ -357,13 +433,43 @@ def read_submission(student: str, path: Path, max_bytes: int | None = None) -> S
             return Submission(student, path, notebook_code(path))
         data = path.read_bytes()
         try:
-            return Submission(student, path, decode_source(data))
+            text, note = read_source(data)
         except SyntaxError as error:
             return Submission(student, path, "", f"Python cannot read the file: {error.msg}")
+        return Submission(student, path, text, notes=[note] if note else [])
     except GradeError as error:
         return Submission(student, path, "", str(error))
     except OSError as error:
         return Submission(student, path, "", f"cannot read the file: {error.strerror}")
+
+
+#: The largest notebook read at all: its outputs (plots above all) are dropped as it is
+#: read, and the code cells alone are held to ``submission_kb``.
+NOTEBOOK_BYTES = 256 << 20
+
+
+def _notebook_over(student: str, path: Path, size: int, max_bytes: int) -> Submission:
+    """A notebook over ``submission_kb`` whose code is not: its outputs (plots saved in
+    it) are what is large, and are never graded. Graded by its code cells, said in a note."""
+    code = notebook_code(path)
+    if len(code.encode()) > max_bytes:
+        return Submission(
+            student,
+            path,
+            "",
+            f"its code cells are {_size(len(code.encode()))}, over the {_size(max_bytes)} a "
+            "submission may be (the rubric's limits.submission_kb): not graded",
+        )
+    return Submission(
+        student,
+        path,
+        code,
+        notes=[
+            f"the notebook is {_size(size)}, nearly all of it outputs (plots): graded by its "
+            f"code cells ({_size(len(code.encode()))}); clear the outputs before handing in "
+            "(Kernel > Restart & Clear Output, then save) to keep it small"
+        ],
+    )
 
 
 def notebook_code(path: str | Path) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import stat
 import tokenize
 from pathlib import Path
@@ -105,3 +106,42 @@ def decode_source(data: bytes) -> str:
             f"line {line}: not valid {encoding}: Python cannot read the file"
         ) from None
     return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_source(data: bytes) -> tuple[str, str | None]:
+    """A student's source as Python reads it (``decode_source``), else, when it declares
+    no encoding and is not UTF-8, as Windows-1252 (what Notepad's "ANSI" saves in Western
+    Europe and the Americas): the text, and a note saying which line is not UTF-8 and to
+    save it as UTF-8. ``SyntaxError`` naming the line and the fix when neither reads it.
+
+    Examples:
+        >>> read_source("é = 1\\n".encode("cp1252"))
+        ('é = 1\\n', 'read as Windows-1252: line 1 is not UTF-8 (save the file as UTF-8)')
+    """
+    try:
+        return decode_source(data), None
+    except SyntaxError as error:
+        declared = _declared(data)
+        try:
+            data.decode("utf-8")
+            line = 0
+        except UnicodeDecodeError as bad:
+            line = data[: bad.start].count(b"\n") + 1
+        if declared or not line:
+            raise SyntaxError(f"{error.msg} (save the file as UTF-8)") from None
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise SyntaxError(
+                f"line {line}: not UTF-8 and no encoding declared: save the file as UTF-8"
+            ) from None
+        return text, f"read as Windows-1252: line {line} is not UTF-8 (save the file as UTF-8)"
+
+
+def _declared(data: bytes) -> bool:
+    """Does the file say its encoding (a byte-order mark, a coding cookie in its first two
+    lines, PEP 263)?"""
+    if any(data.startswith(bom) for bom, _ in _BOMS):
+        return True
+    head = b"\n".join(data.split(b"\n", 2)[:2])
+    return re.search(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+", head, re.MULTILINE) is not None

@@ -46,6 +46,9 @@ COLUMNS = (
     "status",
     "id",
     "entries",
+    "measured",
+    "flags",
+    "nearest",
 )
 
 #: What the letters of a drawn board mean, said under the first board of a feedback file.
@@ -89,6 +92,9 @@ def write_marks(
                 result.status,
                 result.student_id,
                 " | ".join(shown(entry) for entry in result.entries),
+                " | ".join(result.reruns),
+                " | ".join(result.flags),
+                result.nearest,
                 *result.statuses(),
                 *([result.isolation] if unisolated else []),
             ]
@@ -144,6 +150,7 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
         lines += _dominate_table(result)
     else:
         lines += _solutions_table(result)
+    lines += _measured(result)
     problems = list(result.notes)
     # The same problem at several sizes is told once, with the sizes.
     where: dict[str, list[int]] = {}
@@ -187,6 +194,19 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
         )
         lines += ["", "## What your program printed (the start)", "", "```text", quoted, "```"]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _measured(result: StudentResult) -> list[str]:
+    """What the grader measured of the run: what a mark near a limit rests on, said as
+    measured (never the limit printed back as a measurement)."""
+    if result.status != "graded" or not any(size.cpu_seconds is not None for size in result.sizes):
+        return []
+    allowed = f"; the limit was {result.cpu_limit:g} s" if result.cpu_limit else ""
+    return [
+        "",
+        f"Measured: {result.cpu_seconds:.2f} s of CPU (every thread and process of your "
+        f"program{allowed}), {result.seconds:.1f} s of wall time.",
+    ]
 
 
 def _problem(size: SizeResult) -> str | None:

@@ -94,6 +94,7 @@ class Limits:
     modules: tuple[str, ...] = DEFAULT_MODULES
     submission_kb: int = 4096  # a .py or .ipynb larger than this is refused unread
     scratch_mb: int = 64  # the private writable folder (and /tmp) inside the sandbox
+    solver_threads: int = 8  # cpu_seconds is per CP-SAT worker, up to this many
 
 
 @dataclass(slots=True)
@@ -118,6 +119,7 @@ class Outcome:
     # (from the moment it asked to the moment the reply came, or the run ended)
     cpu_by_size: dict[int, float] = field(default_factory=dict)
     idle_seconds: float = 0.0  # wall time the tree spent neither running nor runnable
+    cpu_limit: float = 0.0  # the CPU seconds it was allowed (per solver thread: _per_thread)
     peak_memory: int = 0  # the largest resident memory of the tree seen, in bytes
     isolation: str = "bwrap"
     namespaces: set[str] = field(default_factory=set)  # the PID namespaces of the run
@@ -245,7 +247,9 @@ def _run_in(
         "source": room.SUBMISSION if isolated else str(scratch / "submission.py"),
         "site": room.SITE if isolated else None,
         "block_toolkit": not isolated,
-        "cpu_seconds": limits.cpu_seconds,
+        # The harness's own RLIMIT_CPU is a backstop: the watcher holds the limit, per
+        # solver thread (``_per_thread``), so the backstop leaves room for every thread.
+        "cpu_seconds": min(limits.cpu_seconds * max(1, limits.solver_threads), 1 << 53),
         "file_bytes": None if limits.file_mb is None else limits.file_mb << 20,
         "processes": None if isolated else plain.process_limit(),
         "result_bytes": limits.result_mb << 20,
@@ -457,12 +461,15 @@ def _collect(
                     return
                 for line in reader.feed(data):
                     running = talk.running
+                    taken = len(talk.accepted)
                     if talk.take(line):
                         cpu = watch.measure()
                         if running is not None:
                             outcome.cpu_by_size[running] = cpu - asked_at
                         asked_at = cpu
                         control.ask(talk.next_size())
+                    elif len(talk.accepted) > taken:  # CP-SAT's workers, told as it solves
+                        _per_thread(watch, talk.accepted[-1], limits)
     finally:
         if _STOPPING.is_set() and outcome.stopped is None and not talk.finished:
             outcome.stopped = "stopping"  # ended by stop_all (its pipes closed first)
@@ -474,6 +481,18 @@ def _collect(
         outcome.violations = talk.violations
         outcome.notes = talk.notes
         outcome.garbled = talk.garbled
+
+
+def _per_thread(watch: watcher.Watch, message: dict[str, Any], limits: Limits) -> None:
+    """The CPU limit per solver thread: a run whose CP-SAT solve asks for k workers (not
+    enumerating: that runs on one) may use ``k x cpu_seconds``, k at most
+    ``solver_threads``; a right multi-worker solve is not "too slow" for using the
+    threads it asked for. (The harness tells it from inside the submission's process:
+    a submission that lies gains at most ``solver_threads`` times the limit.)"""
+    workers = message.get("workers")
+    if isinstance(workers, int) and not isinstance(workers, bool) and workers > 1:
+        threads = min(workers, limits.solver_threads)
+        watch.cpu_seconds = max(watch.cpu_seconds, float(limits.cpu_seconds * threads))
 
 
 def _end(child: subprocess.Popen[bytes], watch: watcher.Watch, outcome: Outcome) -> None:
@@ -493,6 +512,7 @@ def _end(child: subprocess.Popen[bytes], watch: watcher.Watch, outcome: Outcome)
     outcome.cpu_seconds = max(cpu, watch.cpu)
     outcome.peak_memory = watch.peak
     outcome.idle_seconds = watch.idle
+    outcome.cpu_limit = watch.cpu_seconds
     outcome.namespaces = set(watch.namespaces)
     outcome.survivors = watcher.gone(watch.namespaces)
     outcome.ended = watcher.now()  # while its namespaces' numbers are still the run's

@@ -61,6 +61,7 @@ def main(argv: list[str]) -> None:
     site = settings.get("site")
     if site:
         sys.path.append(site)
+    sys.meta_path.insert(0, _SolverWatch(send))
     if settings.get("block_toolkit"):
         sys.meta_path.insert(0, _NoToolkit())
     path = settings["source"]
@@ -83,6 +84,7 @@ def main(argv: list[str]) -> None:
         os._exit(0)
     send({"event": "loaded"})
     for n in _asked(control):
+        _SolverWatch.running = n
         try:
             text = _result(n, model(n), budget)
         except SystemExit as stop:
@@ -232,6 +234,92 @@ def _asked(control: int) -> Iterator[int]:
             pending += data
         line, pending = pending.split(b"\n", 1)
         yield int(line)
+
+
+class _SolverWatch:
+    """CP-SAT's parameters as each solve starts, told to the grader (``{"event": "solver",
+    "n": n, ...}``), however they were set (an assignment, ``setattr`` from a dict,
+    SatParameters text, ``merge_from``): the workers, whether every solution is
+    enumerated, a time limit. Enumeration on several workers (OR-Tools does not support
+    it: solutions missed and repeated, differently on every run) runs on one worker here,
+    so that the boards judged are the same on every run; the grader names it and takes
+    its deduction. Installed as an import hook: nothing of OR-Tools is imported for a
+    submission that does not import it."""
+
+    running: int | None = None
+    TARGET = "ortools.sat.python.cp_model"
+
+    def __init__(self, send: Any) -> None:
+        self.send = send
+        self.told: dict[int, dict[str, Any]] = {}
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != self.TARGET:
+            return None
+        import importlib.machinery
+
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        loader = getattr(spec, "loader", None)
+        if spec is None or loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        spec.loader = _Patching(loader, self.patch)  # type: ignore[assignment]
+        return spec
+
+    def patch(self, module: Any) -> None:
+        solver = getattr(module, "CpSolver", None)
+        solve = getattr(solver, "solve", None)
+        if solver is None or solve is None:
+            return
+        watch = self
+
+        def watched(this: Any, *args: Any, **kwargs: Any) -> Any:
+            with contextlib.suppress(Exception):  # a parameters object of another shape
+                watch.saw(this.parameters)
+            return solve(this, *args, **kwargs)
+
+        solver.solve = watched
+
+    def saw(self, parameters: Any) -> None:
+        n = self.running
+        if n is None:
+            return
+        asked = max(int(parameters.num_workers), int(parameters.num_search_workers))
+        enumerating = bool(parameters.enumerate_all_solutions)
+        if enumerating and asked > 1:
+            parameters.num_workers = 1
+            parameters.num_search_workers = 0
+        workers = 1 if enumerating else asked or (os.cpu_count() or 1)
+        seconds = float(parameters.max_time_in_seconds)
+        before = self.told.get(n, {})
+        now = {
+            "event": "solver",
+            "n": n,
+            "workers": max(workers, before.get("workers", 0)),
+            "parallel_enumeration": max(
+                asked if enumerating and asked > 1 else 0,
+                before.get("parallel_enumeration", 0),
+            ),
+            "time_limit": min(seconds, before.get("time_limit", seconds))
+            if seconds < 1e300
+            else before.get("time_limit"),
+        }
+        if now != before:
+            self.told[n] = now
+            self.send(now)
+
+
+class _Patching:
+    """A module's own loader, and a patch applied once the module has run."""
+
+    def __init__(self, loader: Any, patch: Any) -> None:
+        self.loader, self.patch = loader, patch
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self.loader.exec_module(module)
+        self.patch(module)
 
 
 class _NoToolkit:
@@ -422,12 +510,23 @@ def _repr(value: Any) -> str:
 
 
 def _last_line(error: BaseException) -> str:
+    """The error's last line and where it is in the submission's own files: ``(line 7)``
+    in the graded file, ``(helpers.py, line 5)`` in a module beside it (a syntax error in
+    a helper is that helper's, not the line of the graded file that imports it)."""
     lines = traceback.format_exception_only(type(error), error)
     text = lines[-1].strip() if lines else type(error).__name__
-    where = traceback.extract_tb(error.__traceback__)
-    ours = [frame for frame in where if frame.filename == sys.argv[0]]
+    folder = os.path.dirname(sys.argv[0])
+    where = [(frame.filename, frame.lineno) for frame in traceback.extract_tb(error.__traceback__)]
+    if isinstance(error, SyntaxError) and error.filename:
+        where.append((error.filename, error.lineno))
+    ours = [(name, line) for name, line in where if name and os.path.dirname(name) == folder]
     if ours:
-        text += f" (line {ours[-1].lineno})"
+        name, line = ours[-1]
+        text += (
+            f" (line {line})"
+            if name == sys.argv[0]
+            else f" ({os.path.basename(name)}, line {line})"
+        )
     return text[: 2 * TEXT_LENGTH]
 
 

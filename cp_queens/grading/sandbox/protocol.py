@@ -29,6 +29,9 @@ from typing import Any
 REPLIES = ("result", "error")
 #: Messages of the loading phase, before any size is asked.
 LOADING = ("loaded", "load_error", "setup_error")
+#: What the harness saw while the running size ran (CP-SAT's parameters at a solve): not a
+#: reply; the last one of a size says all (``child._SolverWatch``).
+DURING = ("solver",)
 
 
 @dataclass(slots=True)
@@ -87,6 +90,12 @@ class Conversation:
                 return True
             self.accepted.append(message)
             self.finished = True
+            return False
+        if event in DURING:
+            if message.get("n") == self.running and self.running is not None:
+                self.accepted.append(message)
+            else:
+                self._out_of_turn(f"a '{event}' message for no running board size")
             return False
         if event not in REPLIES:
             self._out_of_turn(f"a message the grader does not know ({event[:40]!r})")

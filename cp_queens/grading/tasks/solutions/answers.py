@@ -32,6 +32,9 @@ def as_columns(item: Any, n: int) -> tuple[Any, str | None]:
         values = list(item)
     except Exception as error:
         return (item,), f"{short(item)} cannot be read: {describe(error)}"
+    if values and all(isinstance(v, str) for v in values):
+        # ["..Q.", ...]: a board drawn as text is a format, not squares (n = 1's ["Q"] too)
+        return tuple(values), f"{short(values)} is a board drawn as text, not a list of columns"
     if values and all(isinstance(v, Sequence | np.ndarray) for v in values):
         return _board_columns(values, n)
     cols = []

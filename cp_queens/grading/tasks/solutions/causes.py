@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from cp_queens.grading.points import exact
 from cp_queens.grading.tasks.solutions.judge import CheckRow
 
 if TYPE_CHECKING:
@@ -225,29 +226,44 @@ def _workers(value: Any, constants: dict[str, int]) -> str | None:
     return None
 
 
-def settle(result: StudentResult, source: str) -> None:
+def settle(result: StudentResult, source: str, deduction: float = 0.5) -> None:
     """The cause, named before any guess from the boards, and marks that do not depend on
-    luck: with the evidence in the source, every size the model answered gets ``STATUS``
-    and no points (its boards stay in the table, for the student to see); without it, a
-    size that both misses and repeats solutions of a model importing OR-Tools gets the
-    cause as its first hint, and no symmetry guess."""
+    luck. Seen at run time (the harness read CP-SAT's parameters as it solved, however
+    they were set: ``child._SolverWatch``), those solves ran on one worker, so the boards
+    are the model's own on every run: they are scored, less ``deduction`` of the size.
+    Seen only in the source, what came back is luck: the size earns its points less
+    ``deduction``, whatever came back. Without either, a size that both misses and
+    repeats solutions of a model importing OR-Tools gets the cause as its first hint,
+    and no symmetry guess. A time limit of the student's own is named too."""
     _guard_the_check(result, source)
     if result.task != "solutions":
         return
+    _name_the_time_limit(result, source)
     evidence = find(source)
-    if evidence is not None:
-        result.notes.insert(0, f"{evidence.sentence()}. {POSITION}.")
+    seen = [size for size in result.sizes if (size.solver or {}).get("parallel_enumeration")]
+    keep = Fraction(1) - exact(deduction)
+    if seen or evidence is not None:
+        result.notes.insert(0, _sentence(evidence, seen, deduction))
         for size in result.sizes:
             row = size.row
             if not isinstance(row, CheckRow) or row.error is not None:
                 continue
+            if seen and size not in seen:
+                continue  # this size never enumerated on several workers
             row.hints = [hint for hint in row.hints if not _symmetry(hint)]
             size.status = STATUS
-            size.points = Fraction(0)
-            size.problem = (
-                f"model({size.n}) enumerated with several CP-SAT workers: no points for this "
-                "size, whatever came back (the answer is luck: see above)"
-            )
+            if seen:
+                size.points = size.points * keep
+                size.problem = (
+                    f"model({size.n}) enumerated with several CP-SAT workers: run on one, its "
+                    f"boards earn {_percent(keep)} of their points (see above)"
+                )
+            else:
+                size.points = exact(size.max_points) * keep
+                size.problem = (
+                    f"model({size.n}) enumerated with several CP-SAT workers: {_percent(keep)} "
+                    "of the size's points, whatever came back (the answer is luck: see above)"
+                )
         return
     if "ortools" not in source:
         return
@@ -261,6 +277,67 @@ def settle(result: StudentResult, source: str) -> None:
                 "is what CP-SAT gives when it enumerates all solutions on several workers "
                 f"(num_workers or num_search_workers > 1). {POSITION}",
             )
+
+
+def _sentence(evidence: Evidence | None, seen: list[Any], deduction: float) -> str:
+    """The cause, first in the feedback: where it was seen, OR-Tools' position, the fix,
+    and what it cost."""
+    if seen:
+        workers = max(int(size.solver["parallel_enumeration"]) for size in seen)
+        where = f" ({evidence.sentence()})" if evidence is not None else ""
+        said = (
+            f"CP-SAT was asked to enumerate every solution on {workers} workers, seen as "
+            f"model(n) solved for n = {', '.join(str(size.n) for size in seen)}{where}"
+        )
+        done = (
+            "The grader ran those solves on one worker, so your boards were judged the same "
+            f"way on every run, and took {_percent(exact(deduction))} of each such size's "
+            "points (the rubric's credit.parallel_enumeration)"
+        )
+    else:
+        assert evidence is not None
+        said = evidence.sentence()
+        done = (
+            f"Each size it answered earns {_percent(1 - exact(deduction))} of its points, "
+            "whatever came back (the rubric's credit.parallel_enumeration)"
+        )
+    return f"{said}. {POSITION}. {done}."
+
+
+def _percent(share: Fraction) -> str:
+    return f"{float(share) * 100:.4g} %"
+
+
+#: How a student's own CP-SAT time limit is said.
+TIME_LIMIT = (
+    "with a time limit, what CP-SAT finds depends on how busy the machine is, so marks "
+    "could change from run to run: remove it (a right model of these sizes needs none; "
+    "the grader's CPU limit stops a model that is too slow)"
+)
+
+
+def _name_the_time_limit(result: StudentResult, source: str) -> None:
+    """A ``max_time_in_seconds`` of the student's own (seen as CP-SAT solved): said in the
+    notes, and first at each size that misses solutions."""
+    limits = [
+        float(size.solver["time_limit"])
+        for size in result.sizes
+        if size.solver and isinstance(size.solver.get("time_limit"), int | float)
+    ]
+    if not limits:
+        return
+    line = next(
+        (i for i, text in enumerate(source.splitlines(), 1) if "max_time_in_seconds" in text),
+        None,
+    )
+    where = f", line {line}" if line is not None else ""
+    said = f"model sets CP-SAT's max_time_in_seconds = {min(limits):g}{where}: {TIME_LIMIT}"
+    result.notes.append(said)
+    for size in result.sizes:
+        row = size.row
+        if isinstance(row, CheckRow) and row.error is None and row.missing and size.solver:
+            row.hints = [hint for hint in row.hints if not _symmetry(hint)]
+            row.hints.insert(0, f"solutions are missing and {said}")
 
 
 #: What the grader says of a notebook handed in with its check cell (``check_model``).

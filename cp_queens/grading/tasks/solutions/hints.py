@@ -10,7 +10,11 @@ taken for its values), every missing solution is the mirror of one returned
 from each column (columns counted from 1), each queen given as a
 ``(row, column)`` pair, or with rows and columns swapped, every permutation
 of the columns returned (no diagonal checked), or every invalid board
-attacking along one kind of diagonal only (one diagonal constraint forgotten).
+attacking along one kind of diagonal only (one diagonal constraint forgotten), one
+board for every size (a ``return`` inside the loop, or a solver that finds one
+solution), boards drawn as text (``["..Q.", ...]``), boards one row short (a loop
+that stops at ``n - 1``), or the boards of earlier calls coming back (a list kept
+between calls: a mutable default argument).
 
 ``Tally`` is filled while ``cp_queens.grading.tasks.solutions.judge.compare_solutions``
 reads the model's output (in constant memory beyond the solutions found);
@@ -41,6 +45,10 @@ class Tally:
     permutations: int = 0  # invalid boards whose columns are all different (0..n-1)
     only_down: int = 0  # ... attacking along a diagonal q[r] - r only (going down-right)
     only_up: int = 0  # ... along a diagonal q[r] + r only (going down-left)
+    text_boards: int = 0  # invalid items that are rows of text ("..Q.")
+    short: int = 0  # invalid boards of n - 1 whole numbers (n = 1: the empty placement)
+    smaller: int = 0  # invalid boards that are solutions of a smaller board (k >= 1)
+    lengths: Counter[int] = field(default_factory=Counter)  # invalid boards' lengths
 
     def note(self, index: int, cols: Any) -> None:
         """Any returned item (``index`` counts from 1), valid or not."""
@@ -61,6 +69,12 @@ class Tally:
             up = len({c + r for r, c in enumerate(cols)}) < n
             self.only_down += down and not up
             self.only_up += up and not down
+        if _text_rows(raw):
+            self.text_boards += 1
+        if integers:
+            self.lengths[len(cols)] += 1
+            self.short += len(cols) == n - 1
+            self.smaller += 0 < len(cols) < n and _solves(cols)
         pairs = _as_pairs(raw, n)
         if pairs is not None:
             self.pairs += 1
@@ -79,6 +93,7 @@ def explain(
     """The patterns found in one board size's output, each as one sentence."""
     hints: list[str] = []
     board = tally.first_board
+    hints += _shape_hints(n, returned, invalid, tally, expected)
     # One board many times is a pattern only where more than one board was expected.
     if returned >= 2 and tally.all_same and (len(expected) > 1 or board not in expected):
         shown = list(board) if isinstance(board, tuple) else board
@@ -137,7 +152,7 @@ def explain(
     missing = [cols for cols in expected if cols not in found]
     # Symmetry breaking removes solutions and repeats none: with repeats, the evidence is
     # something else (CP-SAT on several workers: cp_queens.grading.tasks.solutions.causes).
-    if missing and found and not duplicates:
+    if missing and found and not duplicates and returned > 1:
         mirror = [tuple(n - 1 - c for c in cols) for cols in missing]
         # The signature of symmetry breaking: one board of each pair (or orbit) returned,
         # never two; a model that merely misses a few keeps both boards of other pairs.
@@ -158,6 +173,56 @@ def explain(
                 "with its 8 symmetries (cp_queens.symmetry) to list all solutions"
             )
     return hints
+
+
+def _shape_hints(
+    n: int, returned: int, invalid: int, tally: Tally, expected: Sequence[tuple[int, ...]]
+) -> list[str]:
+    """Mistakes in what a size returned as a whole: one board where there are more, boards
+    drawn as text, boards a row short, the boards of earlier calls."""
+    hints = []
+    if returned == 1 and len(tally.hits) == 1 and len(expected) > 1:
+        hints.append(
+            f"model({n}) returned one board; the {n}-board has {len(expected)} solutions: "
+            "a return inside the loop ends model(n) at its first solution (collect every "
+            "board, return after the loop), or the solver finds one solution only "
+            "(MinConflictsSolver, a CP-SAT solve without enumerate_all_solutions)"
+        )
+    if invalid and tally.text_boards == invalid:
+        hints.append(
+            'each board is drawn as text (["..Q.", ...]): a board is its columns, q[r] = '
+            "the column of the queen in row r; return [row.index('Q') for row in board]"
+        )
+    if not invalid:
+        return hints
+    if tally.smaller == invalid and (tally.hits or len(tally.lengths) > 1):
+        hints.append(
+            f"boards of smaller sizes came back with model({n})'s own ({invalid} of them): "
+            "model keeps boards between calls - a mutable default "
+            "argument (def model(n, found=[])) or a list outside the function is the same "
+            "list at every call; make a new list inside model"
+        )
+    elif tally.short == invalid and (tally.smaller < invalid or n == 1):
+        hints.append(
+            f"every board is one row short ({n - 1} columns for the {n}-board): does the "
+            "search stop at row n - 1 (range(n - 1), row == n - 1) instead of n?"
+        )
+    return hints
+
+
+def _text_rows(item: Any) -> bool:
+    """A board drawn as text: a list of strings (``["..Q.", ".Q.."]``)."""
+    if isinstance(item, str | bytes) or not isinstance(item, Sequence) or not item:
+        return False
+    return all(isinstance(row, str) for row in item)
+
+
+def _solves(cols: tuple[int, ...]) -> bool:
+    """Is ``cols`` a solution of its own (smaller) board?"""
+    k = len(cols)
+    if sorted(cols) != list(range(k)):
+        return False
+    return len({c - r for r, c in enumerate(cols)}) == k == len({c + r for r, c in enumerate(cols)})
 
 
 def _hashable(value: Any) -> Any:

@@ -1,0 +1,89 @@
+"""Borderline verdicts measured again: a limit a submission reached near its edge costs
+marks only if it reaches it again, run alone.
+
+CPU time is not a constant of a program: on a crowded machine the same code takes
+more of it (caches and cores shared), and the grader's own measurement has a poll's
+grain. Six byte-identical copies of a model needing about 4.5 s of CPU at n = 9 (the
+limit 5 s) graded six at a time got full marks four or five times in six: marks a
+lecturer cannot defend. So a size whose verdict is a limit (``cpu limit``, a memory
+limit, the wall-clock backstop of a busy machine) and whose measurement is within
+``MARGIN`` of it is run again after the class, alone (no other submission running),
+and the better run counts. Both measurements are kept: ``marks.csv`` has them in its
+``measured`` column and the feedback says them, as what was measured, never the limit
+printed back as a measurement.
+
+A run far over a limit is not run again: a model that needs 50 s is stopped at 5 s
+either way; its measurement (the CPU used when it was stopped) is at the limit, so it
+is measured again once, and then its verdict stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from cp_queens.grading.results import StudentResult
+
+#: How near a limit a measurement must be (a share of the limit) to be measured again.
+MARGIN = 0.2
+
+#: The sizes' statuses that are a limit's verdict.
+LIMITS = ("cpu limit", "memory", "timeout")
+
+
+def why(result: StudentResult, memory_mb: int | None, margin: float = MARGIN) -> str | None:
+    """What was measured at a limit's verdict, when it is within ``margin`` of the limit
+    (the words for the feedback and ``marks.csv``); None when it is not borderline."""
+    stopped = next((size for size in result.sizes if size.status in LIMITS), None)
+    if stopped is None or result.status != "graded":
+        return None
+    at = f"n={stopped.n}"
+    if stopped.status == "cpu limit":
+        allowed = result.cpu_limit
+        if allowed and result.cpu_seconds <= allowed * (1 + margin):
+            return f"{stopped.status} at {at}: {result.cpu_seconds:.2f} s of CPU measured"
+        return None
+    if stopped.status == "memory" and memory_mb and result.peak_memory:
+        peak = result.peak_memory / (1 << 20)
+        if peak <= memory_mb * (1 + margin):
+            return f"{stopped.status} at {at}: {peak:.0f} MB measured"
+        return None
+    if result.stopped == "backstop":  # the wall clock of a machine too busy: never its fault
+        return f"timeout at {at}: the machine was too busy ({result.seconds:.1f} s of wall time)"
+    return None
+
+
+def measured(result: StudentResult) -> str:
+    """One run in a few words: its sizes' verdicts and the CPU it used."""
+    wrong = [f"n={size.n} {size.status}" for size in result.sizes if size.status != "ok"]
+    verdicts = ", ".join(wrong[:2]) + (", ..." if len(wrong) > 2 else "") if wrong else "all ok"
+    return f"{result.cpu_seconds:.2f} s of CPU, {verdicts}"
+
+
+def rerun(
+    results: Sequence[StudentResult],
+    again: Callable[[int], StudentResult],
+    memory_mb: int | None,
+    margin: float = MARGIN,
+) -> list[StudentResult]:
+    """``results`` with each borderline one run again by ``again(index)`` (alone: one at a
+    time, after the class) and the better of its two runs kept; both are said in the
+    kept result's ``reruns`` and in a note of its feedback."""
+    kept = list(results)
+    for index, first in enumerate(results):
+        reason = why(first, memory_mb, margin)
+        if reason is None:
+            continue
+        second = again(index)
+        better = second if second.computed_points > first.computed_points else first
+        words = (
+            f"class run: {reason}; run again alone: {measured(second)}; "
+            f"the {'second' if better is second else 'first'} run counts"
+        )
+        better.reruns.append(words)
+        better.notes.insert(
+            0,
+            f"near a limit, measured twice: {words} (a verdict at a limit is measured again "
+            "before it costs marks)",
+        )
+        kept[index] = better
+    return kept
