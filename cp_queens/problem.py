@@ -36,10 +36,17 @@ class Placement(Sequence[int]):
     is the job of ``cp_queens.verify.verify``, which names the first
     attacking pair instead of failing anonymously.
 
+    Equal by value to a list or tuple of the same columns, and hashed as that tuple, so
+    a placement is found in a set of tuples and a tuple in a set of placements.
+
     Examples:
         >>> p = Placement((1, 3, 0, 2))
         >>> p.n, p[0]
         (4, 1)
+        >>> p == [1, 3, 0, 2], p == (1, 3, 0, 2), p != [1, 3, 2, 0]
+        (True, True, True)
+        >>> (1, 3, 0, 2) in {p}, p in {(1, 3, 0, 2)}
+        (True, True)
         >>> print(p.to_text())
         . Q . .
         . . . Q
@@ -84,6 +91,20 @@ class Placement(Sequence[int]):
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.cols)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a placement, list or tuple of the same columns (not to other
+        sequences: a string or a range is not a board)."""
+        if isinstance(other, Placement):
+            return self.cols == other.cols
+        if isinstance(other, tuple):
+            return self.cols == other
+        if isinstance(other, list):
+            return len(other) == len(self.cols) and self.cols == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.cols)  # as the tuple it equals
 
     def __repr__(self) -> str:
         return f"Placement({list(self.cols)})"

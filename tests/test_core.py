@@ -28,6 +28,22 @@ def test_placement_is_immutable_hashable_sequence() -> None:
         p.cols = (0,)  # type: ignore[misc]
 
 
+def test_a_placement_equals_its_list_and_its_tuple_and_hashes_as_the_tuple() -> None:
+    """``first(8) == [0, 4, 7, 5, 2, 6, 1, 3]`` (issue 47): a placement is its columns."""
+    import cp_queens
+
+    first = cp_queens.first(8, engine="reference")
+    assert first == [0, 4, 7, 5, 2, 6, 1, 3] and [0, 4, 7, 5, 2, 6, 1, 3] == first
+    assert first == (0, 4, 7, 5, 2, 6, 1, 3) and (0, 4, 7, 5, 2, 6, 1, 3) == first
+    assert first != [0, 4, 7, 5, 2, 6, 3, 1] and first != [0, 4, 7] and first != first.cols[:-1]
+    assert hash(first) == hash((0, 4, 7, 5, 2, 6, 1, 3))
+    assert (0, 4, 7, 5, 2, 6, 1, 3) in {first} and first in {(0, 4, 7, 5, 2, 6, 1, 3)}
+    assert len({first, (0, 4, 7, 5, 2, 6, 1, 3), Placement(first.cols)}) == 1
+    # a board is a list or tuple of columns; a string, a range or a number is not
+    assert Placement([0]) != "0" and Placement([0]) != range(1) and Placement([0]) != 0
+    assert Placement((1, 0)) != Placement((0, 1))
+
+
 @pytest.mark.parametrize(
     ("cols", "message"),
     [((0, 4), "row 1: column 4 is outside the board 0..1"), ((0, "a"), "row 1: column 'a'")],
