@@ -6,7 +6,8 @@
 # on ``q``, ``q + r`` and ``q - r``), and it lets us choose how hard it thinks
 # after each queen (``consistency``):
 #
-# * ``none``    - generate and test: try a square, keep it if nothing attacks it;
+# * ``none``    - chronological backtracking: try a square, keep it if nothing
+#   placed attacks it, back up to the last queen when a row has none left;
 # * ``forward`` - forward checking: a new queen crosses out what it attacks in
 #   every empty row, so a row with no square left is seen at once;
 # * ``arc``     - arc consistency on the pairwise "not equal" constraints: a row
@@ -133,7 +134,7 @@ if have("lesson 08", "plot", "matplotlib", doing="the plot"):
         show(Picture(picture, "plot of the nodes per level"))
 
 # %% [markdown]
-# 3. Nodes saved against time spent, relative to generate and test, at each n.
+# 3. Nodes saved against time spent, relative to plain backtracking, at each n.
 
 
 # %%

@@ -112,6 +112,35 @@ def plain_search_has_the_reference_tree(n: int) -> None:
     assert plain.stats.extra["propagations"] == 0, n
 
 
+def test_no_consistency_is_chronological_backtracking_and_named_so(capsys) -> None:
+    """``none`` abandons a partial placement at its first attacked queen and backs up to
+    the last one placed: chronological backtracking. Generate and test would build the
+    whole placements first (8! = 40,320 with one queen per column at n = 8) and test
+    them after; this search places 2,056 queens in all. The code, the CLI's help and the
+    docs name it for what it is (issue 47)."""
+    import math
+    from pathlib import Path
+
+    from tests.helpers import run_cli
+
+    searched = engines.get("propagate", consistency="none").count(Problem(8))
+    assert searched.stats is not None and searched.stats.branches == 2056
+    assert searched.stats.branches < math.factorial(8) / 10
+    root = Path(__file__).resolve().parent.parent
+    said = {
+        "help": run_cli(capsys, "count", "--help")[1],
+        "engine": Path(engines.propagate.__file__).read_text(encoding="utf-8"),
+        "docs": (root / "docs" / "course-propagation.md").read_text(encoding="utf-8"),
+        "lesson": (root / "examples" / "08_propagation.py").read_text(encoding="utf-8"),
+    }
+    assert "none (chronological backtracking" in " ".join(said["help"].split())
+    for where, text in said.items():
+        flat = " ".join(text.split())
+        assert "chronological backtracking" in flat, where
+        # "generate and test" only where it is said what ``none`` is not
+        assert flat.count("generate and test") == flat.count("Not *generate and test*"), where
+
+
 @pytest.mark.parametrize("variable_order", ["input"])
 def test_stronger_consistency_never_needs_more_nodes(variable_order: str) -> None:
     """With a fixed row order the trees are nested: nodes and fails can only fall."""

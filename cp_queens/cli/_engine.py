@@ -134,7 +134,8 @@ def add_strategy_arguments(
         "--consistency",
         choices=_choices("consistency"),
         metavar="LEVEL",
-        help="propagate: how much to reason after each queen: none (generate and test), "
+        help="propagate: how much to reason after each queen: none (chronological "
+        "backtracking: each square tested when tried), "
         "forward (forward checking), arc (AC-3, the default) or alldiff (Régin's "
         "filtering on each AllDifferent); one of %(choices)s",
     )

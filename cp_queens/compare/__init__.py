@@ -87,7 +87,7 @@ MAX_SIZE = 10**9
 FAMILIES = {
     "reference": "backtracking",
     "fast": "backtracking (bitmask)",
-    "template": "generate and test",
+    "template": "backtracking",
     "propagate": "CP with propagation",
     "pyconstraint": "CP with propagation",
     "cpsat": "lazy clause generation",

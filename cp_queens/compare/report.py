@@ -54,7 +54,6 @@ SHORT_FAMILIES = {
     "MIP": "MIP",
     "backtracking": "BT",
     "backtracking (bitmask)": "BT",
-    "generate and test": "GT",
     "local search": "LS",
     "formula": "formula",
 }

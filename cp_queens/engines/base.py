@@ -553,8 +553,8 @@ def _raise(error: BaseException) -> Iterator[Placement]:
 class TemplateEngine(Engine):
     """The smallest complete engine: copy it to start a new one.
 
-    Generate and test, row by row: try every column in the next row and keep
-    it if no queen above attacks it. Not registered (it is here to be read and
+    Chronological backtracking, row by row: try every column in the next row and
+    keep it if no queen above attacks it. Not registered (it is here to be read and
     copied); the contract tests run it like every registered engine.
 
     Examples:
@@ -564,7 +564,7 @@ class TemplateEngine(Engine):
 
     name = "template"
     description = "the smallest complete engine, for newcomers to copy"
-    max_n = 12  # generate and test gets slow beyond this
+    max_n = 12  # plain backtracking in Python gets slow beyond this
 
     def _solutions(self, problem: Problem, call: Call) -> Iterator[Placement]:
         n, fixed, blocked = problem.n, problem.fixed, problem.blocked

@@ -7,9 +7,12 @@ CP-SAT hides how it prunes. This engine solves the design card's model
 with a depth-first search in plain Python and lets you choose how much reasoning
 happens after each queen is placed (``consistency``):
 
-* ``none`` - *generate and test*: a queen is tried on each square of the chosen row
-  and kept if no queen already placed attacks it. Nothing is removed in advance:
-  this is the reference backtracker (same nodes).
+* ``none`` - *chronological backtracking*: a queen is tried on each square of the
+  chosen row and kept if no queen already placed attacks it; a row with no square
+  left is found only when the search gets there, and then it backs up to the most
+  recent queen. Nothing is removed in advance: this is the reference backtracker
+  (same nodes). (Not *generate and test*, which builds whole placements and tests
+  them only once complete: all n^n of them, or n! with one queen per column.)
 * ``forward`` - *forward checking*: placing a queen crosses out the squares it
   attacks in every row still empty. A row left with no square is a dead end found
   *before* the search walks into it.

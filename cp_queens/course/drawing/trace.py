@@ -249,7 +249,7 @@ class _Recorder:
             self.crossed().add((row, col))
             self.pending_removals += 1
         elif kind == "reject":
-            pass  # the test of generate and test: visible as the dead end it may lead to
+            pass  # a square tested and refused: visible as the dead end it may lead to
         elif kind == "fail":
             rows, why = emptied_rows(self.n, self.queens(), self.crossed())
             self.set_outcome("pruned", rows, why)
