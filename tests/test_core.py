@@ -33,8 +33,9 @@ def test_a_placement_equals_its_list_and_its_tuple_and_hashes_as_the_tuple() -> 
     import cp_queens
 
     first = cp_queens.first(8, engine="reference")
-    assert first == [0, 4, 7, 5, 2, 6, 1, 3] and [0, 4, 7, 5, 2, 6, 1, 3] == first
-    assert first == (0, 4, 7, 5, 2, 6, 1, 3) and (0, 4, 7, 5, 2, 6, 1, 3) == first
+    as_list, as_tuple = [0, 4, 7, 5, 2, 6, 1, 3], (0, 4, 7, 5, 2, 6, 1, 3)
+    assert first == as_list and as_list == first  # both ways round
+    assert first == as_tuple and as_tuple == first
     assert first != [0, 4, 7, 5, 2, 6, 3, 1] and first != [0, 4, 7] and first != first.cols[:-1]
     assert hash(first) == hash((0, 4, 7, 5, 2, 6, 1, 3))
     assert (0, 4, 7, 5, 2, 6, 1, 3) in {first} and first in {(0, 4, 7, 5, 2, 6, 1, 3)}
