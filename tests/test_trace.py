@@ -98,10 +98,10 @@ def test_a_dead_end_names_the_row_below_it() -> None:
 
 def test_emptied_rows_tells_the_three_reasons_apart() -> None:
     every = {(r, c) for r in range(4) for c in range(4)}
-    # row 2 crossed out entirely
+    # row 2 (rank 2 of 4) crossed out entirely
     assert emptied_rows(4, ((0, 1),), {(2, c) for c in range(4)}) == (
         (2,),
-        "row 2 has no square left",
+        "rank 2 has no square left",
     )
     # rows 1 and 2 down to one square each, and those attack each other (diagonal)
     crossed = every - {(0, 0), (1, 2), (2, 3), (3, 0), (3, 1)}
@@ -110,7 +110,7 @@ def test_emptied_rows_tells_the_three_reasons_apart() -> None:
     # rows 1, 2 and 3 have two columns between them: a Hall set, no row empty
     crossed = every - {(0, 0), (1, 1), (1, 3), (2, 1), (2, 3), (3, 1), (3, 3)}
     rows, why = emptied_rows(4, ((0, 0),), crossed)
-    assert rows == (1, 2, 3) and why == "rows 1, 2, 3 have only 2 columns left"
+    assert rows == (1, 2, 3) and why == "ranks 3, 2, 1 have only 2 columns left"
 
 
 @pytest.mark.parametrize("consistency", ["arc", "alldiff"])
@@ -232,7 +232,47 @@ def test_animation_has_one_frame_per_step() -> None:
     assert any(caption.startswith("propagation crosses out") for caption in captions)
     assert captions[-1] == "solution 1"
     html = trace.animation_html()
-    assert html.startswith("<!DOCTYPE html>") and "pauseAnimations" in html
+    assert html.startswith("<!DOCTYPE html>") and "data-shown" in html
+
+
+def test_the_animation_names_squares_as_chess_does() -> None:
+    """Captions say "queen on c4", not "row 4, column 2" (docs/index.md: squares have
+    chess names everywhere), and the board carries its files and ranks to read them by."""
+    from cp_queens.problem import parse_square
+
+    trace = record(6, engine="propagate", consistency="forward", first=True)
+    placed = [step for step in trace.steps if step.caption.startswith("queen on ")]
+    assert placed
+    for step in placed:
+        assert parse_square(step.caption.removeprefix("queen on "), 6) == step.mark
+    said = " ".join(step.caption for step in trace.steps)
+    assert "row" not in said and "column" not in said
+    assert "rank" in said  # the rank a propagation emptied
+    svg = trace.animation_svg()
+    files = re.findall(r'<text class="file"[^>]*>([a-z])</text>', svg)
+    ranks = re.findall(r'<text class="rank"[^>]*>(\d+)</text>', svg)
+    assert files == list("abcdef") and ranks == ["6", "5", "4", "3", "2", "1"]
+
+
+def test_the_player_shows_caption_and_slider_from_one_step() -> None:
+    """The page's buttons and slider drive the frames from one step number (the SVG's own
+    clock is taken out), so the caption's "k/N" and the slider's "k / N" are one k."""
+    trace = record(5, engine="propagate", consistency="arc", first=True)
+    html = trace.animation_html(seconds_per_step=0.2)
+    script = html[html.index("<script>") : html.index("</script>")]
+    assert 'querySelectorAll("animate")' in script and "clock.remove()" in script
+    assert "getCurrentTime" not in script  # nothing read back from the SMIL clock
+    # the frame shown, the slider and its label are set together, in one place
+    show = script[script.index("function show") : script.index("function pause")]
+    for sets in ('setAttribute("opacity"', "label.textContent = step", "slider.value = step"):
+        assert sets in show
+    assert script.count("slider.value =") == 1 and script.count("label.textContent =") == 1
+    # frame k (1-based) is captioned "k/N"
+    svg = trace.animation_svg()
+    frames = svg.split('<g class="frame"')[1:]
+    for k, frame in enumerate(frames, start=1):
+        caption = "".join(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", frame))
+        assert caption.startswith(f"{k}/{len(frames)}: "), (k, caption)
 
 
 def test_jupyter_sees_svg_and_html() -> None:
@@ -364,3 +404,35 @@ def test_cli_writes_a_slide_sized_png(tmp_path: Path) -> None:
     assert int((brightness < 0.3).sum()) > 2000  # titles, edges: clearly drawn
     red = (image[..., 0] > 0.8) & (image[..., 1] < 0.2) & (image[..., 2] < 0.2)
     assert int(red.sum()) > 500  # the red lines to the emptied rows
+
+
+@pytest.mark.slow
+def test_chromium_plays_the_page_with_caption_and_slider_on_one_step(tmp_path: Path) -> None:
+    """Played in a browser for a while (short steps, where the old clock-reading page
+    lagged a step): the one frame shown is captioned "k/N" and the slider's label says k."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.fail("needs Chromium: apt-get install -y chromium (the CI script installs it)")
+    trace = record(6, engine="propagate", consistency="forward", first=True)
+    page = tmp_path / "animation.html"
+    page.write_text(trace.animation_html(seconds_per_step=0.15), encoding="utf-8")
+    dom = subprocess.run(
+        [
+            *(browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"),
+            f"--user-data-dir={tempfile.mkdtemp()}",
+            "--virtual-time-budget=2600",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    step = int(re.search(r'data-shown="(\d+)"', dom).group(1))
+    assert 1 < step <= len(trace.steps)  # it played
+    assert re.search(r'data-show="step">(\d+)<', dom).group(1) == str(step)
+    shown = [frame for frame in dom.split('<g class="frame"')[1:] if 'opacity="1"' in frame[:40]]
+    assert len(shown) == 1
+    caption = "".join(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", shown[0]))
+    assert caption.startswith(f"{step}/{len(trace.steps)}: ")

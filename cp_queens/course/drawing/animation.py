@@ -2,7 +2,8 @@
 script), and a page or notebook cell that adds play, pause and step buttons.
 
 Each step is a frame (a group) that a discrete animation shows in turn, with its
-caption wrapped under the board; the buttons drive the SVG's own clock.
+caption wrapped under the board; the page with buttons shows the frames from its own
+step counter instead, so that the caption, the slider and its label always agree.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def animation_svg(trace: Recording, seconds: float) -> str:
         f'font-family="sans-serif" data-steps="{len(steps)}" data-seconds="{seconds}">',
         '<rect width="100%" height="100%" fill="white"/>',
         *board_svg(n, board_x, margin, cell, (), frozenset()),
+        *coordinates(n, board_x, margin, cell),
     ]
     for i, (step, caption) in enumerate(zip(steps, captions, strict=True)):
         start, end = i / len(steps), (i + 1) / len(steps)
@@ -123,6 +125,23 @@ def animation_svg(trace: Recording, seconds: float) -> str:
     return "\n".join(parts)
 
 
+def coordinates(n: int, x: float, y: float, cell: float) -> list[str]:
+    """The files (``a``, ``b``, ...) under the board and the ranks (``n`` at the top, ``1``
+    at the bottom) left of it: the captions name squares as chess does."""
+    label = 'font-size="13" fill="#555" text-anchor="middle"'
+    files = [
+        f'<text class="file" x="{x + (c + 0.5) * cell:.1f}" y="{y + n * cell + 12:.1f}" '
+        f"{label}>{chr(ord('a') + c)}</text>"
+        for c in range(n)
+    ]
+    ranks = [
+        f'<text class="rank" x="{x - 9:.1f}" y="{y + (r + 0.5) * cell + 5:.1f}" '
+        f"{label}>{n - r}</text>"
+        for r in range(n)
+    ]
+    return files + ranks
+
+
 _PLAYER = """<div class="cp-queens-player" id="{id}">
 {svg}
 <div style="font-family: sans-serif; margin-top: 6px">
@@ -134,31 +153,36 @@ _PLAYER = """<div class="cp-queens-player" id="{id}">
 </div>
 <script>
 (function () {{
+  // The page shows the frames itself, from one step number that also sets the slider
+  // and its label: the SVG's own clock, read every 100 ms, lagged a step behind its
+  // caption ("17/66" over a slider at 16) whenever a step is short.
   const box = document.getElementById("{id}");
   const svg = box.querySelector("svg");
+  const frames = Array.from(svg.querySelectorAll("g.frame"));
   const seconds = {seconds}, steps = {steps};
   const slider = box.querySelector("[data-do=seek]");
   const label = box.querySelector("[data-show=step]");
   const play = box.querySelector("[data-do=play]");
-  function current() {{
-    return Math.floor((svg.getCurrentTime() % (seconds * steps)) / seconds) + 1;
-  }}
-  function show(step) {{
-    step = Math.min(Math.max(step, 1), steps);
-    svg.setCurrentTime((step - 1) * seconds + seconds / 2);
+  svg.querySelectorAll("animate").forEach(function (clock) {{ clock.remove(); }});
+  let step = 1, timer = null;
+  function show(next) {{
+    step = Math.min(Math.max(next, 1), steps);
+    frames.forEach(function (frame, i) {{
+      frame.setAttribute("opacity", i + 1 === step ? "1" : "0");
+    }});
     label.textContent = step; slider.value = step;
+    svg.setAttribute("data-shown", step);
   }}
-  function pause() {{ svg.pauseAnimations(); play.textContent = "play"; }}
-  play.onclick = function () {{
-    if (svg.animationsPaused()) {{ svg.unpauseAnimations(); play.textContent = "pause"; }}
-    else pause();
-  }};
-  box.querySelector("[data-do=back]").onclick = function () {{ pause(); show(current() - 1); }};
-  box.querySelector("[data-do=next]").onclick = function () {{ pause(); show(current() + 1); }};
+  function pause() {{ clearInterval(timer); timer = null; play.textContent = "play"; }}
+  function start() {{
+    timer = setInterval(function () {{ show(step % steps + 1); }}, seconds * 1000);
+    play.textContent = "pause";
+  }}
+  play.onclick = function () {{ if (timer) pause(); else start(); }};
+  box.querySelector("[data-do=back]").onclick = function () {{ pause(); show(step - 1); }};
+  box.querySelector("[data-do=next]").onclick = function () {{ pause(); show(step + 1); }};
   slider.oninput = function () {{ pause(); show(Number(slider.value)); }};
-  setInterval(function () {{
-    if (!svg.animationsPaused()) {{ const s = current(); label.textContent = s; slider.value = s; }}
-  }}, 100);
+  show(1); start();
 }})();
 </script>
 </div>"""

@@ -8,6 +8,10 @@ node's colour means the same thing in every picture.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from cp_queens.problem import square_name
+
 #: What marks the rows that ended a branch.
 EMPTIED = "#e00000"
 
@@ -34,6 +38,18 @@ SHORT_LEGEND = {
     "pruned": "pruned by propagation",
 }
 LIGHT, DARK = "#f0d9b5", "#b58863"
+
+
+def square(row: int, col: int, n: int) -> str:
+    """The chess name of a square (``a8`` is row 0, column 0 on 8 x 8), as every page and
+    message names squares (docs/index.md, "Squares have chess names")."""
+    return square_name(row, col, n)
+
+
+def ranks(rows: Iterable[int], n: int) -> str:
+    """``"rank 3"`` or ``"ranks 4, 3"``: rows by their chess names (rank ``n - row``)."""
+    named = [str(n - row) for row in rows]
+    return f"rank{'s' if len(named) > 1 else ''} {', '.join(named)}"
 
 
 def board_svg(

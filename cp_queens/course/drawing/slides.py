@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cp_queens.course.drawing.board import COLOURS, EMPTIED, SHORT_LEGEND, escape
+from cp_queens.course.drawing.board import COLOURS, EMPTIED, SHORT_LEGEND, escape, square
 from cp_queens.course.drawing.recorded import Recording
 from cp_queens.course.drawing.tree import Layout, layout, level_label
 
@@ -171,8 +171,8 @@ def _panel(
         why = f": {escape(node.why)}" if node.why else ""
         parts.append(
             f'<g class="node {node.outcome}" data-x="{x:.1f}" data-y="{y:.1f}">'
-            f"{mark(node.outcome, x, y, radius)}<title>queen on row {node.row}, column "
-            f"{node.col}{why}</title></g>"
+            f"{mark(node.outcome, x, y, radius)}<title>queen on "
+            f"{square(node.row, node.col, trace.n)}{why}</title></g>"
         )
     parts.append("</g>")
     return parts

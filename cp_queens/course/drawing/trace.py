@@ -53,7 +53,7 @@ from cp_queens.course.drawing.animation import (
     animation_svg,
     wrap,
 )
-from cp_queens.course.drawing.board import COLOURS
+from cp_queens.course.drawing.board import COLOURS, ranks, square
 from cp_queens.course.drawing.recorded import Node, Recording, Step
 from cp_queens.course.drawing.tree import tree_html, tree_svg
 from cp_queens.errors import CpQueensError
@@ -244,7 +244,7 @@ class _Recorder:
                 self.nodes[parent].children.append(node.index)
             self.nodes.append(node)
             self.path.append(node.index)
-            self.step(f"queen on row {row}, column {col}", (row, col), "inner")
+            self.step(f"queen on {square(row, col, self.n)}", (row, col), "inner")
         elif kind == "remove":
             self.crossed().add((row, col))
             self.pending_removals += 1
@@ -255,7 +255,7 @@ class _Recorder:
             self.set_outcome("pruned", rows, why)
             self.step(f"{why}: propagation prunes this branch", None, "pruned", rows)
         elif kind == "dead-end":
-            why = f"row {row}: every square is attacked"
+            why = f"{ranks((row,), self.n)}: every square is attacked"
             self.set_outcome("dead-end", (row,), why)
             self.step(f"{why} - dead end", None, "dead-end", (row,))
         elif kind == "solution":
@@ -264,7 +264,9 @@ class _Recorder:
             self.step(f"solution {self.solutions}", None, "solution")
         elif kind == "undo":
             self.path.pop()
-            self.step(f"backtrack: take the queen off row {row}, column {col}", (row, col), "inner")
+            self.step(
+                f"backtrack: take the queen off {square(row, col, self.n)}", (row, col), "inner"
+            )
 
     def set_outcome(self, outcome: str, emptied: tuple[int, ...] = (), why: str = "") -> None:
         if self.path:
@@ -294,14 +296,13 @@ def emptied_rows(
     }
     empty = tuple(row for row, cols in left.items() if not cols)
     if empty:
-        if len(empty) == 1:
-            return empty, f"row {empty[0]} has no square left"
-        return empty, f"rows {', '.join(map(str, empty))} have no square left"
+        verb = "has" if len(empty) == 1 else "have"
+        return empty, f"{ranks(empty, n)} {verb} no square left"
     singles = [(row, cols[0]) for row, cols in left.items() if len(cols) == 1]
     for i, (a, x) in enumerate(singles):
         for b, y in singles[i + 1 :]:
             if x == y or abs(x - y) == abs(a - b):
-                return (a, b), f"the last squares of rows {a} and {b} attack each other"
+                return (a, b), f"the last squares of ranks {n - a} and {n - b} attack each other"
     lines = (
         ("columns", lambda r, c: c),
         ("diagonals", lambda r, c: r + c),
@@ -312,6 +313,5 @@ def emptied_rows(
             for name, line in lines:
                 free = {line(r, c) for r in rows for c in left[r]}
                 if len(free) < size:
-                    words = ", ".join(map(str, rows))
-                    return rows, f"rows {words} have only {len(free)} {name} left"
+                    return rows, f"{ranks(rows, n)} have only {len(free)} {name} left"
     return (), "propagation found no way on"

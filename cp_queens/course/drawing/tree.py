@@ -10,7 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cp_queens.course.drawing.board import COLOURS, EMPTIED, LEGEND, SHORT_LEGEND, board_svg, escape
+from cp_queens.course.drawing.board import (
+    COLOURS,
+    EMPTIED,
+    LEGEND,
+    SHORT_LEGEND,
+    board_svg,
+    escape,
+    ranks,
+    square,
+)
 
 if TYPE_CHECKING:
     from cp_queens.course.drawing.recorded import Node, Recording
@@ -65,12 +74,12 @@ def layout(trace: Recording) -> Layout:
 
 
 def level_label(trace: Recording, shape: Layout, depth: int) -> str:
-    """``"row 3"`` for a level when the rows were taken in order, else ``"3 queens"``."""
+    """``"rank 3"`` for a level when the rows were taken in order, else ``"3 queens"``."""
     if depth == 0:
         return "given" if trace.given else "start"
     if shape.rows_in_order:
         free_rows = [row for row in range(trace.n) if row not in {r for r, _ in trace.given}]
-        return f"row {free_rows[depth - 1]}"
+        return ranks((free_rows[depth - 1],), trace.n)
     return f"{depth} queen{'s' if depth > 1 else ''}"
 
 
@@ -200,7 +209,7 @@ def _node(trace: Recording, node: Node, drawing: _Drawing) -> list[str]:
     size = drawing.size
     why = f" ({escape(node.why)})" if node.why else ""
     parts = [
-        f'<g class="node {node.outcome}"><title>queen on row {node.row}, column {node.col}: '
+        f'<g class="node {node.outcome}"><title>queen on {square(node.row, node.col, trace.n)}: '
         f"{LEGEND[node.outcome]}{why}</title>",
         f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{size + 6:.1f}" '
         f'height="{size + 6:.1f}" fill="{COLOURS[node.outcome]}"/>',
@@ -216,9 +225,9 @@ def _node(trace: Recording, node: Node, drawing: _Drawing) -> list[str]:
         ),
     ]
     if node.emptied:
-        words = ",".join(map(str, node.emptied))
+        words = ",".join(str(trace.n - row) for row in node.emptied)
         if drawing.spacing >= 9 * len(words) + 50:
-            text = f"row{'s' if len(node.emptied) > 1 else ''} {words}"
+            text = ranks(node.emptied, trace.n).replace(", ", ",")
         else:
             text = f"r{words}"
         parts.append(
