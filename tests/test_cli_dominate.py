@@ -7,6 +7,7 @@ import signal
 
 import pytest
 
+from cp_queens.answer import VERSION
 from cp_queens.cli import main
 from cp_queens.dominate import dominates, smallest_dominating_set
 
@@ -140,7 +141,7 @@ def test_json_of_a_proven_optimum_is_the_one_answer_document(capsys, model: str)
     assert code == 0
     assert (document["schema"], document["version"], document["task"]) == (
         "cp-queens/answer",
-        1,
+        VERSION,
         "dominate",
     )
     assert document["n"] == 6 and document["complete"] is True and "partial" not in document
