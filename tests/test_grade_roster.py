@@ -92,18 +92,21 @@ def test_submissions_are_matched_as_downloads_name_them(tmp_path: Path) -> None:
     assert rows[("mallory", "")].status == "graded, not on the roster"
 
     canvas = tmp_path / "F.csv"
-    assert export(placed, roster, "canvas", canvas, "Week 1 (101)") == 1
+    done = export(placed, roster, "canvas", canvas, "Week 1 (101)")
+    assert done.blank == ["mallory: graded, not on the roster"] and done.marks == 4
+    assert "Points Possible for 'Week 1 (101)' is 10" in done.warnings[0]
     lines = read_csv(canvas)
     assert lines[0] == [*CANVAS_COLUMNS, "Week 1 (101)"]
-    assert lines[1][0] == "Points Possible" and lines[1][-1] == "3"
+    assert lines[1][0].strip() == "Points Possible" and lines[1][-1] == "10"  # Canvas's own
     assert [line[1] for line in lines[2:]] == ["201", "202", "203", "204"]
     assert [line[-1] for line in lines[2:]] == ["3", "2", "0", "3"]
     assert lines[2][2:5] == ["S001", "ada", "Lab A"]
     moodle = tmp_path / "M.csv"
     export(placed, roster, "moodle", moodle, "Week 1")
     assert read_csv(moodle) == [
-        ["ID", "Full name", "Week 1"], ["201", "Lovelace, Ada", "3"], ["202", "Turing, Alan", "2"],
-        ["203", "Hopper, Grace", "0"], ["204", "Noether Emmy", "3"],
+        ["ID number", "Full name", "Week 1"], ["S001", "Lovelace, Ada", "3"],
+        ["S002", "Turing, Alan", "2"], ["S003", "Hopper, Grace", "0"],
+        ["S004", "Noether Emmy", "3"],
     ]  # fmt: skip
 
 

@@ -68,21 +68,35 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--roster",
         metavar="CSV",
-        help="the class list, a CSV with the students' id and name (an LMS's own export "
-        "will do): every student on it gets a row, 0 and 'nothing handed in' if missing; "
-        "submissions are matched by the names Moodle and Canvas downloads use",
+        action="append",
+        help="the class list, a CSV with the students' ids and names (the LMS's own export "
+        "as it comes: Canvas's gradebook, Moodle's grading worksheet or gradebook export); "
+        "every student on it gets a row, 0 and 'nothing handed in' if missing; submissions "
+        "are matched by the ids in Moodle's and Canvas's download names, else by name "
+        "(never a name two students share). Twice (--roster A --roster B): one class, "
+        "lines joined by a shared key such as the email",
     )
     parser.add_argument(
         "--export",
         nargs=2,
         metavar=("LMS", "FILE"),
-        help="also write FILE for the LMS's gradebook import: canvas (its gradebook "
-        "export's columns) or moodle (an id column and a grade column); needs --roster",
+        help="also write FILE for the LMS's import, keyed by its ids: canvas (its "
+        "gradebook import) or moodle (the grading worksheet written back when it is the "
+        "roster, else the gradebook's CSV import); a student without a mark (not graded, "
+        "conflict, ambiguous) has a blank cell or no line, and is named; needs --roster",
     )
     parser.add_argument(
         "--assignment",
         metavar="NAME",
-        help="the gradebook column of --export (default: the rubric's name)",
+        help="the gradebook column of --export: one of the roster's (default: its only "
+        "one; Canvas: 'Title (id)' or the title)",
+    )
+    parser.add_argument(
+        "--feedback-zip",
+        metavar="FILE",
+        help="each student's feedback in the LMS's bulk-upload zip (Moodle: 'upload "
+        "multiple feedback files in a zip'; Canvas: 're-upload submissions'); default with "
+        "--export: beside its FILE, NAME-feedback.zip",
     )
     parser.add_argument(
         "--out",
@@ -131,7 +145,6 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.grading.grade import grade, grade_file
     from cp_queens.grading.intake.discover import summary
     from cp_queens.grading.intake.roster import place
-    from cp_queens.grading.marking.export import export
     from cp_queens.grading.marking.marks import feedback, summary_table, write_feedback, write_marks
     from cp_queens.grading.marking.overrides import apply_overrides, read_for_class
     from cp_queens.grading.points import shown
@@ -164,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     one_file = Path(args.folder).is_file()
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
-    roster, lms = _class_list(args, one_file)
+    roster, lms, column = _class_list(args, one_file, rubric)
     overrides = (
         read_for_class(args.overrides, args.folder, rubric, sizes, roster) if args.overrides else {}
     )
@@ -239,13 +252,7 @@ def run(args: argparse.Namespace) -> int:
     write_marks(results, out / "marks.csv", rubric)  # last: whole marks, whole feedback
     (out / PARTIAL_MARKS).unlink(missing_ok=True)  # an interrupted run's rows: superseded
     if roster is not None and lms is not None:
-        left_out = export(results, roster, lms, args.export[1], args.assignment or rubric.name)
-        if left_out:
-            print(
-                f"cp-queens: {args.export[1]}: {left_out} submission(s) not on the roster "
-                "left out (marks.csv has them)",
-                file=sys.stderr,
-            )
+        _export(args, results, roster, lms, column, rubric)
     screen = Console()
     if not screen.is_terminal:
         screen = Console(width=120)
@@ -263,11 +270,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _class_list(args: argparse.Namespace, one_file: bool) -> tuple[Any, str | None]:
+def _class_list(
+    args: argparse.Namespace, one_file: bool, rubric: Any
+) -> tuple[Any, str | None, str]:
     """``--roster`` read and ``--export`` checked before anything runs: (the roster or
-    None, the LMS or None)."""
-    from cp_queens.grading.intake.roster import read_roster
-    from cp_queens.grading.marking.export import FORMATS
+    None, the LMS or None, the export's grade column)."""
+    from cp_queens.grading.intake.roster import read_rosters
+    from cp_queens.grading.marking.export import FORMATS, column
 
     lms = args.export[0].lower() if args.export else None
     if lms is not None and lms not in FORMATS:
@@ -276,7 +285,39 @@ def _class_list(args: argparse.Namespace, one_file: bool) -> tuple[Any, str | No
         raise CpQueensError("--roster, --export: for a class (a FOLDER), not for one FILE")
     if lms is not None and not args.roster:
         raise CpQueensError("--export: needs --roster (the gradebook's ids come from it)")
-    return (read_roster(args.roster) if args.roster else None), lms
+    if args.feedback_zip and lms is None:
+        raise CpQueensError("--feedback-zip: needs --export LMS FILE (whose upload layout)")
+    roster = read_rosters(args.roster) if args.roster else None
+    for line in roster.warnings if roster is not None else []:
+        _warn([line])
+    if roster is None or lms is None:
+        return roster, lms, ""
+    return roster, lms, column(roster, lms, args.assignment, rubric.name)
+
+
+def _export(
+    args: argparse.Namespace, results: Any, roster: Any, lms: str, column: str, rubric: Any
+) -> None:
+    """The gradebook file and the feedback upload zip; who has no mark, on stderr."""
+    from cp_queens.grading.marking.export import export
+    from cp_queens.grading.marking.marks import feedback
+    from cp_queens.grading.marking.uploads import beside, feedback_zip
+
+    path = args.export[1]
+    done = export(results, roster, lms, path, column)
+    _warn(done.warnings)
+    for line in done.blank:
+        print(f"cp-queens: {path}: no mark for {line}", file=sys.stderr)
+    zipped = args.feedback_zip or beside(path)
+    uploaded = feedback_zip(results, lms, zipped, lambda row: feedback(row, rubric))
+    for line in uploaded.left_out:
+        print(f"cp-queens: {zipped}: no feedback file for {line}", file=sys.stderr)
+    print(
+        f"cp-queens: {path}: {done.marks} marks ({done.form}), {len(done.blank)} students "
+        f"without one (named above; marks.csv has every row); {zipped}: "
+        f"{len(uploaded.files)} feedback files",
+        file=sys.stderr,
+    )
 
 
 def _roster_ids(args: argparse.Namespace, rubric: Any, roster: Any) -> dict[str, str] | None:
@@ -291,7 +332,10 @@ def _roster_ids(args: argparse.Namespace, rubric: Any, roster: Any) -> dict[str,
     from cp_queens.grading.results import StudentResult
 
     found = find_submissions(args.folder, rubric.limits.submission_kb << 10)
-    rows = [StudentResult(s.student, Path(s.path), student_id=s.student_id) for s in found]
+    rows = [
+        StudentResult(s.student, Path(s.path), student_id=s.student_id, keys=dict(s.keys))
+        for s in found
+    ]
     names = {id(row): row.student for row in rows}
     place(rows, roster, rubric)
     return {

@@ -57,6 +57,7 @@ class StudentResult:
     # the roster" is added to a submission that matches no line of the roster.
     status: str = "graded"
     student_id: str = ""  # the roster's id (or the LMS's, from the download's names)
+    keys: dict[str, str] = field(default_factory=dict)  # the LMS's keys (intake.lms, roster)
     entries: list[str] = field(default_factory=list)  # the class folder's names behind it
     override_given: str = ""  # the decision as written: "12", "12 of 13", "-3"
     override_refused: str = ""  # a decision that could not stand, and why (not applied)

@@ -211,6 +211,7 @@ def judge_outcome(
     if submission.refused is not None and submission.status == "graded":
         result.status = "not graded"  # refused after it was found (the machine failed)
     result.student_id = submission.student_id
+    result.keys = dict(submission.keys)
     result.entries = list(submission.entries)
     task = rubric.task
     limits = rubric.limits

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+import cp_queens.grading.intake.lms as lms
 from cp_queens.errors import ParseError
 from cp_queens.grading.intake.textfile import read_source
 from cp_queens.grading.results import GradeError
@@ -45,20 +46,6 @@ SUFFIXES = (".py", ".ipynb")
 #: Names of archives: their row says to unpack them.
 ARCHIVES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".7z", ".rar", ".zst")
 
-#: Moodle's "Download all submissions" (mod_assign's downloader: the full name, "_", the
-#: participant id, "_assignsubmission_file"): a folder per student (Moodle 3.1+, with or
-#: without a "_" after it), or that prefix and "_" before each file's name ("download
-#: submissions in folders" off, or Moodle before 3.1).
-MOODLE = re.compile(
-    r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)(?:_(?P<file>.*))?$"
-)
-
-#: Canvas's "Download Submissions": ``lastfirst_12345_67890_name.py`` (user id, then the
-#: attachment's id; ``_late_`` or ``_LATE_`` after the name for a late one).
-CANVAS = re.compile(
-    r"^(?P<name>[^_\s]+)(?:_late)?_(?P<id>\d+)_(?P<attachment>\d+)_(?P<file>.+)$", re.IGNORECASE
-)
-
 
 @dataclass(slots=True)
 class Submission:
@@ -72,6 +59,7 @@ class Submission:
     beside: dict[str, bytes] = field(default_factory=dict)  # files importable beside it
     status: str = "graded"  # "graded", "not graded", "conflict"
     student_id: str = ""  # the LMS's id, from the download's names
+    keys: dict[str, str] = field(default_factory=dict)  # the LMS's keys (cp_queens.grading.lms)
     notes: list[str] = field(default_factory=list)  # said in the feedback, not fatal
     entries: list[str] = field(default_factory=list)  # the class folder's names it stands for
 
@@ -105,7 +93,7 @@ class _Group:
     student: str
     student_id: str = ""
     entries: list[tuple[str, Path]] = field(default_factory=list)  # (name shown, path)
-    lms: bool = False  # an LMS download: several files are one submission
+    keys: dict[str, str] = field(default_factory=dict)  # an LMS download's keys, else none
 
 
 def find_submissions(folder: str | Path, max_bytes: int | None = None) -> list[Submission]:
@@ -133,24 +121,18 @@ def find_submissions(folder: str | Path, max_bytes: int | None = None) -> list[S
         if other is not None:
             found.append(other)
             continue
-        student, student_id, lms = _owner(name, stat.S_ISDIR(mode))
+        download = lms.parse_download(name, stat.S_ISDIR(mode))
+        if download is not None:
+            student, student_id = download.name, download.value
+        else:
+            student, student_id = (name if stat.S_ISDIR(mode) else _stem(name)), ""
         group = groups.setdefault((student.casefold(), student_id), _Group(student, student_id))
         group.entries.append((name, path))
-        group.lms = group.lms or lms
+        if download is not None and not group.keys:
+            group.keys = download.keys()
     for group in groups.values():
         found.append(_from_group(group, max_bytes))
     return _unique(sorted(found, key=lambda s: (s.student.casefold(), s.student_id)))
-
-
-def _owner(name: str, folder: bool) -> tuple[str, str, bool]:
-    """Whose entry this is: (student, LMS id, from an LMS download)."""
-    moodle = MOODLE.match(name)
-    if moodle is not None:
-        return moodle["name"].strip(), moodle["id"], True
-    canvas = CANVAS.match(name)
-    if canvas is not None and not folder:
-        return canvas["name"], canvas["id"], True
-    return (name if folder else _stem(name)), "", False
 
 
 def _other_entry(name: str, path: Path, mode: int) -> Submission | None:
@@ -172,9 +154,7 @@ def _other_entry(name: str, path: Path, mode: int) -> Submission | None:
     if stat.S_ISDIR(mode):
         return None
     lower = name.rstrip().lower()
-    if is_submission_name(name) or (
-        MOODLE.match(name) is not None or CANVAS.match(name) is not None
-    ):
+    if is_submission_name(name) or lms.parse_download(name, folder=False) is not None:
         return None
     if lower.endswith(ARCHIVES):
         return _not_graded(
@@ -192,7 +172,7 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
     """One student's submission from their entries: a file, a folder, or an LMS student's
     files; two entries of a plain name (``ada.py``, ``ada.ipynb``) are a conflict."""
     names = [name for name, _ in group.entries]
-    if len(group.entries) > 1 and not group.lms:
+    if len(group.entries) > 1 and not group.keys:
         listed = ", ".join(shown(n) for n in names)
         return Submission(
             group.student,
@@ -209,10 +189,8 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
         if path.is_dir():
             files += _folder_files(path, other)
         else:
-            given = name
-            match = MOODLE.match(name) or (CANVAS.match(name) if group.lms else None)
-            if match is not None and match["file"]:
-                given = match["file"]
+            download = lms.parse_download(name, folder=False) if group.keys else None
+            given = download.file if download is not None and download.file else name
             if is_submission_name(given):
                 files.append((given, path))
             else:
@@ -232,6 +210,7 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
         )
     submission = _entry_point(group.student, where, files, max_bytes)
     submission.student_id = group.student_id
+    submission.keys = dict(group.keys)
     submission.entries = names
     if other and submission.refused is None:
         submission.notes.append(f"also handed in, not graded: {', '.join(sorted(other))}")

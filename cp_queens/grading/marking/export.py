@@ -1,31 +1,45 @@
-"""Marks into the LMS's gradebook without retyping: ``--export canvas|moodle FILE``.
+"""Marks into the LMS's gradebook, never a wrong one: ``--export canvas|moodle FILE``.
 
-Each LMS imports a CSV of its own shape (docs/course-grading.md cites their pages):
+Each LMS imports a file of its own shape, keyed by its own ids (docs/course-grading.md
+cites the LMSs' docs and source):
 
-* **Canvas** imports a file shaped like its own gradebook export: the columns
-  ``Student, ID, SIS User ID, SIS Login ID, Section``, then one column per
-  assignment, and a second line ``Points Possible`` with each assignment's maximum.
-  Canvas matches a student by ``ID`` (its user id) or ``SIS User ID``/``SIS Login
-  ID``; a roster that is Canvas's own export fills all five.
-* **Moodle**'s gradebook "Import: CSV file" maps one identifier column (user id,
-  username, ID number or email address, the lecturer picks which under "Map from")
-  to the user, and a grade column to a grade item: the file has the roster's id
-  column (under its own header), ``Full name`` and the grade.
+* **Canvas** (``app/models/gradebook_importer.rb``): a file shaped like its gradebook
+  export, ``Student, ID, SIS User ID, SIS Login ID, Section``, then the assignment's
+  column. A student is found by ``ID`` (the user id), else the SIS ids, else the
+  name; a column by ``Title (id)`` or its exact title, else Canvas *creates a new
+  assignment*. So the column is the roster's own (Canvas's export as roster: its one
+  assignment, or the one ``--assignment`` names), and a blank cell changes nothing.
+* **Moodle**, with the grading worksheet as roster: the worksheet itself, as "Upload
+  grading worksheet" reads it (``mod/assign/feedback/offline``: ``Identifier``,
+  ``Grade``, ``Last modified (grade)`` required, ``Feedback comments`` imported),
+  every participant's line, ``Grade`` and ``Feedback comments`` filled; a blank grade
+  is skipped by Moodle.
+* **Moodle**, with any other roster (the gradebook export): the form the gradebook's
+  "Import: CSV file" maps (``grade/import/csv``: "Map from" ``useridnumber`` or
+  ``useremail``), one key column present on every line, ``Full name``, the grade.
+  Moodle takes a blank cell there for "no grade" (it clears one), and a line with a
+  blank key for the line before's student, so a student without a mark has no line.
 
-Every roster student is in the file: the mark where they handed something in, 0
-where they did not. A submission that matches no roster line is not (there is no id
-to give it); the command says how many were left out. Cells are written as
-``marks.csv``'s (``cp_queens.grading.marking.written``): whole or not at all, no formula.
+A cell is a mark only for a row that was graded (or is on the roster with nothing
+handed in: 0). A row ``not graded``, ``conflict``, ``ambiguous`` or not on the roster
+gets no mark; every one is named (``Exported.blank``) for stderr and the summary.
+Cells are written as ``marks.csv``'s (``cp_queens.grading.marking.written``): whole or not at
+all, no formula.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import cp_queens.grading.intake.lms as lms
 import cp_queens.grading.marking.written as written
 import cp_queens.grading.points as points
-from cp_queens.grading.intake.roster import NOT_ON_ROSTER, Roster
+from cp_queens.errors import CpQueensError
+from cp_queens.grading.intake.roster import AMBIGUOUS, MISSING, NOT_ON_ROSTER, Roster, RosterFile
+from cp_queens.grading.marking.marks import reason
 from cp_queens.grading.results import StudentResult
 
 #: The LMSs ``--export`` writes for.
@@ -34,44 +48,273 @@ FORMATS = ("canvas", "moodle")
 #: Canvas's gradebook columns before the assignments, as its export names them.
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 
+#: Canvas's columns that are no assignment (its importer's ``NON_ASSIGNMENT_COLUMN_HEADERS``
+#: and the student's own), by the start of their header.
+_NOT_ASSIGNMENTS = re.compile(
+    r"^(Unposted )?(Current|Final|Override) (Score|Points|Grade|Status)\b"
+    r"|^(Student|LastName|FirstName|ID|SIS User ID|SIS Login ID|Integration ID|Root Account"
+    r"|Section)$"
+)
+
+#: Canvas's ``Title (id)``.
+_TITLE_AND_ID = re.compile(r"^(?P<title>.*\S)\s*\((?P<id>\d+)\)$")
+
+#: The worksheet's columns, as Moodle's ``assign`` language strings name them.
+IDENTIFIER, GRADE, MODIFIED, COMMENTS = (
+    "Identifier",
+    "Grade",
+    "Last modified (grade)",
+    "Feedback comments",
+)
+
+
+class ExportError(CpQueensError):
+    """A gradebook column the LMS would not match, or no key to give it: one line, the
+    choices named."""
+
+
+@dataclass(slots=True)
+class Exported:
+    """What the gradebook file holds: its form, how many marks, who got none and why."""
+
+    form: str
+    marks: int = 0
+    blank: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def markable(result: StudentResult) -> bool:
+    """A row whose mark may go into the LMS: graded and on the roster, or on it with
+    nothing handed in (0)."""
+    return result.status in ("graded", MISSING)
+
+
+def form(roster: Roster, lms_name: str) -> tuple[str, RosterFile | None]:
+    """Which file ``--export LMS`` writes for this roster: (``canvas``,
+    ``moodle-worksheet`` or ``moodle-gradebook``; the roster file it is shaped by)."""
+    if lms_name == "canvas":
+        return "canvas", _first(roster, "canvas")
+    worksheet = _first(roster, "moodle-worksheet")
+    if worksheet is not None:
+        return "moodle-worksheet", worksheet
+    return "moodle-gradebook", _first(roster, "moodle-gradebook")
+
+
+def column(roster: Roster, lms_name: str, assignment: str | None, default: str) -> str:
+    """The grade column of the export, checked before anything runs: Canvas's one the
+    roster has (the only one, or the one ``assignment`` names); Moodle's worksheet has
+    its own; Moodle's gradebook the roster's ``Assignment: ...`` column, else
+    ``assignment``, else ``default``. ``ExportError`` naming the choices otherwise."""
+    shape, source = form(roster, lms_name)
+    if shape == "moodle-worksheet":
+        return GRADE
+    if shape == "canvas":
+        if source is None:
+            if assignment is not None and _TITLE_AND_ID.match(assignment):
+                return assignment
+            raise ExportError(
+                "--export canvas: the roster is not Canvas's gradebook export, so which column "
+                "Canvas would match is unknown: give --assignment 'Title (id)' as Canvas's "
+                "export names it (Canvas makes a new assignment of any other title), or give "
+                "Canvas's export as --roster"
+            )
+        choices = _canvas_assignments(source)
+    else:
+        choices = [h for h in (source.header if source else []) if h.startswith("Assignment:")]
+        if not choices:
+            return assignment or default
+    if assignment is None and len(choices) == 1:
+        return choices[0]
+    if assignment is not None:
+        chosen = [c for c in choices if _names(c, assignment)]
+        if len(chosen) == 1:
+            return chosen[0]
+    said = "; ".join(repr(c) for c in choices) or "none"
+    what = f"{assignment!r} is none of them" if assignment is not None else "name one"
+    raise ExportError(
+        f"--assignment: the roster's assignment columns are {said}: {what} (--assignment 'TITLE')"
+    )
+
 
 def export(
     results: Sequence[StudentResult],
     roster: Roster,
-    lms: str,
+    lms_name: str,
     path: str | Path,
-    assignment: str,
-) -> int:
-    """Write the gradebook file for ``lms``; how many rows were left out (not on the roster)."""
-    by_id = {r.student_id: r for r in results if NOT_ON_ROSTER not in r.status and r.student_id}
-    left_out = sum(NOT_ON_ROSTER in r.status for r in results)
-    most = max((r.max_points for r in results), default=points.exact(0))
-    rows: list[list[object]]
-    if lms == "canvas":
-        rows = [[*CANVAS_COLUMNS, assignment], ["Points Possible", "", "", "", "", _mark(most)]]
-        for student in roster.students:
-            given = {key.casefold(): value for key, value in student.columns.items()}
-            result = by_id.get(student.id)
-            rows.append(
-                [
-                    given.get("student", student.name),
-                    given.get("id", student.id),
-                    given.get("sis user id", ""),
-                    given.get("sis login id", ""),
-                    given.get("section", ""),
-                    _mark(result.points if result is not None else 0, most),
-                ]
-            )
-    elif lms == "moodle":
-        rows = [[roster.id_column, "Full name", assignment]]
-        for student in roster.students:
-            result = by_id.get(student.id)
-            mark = _mark(result.points if result is not None else 0, most)
-            rows.append([student.id, student.name, mark])
+    grade_column: str,
+) -> Exported:
+    """Write the gradebook file for ``lms_name``: what it holds and who has no mark."""
+    shape, source = form(roster, lms_name)
+    done = Exported(shape)
+    rows: list[StudentResult] = list(results)
+    for result in rows:
+        if not markable(result):
+            done.blank.append(f"{_who(result)}: {_why(result)}")
+    most = max((r.max_points for r in rows), default=points.exact(0))
+    if shape == "canvas":
+        table = _canvas(rows, source, grade_column, most, done)
+    elif shape == "moodle-worksheet":
+        assert source is not None
+        table = _worksheet(rows, roster, source, most, done)
     else:
-        raise ValueError(f"gradebook: one of {', '.join(FORMATS)}, got {lms!r}")
-    written.write_csv(path, rows)
-    return left_out
+        table = _gradebook(rows, grade_column, most, done)
+    written.write_csv(path, table)
+    return done
+
+
+def _canvas(
+    rows: list[StudentResult],
+    source: RosterFile | None,
+    grade_column: str,
+    most: points.Number,
+    done: Exported,
+) -> list[list[object]]:
+    """Canvas's import: its export's student columns, the one grade column, its
+    ``Points Possible`` line with the column's own maximum."""
+    possible = source.points_possible.get(grade_column, "") if source else ""
+    if possible and _number(possible) != most:
+        done.warnings.append(
+            f"Canvas's Points Possible for {grade_column!r} is {possible}; the rubric's "
+            f"maximum is {_mark(most)}: the marks are points of {_mark(most)}"
+        )
+    table: list[list[object]] = [
+        [*CANVAS_COLUMNS, grade_column],
+        ["    Points Possible", "", "", "", "", possible or _mark(most)],
+    ]
+    names: dict[str, int] = {}
+    for result in rows:
+        names[result.student.casefold()] = names.get(result.student.casefold(), 0) + 1
+    for result in rows:
+        if NOT_ON_ROSTER in result.status:
+            continue
+        keys = result.keys
+        given = _line(result, source)
+        mark = _mark(result.points, most) if markable(result) else ""
+        by_name_only = not (keys.get(lms.CANVAS_USER) or keys.get("number") or keys.get("login"))
+        if mark and by_name_only and names[result.student.casefold()] > 1:
+            done.blank.append(f"{_who(result)}: no Canvas id, and the name is not unique")
+            mark = ""
+        done.marks += bool(mark)
+        table.append(
+            [
+                given.get("Student", result.student),
+                keys.get(lms.CANVAS_USER, ""),
+                keys.get("number", ""),
+                keys.get("login", ""),
+                given.get("Section", ""),
+                mark,
+            ]
+        )
+    return table
+
+
+def _worksheet(
+    rows: list[StudentResult],
+    roster: Roster,
+    source: RosterFile,
+    most: points.Number,
+    done: Exported,
+) -> list[list[object]]:
+    """Moodle's grading worksheet, written back: its own columns and lines, ``Grade``
+    and ``Feedback comments`` filled where there is a mark."""
+    number = roster.files.index(source)
+    header: list[object] = list(source.header)
+    if COMMENTS not in header:
+        header.append(COMMENTS)
+    by_participant = {r.keys.get(lms.PARTICIPANT): r for r in rows if NOT_ON_ROSTER not in r.status}
+    table: list[list[object]] = [header]
+    for student in source.students:
+        line = dict(student.lines.get(number, student.columns))
+        result = by_participant.get(student.keys.get(lms.PARTICIPANT))
+        mark = _mark(result.points, most) if result is not None and markable(result) else ""
+        maximum = line.get("Maximum Grade", "").strip()
+        if mark and maximum and _number(maximum) != most and not done.warnings:
+            done.warnings.append(
+                f"the worksheet's Maximum Grade is {maximum}; the rubric's maximum is "
+                f"{_mark(most)}: the marks are points of {_mark(most)}"
+            )
+        line[GRADE] = mark
+        if result is not None and mark:
+            line[COMMENTS] = f"{mark} of {_mark(most)} points. {reason(result)}".strip()
+        done.marks += bool(mark)
+        table.append([line.get(str(column), "") for column in header])
+    return table
+
+
+def _gradebook(
+    rows: list[StudentResult], grade_column: str, most: points.Number, done: Exported
+) -> list[list[object]]:
+    """Moodle's gradebook import: one key column every line has (``ID number``, else
+    ``Email address``), ``Full name``, the grade; only students with a mark."""
+    marked = [r for r in rows if markable(r)]
+    kind, header = "number", "ID number"
+    if any(not r.keys.get("number") for r in marked) and all(r.keys.get("email") for r in marked):
+        kind, header = "email", "Email address"
+    table: list[list[object]] = [[header, "Full name", grade_column]]
+    for result in marked:
+        key = result.keys.get(kind, "")
+        if not key:
+            done.blank.append(f"{_who(result)}: no {header} on the roster")
+            continue
+        done.marks += 1
+        table.append([key, result.student, _mark(result.points, most)])
+    return table
+
+
+def _canvas_assignments(source: RosterFile) -> list[str]:
+    """The assignment columns of Canvas's export: those with a number on its ``Points
+    Possible`` line (or, without that line, named ``Title (id)``)."""
+    found = []
+    for header in source.header:
+        if _NOT_ASSIGNMENTS.match(header):
+            continue
+        possible = source.points_possible.get(header)
+        if (possible is not None and _number(possible) is not None) or (
+            not source.points_possible and _TITLE_AND_ID.match(header)
+        ):
+            found.append(header)
+    return found
+
+
+def _names(column_header: str, asked: str) -> bool:
+    """Does ``asked`` name the column (its whole header, its title, its id)?"""
+    wanted = asked.strip().casefold()
+    title = _TITLE_AND_ID.match(column_header)
+    plain = column_header.removeprefix("Assignment:").strip()
+    candidates = {column_header.casefold(), plain.casefold()}
+    if title is not None:
+        candidates |= {title["title"].casefold(), title["id"]}
+    return wanted in candidates
+
+
+def _line(result: StudentResult, source: RosterFile | None) -> dict[str, str]:
+    """The student's line of the Canvas roster, as given (its name, its section)."""
+    user = result.keys.get(lms.CANVAS_USER)
+    for student in source.students if source is not None and user else []:
+        if student.keys.get(lms.CANVAS_USER) == user:
+            return student.columns
+    return {}
+
+
+def _first(roster: Roster, kind: str) -> RosterFile | None:
+    return next((f for f in roster.files if f.kind == kind), None)
+
+
+def _who(result: StudentResult) -> str:
+    return f"{result.student} ({result.student_id})" if result.student_id else result.student
+
+
+def _why(result: StudentResult) -> str:
+    if result.notes and result.notes[0].startswith(AMBIGUOUS):
+        return f"{result.status} (its name fits several students)"
+    return result.status
+
+
+def _number(text: str) -> points.Number | None:
+    try:
+        return points.exact(float(text.replace(",", ".")))
+    except ValueError:
+        return None
 
 
 def _mark(value: points.Number, most: points.Number | None = None) -> str:

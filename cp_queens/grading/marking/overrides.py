@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.intake.lms import name_keys, name_tokens
 from cp_queens.grading.intake.textfile import (
     CONFIG_BYTES,
     TextFileError,
@@ -166,18 +167,75 @@ def _number(text: str) -> Fraction | None:
     return exact(value)
 
 
+#: Keys of a row that say whose it is (the others name files: cp_queens.grading.intake.lms).
+ID_KEYS = (
+    "participant",
+    "canvas_user",
+    "canvas_anon",
+    "number",
+    "userid",
+    "id",
+    "username",
+    "login",
+    "email",
+)
+
+
+def rows_for(student: str, rows: Sequence[StudentResult]) -> list[StudentResult]:
+    """The rows an overrides file's ``student`` names: those with that id (the roster's, or
+    any of the LMS's keys) if any, else those with that name (compared as the roster
+    compares names, the download's spelling included). More than one: ambiguous."""
+    wanted = student.strip().casefold()
+    by_id = [
+        row
+        for row in rows
+        if wanted == row.student_id.strip().casefold()
+        or any(wanted == row.keys.get(k, "").strip().casefold() for k in ID_KEYS)
+    ]
+    if by_id:
+        return by_id
+    plain = "".join(name_tokens(student))
+    return [
+        row
+        for row in rows
+        if any(
+            plain and plain in name_keys(name)
+            for name in (
+                row.student,
+                row.keys.get("moodle_name", ""),
+                row.keys.get("canvas_name", "").removesuffix("_LATE"),
+            )
+        )
+    ]
+
+
+def _whose(student: str, rows: Sequence[StudentResult]) -> StudentResult | str:
+    """The one row ``student`` names, or why there is none (every candidate named)."""
+    found = rows_for(student, rows)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return "no such student in this class"
+    listed = "; ".join(
+        f"{row.student} ({row.student_id})" if row.student_id else row.student for row in found
+    )
+    return f"the name fits {len(found)} students: {listed}; give the id instead"
+
+
 def check_overrides(
     overrides: dict[str, Override],
-    students: set[str],
+    rows: Sequence[StudentResult],
     most: Fraction,
     source: str = "overrides",
 ) -> None:
-    """Before a class runs: every student named is in it, and every decision that can be
-    judged without the marks (an absolute one, a correction larger than the maximum) fits
-    this rubric's maximum ``most``."""
+    """Before a class runs: every student named is exactly one row of it (by id, else by
+    a name no other student has), and every decision that can be judged without the
+    marks (an absolute one, a correction larger than the maximum) fits this rubric's
+    maximum ``most``."""
     for student, override in overrides.items():
-        if student not in students:
-            raise OverrideError(f"{source}: {student}: no such student in this class")
+        whose = _whose(student, rows)
+        if isinstance(whose, str):
+            raise OverrideError(f"{source}: {student}: {whose}")
         try:
             if override.correction:
                 override.mark(max(Fraction(0), -override.points), most)
@@ -191,19 +249,24 @@ def read_for_class(
     path: str | Path, folder: str | Path, rubric: Rubric, sizes: Sequence[int], roster: Any = None
 ) -> dict[str, Override]:
     """The lecturer's decisions for the class in ``folder``, read and checked before the
-    class runs: a student named wrongly (in neither the folder nor the ``roster``) or a
-    decision that cannot fit this rubric's maximum for ``sizes`` is told now, not after
-    every submission has run."""
+    class runs: a student named wrongly (in neither the folder nor the ``roster``), a name
+    two students share, or a decision that cannot fit this rubric's maximum for ``sizes``
+    is told now, not after every submission has run."""
     from cp_queens.grading.intake.discover import find_submissions
+    from cp_queens.grading.intake.roster import place
     from cp_queens.grading.points import total
 
     overrides = read_overrides(path)
     if overrides:
         handed_in = find_submissions(folder, rubric.limits.submission_kb << 10)
-        students = {submission.student for submission in handed_in}
-        students |= {student.name for student in (roster.students if roster is not None else [])}
+        rows = [
+            StudentResult(s.student, Path(s.path), student_id=s.student_id, keys=dict(s.keys))
+            for s in handed_in
+        ]
+        if roster is not None:
+            rows = place(rows, roster, rubric)
         most = total([rubric.points_for(n) for n in sizes])
-        check_overrides(overrides, students, most, str(path))
+        check_overrides(overrides, rows, most, str(path))
     return overrides
 
 
@@ -213,18 +276,17 @@ def apply_overrides(
     """Set each overridden student's mark; what could not be applied, one line each.
 
     A decision that cannot stand against the marks (a correction taking a student below 0
-    or above the maximum, a student no longer in the class) is not applied, and never
-    costs the class its marks: the row keeps the computed mark, its reason says the
-    decision was not applied and why (``override_refused``), and the line returned goes
-    to the lecturer. Decisions that can be judged before the run were checked then
-    (``read_for_class``): a typo must not give a mark to nobody, or 120 of 13.
+    or above the maximum, a student no longer in the class, a name two students share) is
+    not applied, and never costs the class its marks: the row keeps the computed mark, its
+    reason says the decision was not applied and why (``override_refused``), and the line
+    returned goes to the lecturer. Decisions that can be judged before the run were
+    checked then (``read_for_class``): a typo must not give a mark to nobody, or 120 of 13.
     """
     refused: list[str] = []
-    by_student = {result.student: result for result in results}
     for student, override in overrides.items():
-        result = by_student.get(student)
-        if result is None:
-            refused.append(f"{source}: {student}: no such student in this class: not applied")
+        result = _whose(student, results)
+        if isinstance(result, str):
+            refused.append(f"{source}: {student}: {result}: not applied")
             continue
         try:
             mark = override.mark(result.computed_points, result.max_points)

@@ -44,7 +44,8 @@ def cell(value: object) -> str:
     ["'=1+1", "'@SUM(1)", "'-2", 'ada', '3']
     """
     text = str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    # A lone "-" (Moodle's "no date") is text to every spreadsheet, never a formula.
+    return "'" + text if text.startswith(FORMULA_STARTS) and text != "-" else text
 
 
 def csv_text(rows: Iterable[Sequence[object]]) -> str:
