@@ -276,7 +276,7 @@ def _class_list(
     """``--roster`` read and ``--export`` checked before anything runs: (the roster or
     None, the LMS or None, the export's grade column)."""
     from cp_queens.grading.intake.roster import read_rosters
-    from cp_queens.grading.marking.export import FORMATS, column
+    from cp_queens.grading.marking.export import FORMATS, ExportError, column
 
     lms = args.export[0].lower() if args.export else None
     if lms is not None and lms not in FORMATS:
@@ -292,7 +292,10 @@ def _class_list(
         _warn([line])
     if roster is None or lms is None:
         return roster, lms, ""
-    return roster, lms, column(roster, lms, args.assignment, rubric.name)
+    try:
+        return roster, lms, column(roster, lms, args.assignment, rubric.name)
+    except ExportError as error:
+        raise CpQueensError(f"--assignment: {error} (--assignment 'TITLE')") from None
 
 
 def _export(

@@ -113,10 +113,10 @@ def column(roster: Roster, lms_name: str, assignment: str | None, default: str) 
             if assignment is not None and _TITLE_AND_ID.match(assignment):
                 return assignment
             raise ExportError(
-                "--export canvas: the roster is not Canvas's gradebook export, so which column "
-                "Canvas would match is unknown: give --assignment 'Title (id)' as Canvas's "
-                "export names it (Canvas makes a new assignment of any other title), or give "
-                "Canvas's export as --roster"
+                "the roster is not Canvas's gradebook export, so which column Canvas would "
+                "match is unknown: name the assignment 'Title (id)' as Canvas's export names it "
+                "(Canvas makes a new assignment of any other title), or give Canvas's export "
+                "as the roster"
             )
         choices = _canvas_assignments(source)
     else:
@@ -131,9 +131,7 @@ def column(roster: Roster, lms_name: str, assignment: str | None, default: str) 
             return chosen[0]
     said = "; ".join(repr(c) for c in choices) or "none"
     what = f"{assignment!r} is none of them" if assignment is not None else "name one"
-    raise ExportError(
-        f"--assignment: the roster's assignment columns are {said}: {what} (--assignment 'TITLE')"
-    )
+    raise ExportError(f"the roster's assignment columns are {said}: {what}")
 
 
 def export(
