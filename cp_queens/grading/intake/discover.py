@@ -207,6 +207,7 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
             status="not graded",
             entries=names,
             student_id=group.student_id,
+            keys=dict(group.keys),
         )
     submission = _entry_point(group.student, where, files, max_bytes)
     submission.student_id = group.student_id
