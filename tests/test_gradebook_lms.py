@@ -186,12 +186,14 @@ def test_a_moodle_class_with_its_gradebook_export_never_exports_a_wrong_0(
     marks = {line[0].split("@")[0]: line[2] for line in lines[1:]}
     # Fernández García: 5 of 5 (helpers beside her model); Nguyễn: 3; no other line.
     assert marks == {"mlfg": "5", "vanh": "3", "grace": "0"}
-    for said in ("Wei Zhang (s2001): ambiguous", "Wei Zhang (s2002): ambiguous",
+    for said in ("Wei Zhang (s2001): ambiguous", "Wei Zhang [s2002]: ambiguous",
                  "Min-jun Kim (s2005): not graded", "Ada Lovelace (s2006): conflict",
                  "Mallory Intruder (1234599): graded, not on the roster"):  # fmt: skip
         assert f"no mark for {said}" in err
     with open(out / "marks.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
+    feedback = list((out / "feedback").glob("*.md"))
+    assert len(feedback) == len(rows) == 10  # 7 on the roster, 3 not: one file each
     namesakes = [r for r in rows if r["id"] in ("1234501", "1234502")]
     assert sorted(r["points"] for r in namesakes) == ["3", "5"]  # graded, in marks.csv
     # Moodle's feedback zip beside the export: one file per participant id, namesakes too.
@@ -230,6 +232,40 @@ def test_the_worksheet_as_roster_is_written_back_for_upload_grading_worksheet(
     assert graded["Participant 1234507"][at["Grade"]] == "0"  # nothing handed in
     assert graded["Participant 1234501"][at["Last modified (grade)"]] == "-"  # as given
     assert "Min-jun Kim (1234505): not graded" in done.blank
+
+
+def test_grading_with_the_worksheet_gives_each_namesake_their_own_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The whole command with Moodle's worksheet as roster: every participant's line
+    comes back, the namesakes' grades by participant id, the feedback zip beside it."""
+    folder = tmp_path / "download"
+    for prefix, text in [("Wei Zhang_1234501", RIGHT), ("Wei Zhang_1234502", PARTIAL)]:
+        (folder / f"{prefix}_assignsubmission_file").mkdir(parents=True)
+        (folder / f"{prefix}_assignsubmission_file" / "queens.py").write_text(text)
+    roster = write(tmp_path, "worksheet.csv", MOODLE_WORKSHEET)
+    upload, zipped = tmp_path / "upload.csv", tmp_path / "fb.zip"
+    argv = ["grade", str(folder), "--n", "1..4", "--out", str(tmp_path / "out")]
+    argv += ["--roster", str(roster), "--export", "moodle", str(upload)]
+    code, _, err = run_cli(capsys, *argv, "--feedback-zip", str(zipped), *ISOLATION)
+    assert code == 0, err
+    lines = read_csv(upload)
+    grade, comments = lines[0].index("Grade"), lines[0].index(COMMENTS)
+    got = {line[0]: (line[grade], line[comments]) for line in lines[1:]}
+    assert got["Participant 1234501"] == ("5", "5 of 5 points.")
+    assert got["Participant 1234502"][0] == "3"
+    assert got["Participant 1234502"][1].startswith("3 of 5 points. n=4")
+    assert got["Participant 1234507"] == ("0", "0 of 5 points. nothing handed in")
+    assert len(got) == 7
+    with zipfile.ZipFile(zipped) as archive:
+        assert sorted(archive.namelist()) == [
+            "Wei Zhang_1234501_assignfeedback_file/feedback.md",
+            "Wei Zhang_1234502_assignfeedback_file/feedback.md",
+        ]
+        assert (
+            "Points: 3 of 5"
+            in archive.read("Wei Zhang_1234502_assignfeedback_file/feedback.md").decode()
+        )
 
 
 def test_two_rosters_bridge_the_download_to_the_gradebook(tmp_path: Path) -> None:
@@ -321,8 +357,8 @@ def test_an_override_by_a_shared_name_is_refused_naming_both(tmp_path: Path) -> 
     by_name = write(tmp_path, "o.csv", 'student,points,reason\n"Zhang, Wei",4,late\n')
     refused = apply_overrides(results, read_overrides(by_name), "o.csv")
     assert refused == [
-        "o.csv: Zhang, Wei: the name fits 3 students: Wei Zhang (s2001); Wei Zhang (s2002); "
-        "Wei Zhang (1); give the id instead: not applied"
+        "o.csv: Zhang, Wei: the name fits 3 students: Wei Zhang (s2001); Wei Zhang [s2002]; "
+        "Wei Zhang [1]; give the id instead: not applied"
     ]
     by_id = write(tmp_path, "p.csv", "student,points,reason\ns2002,4,late but right\n")
     assert apply_overrides(results, read_overrides(by_id), "p.csv") == []
@@ -331,3 +367,70 @@ def test_an_override_by_a_shared_name_is_refused_naming_both(tmp_path: Path) -> 
     folder = moodle_class(tmp_path / "download")
     with pytest.raises(OverrideError, match=r"Zhang, Wei: the name fits \d students: Wei Zhang"):
         read_for_class(by_name, folder, load(), [1, 2], roster)
+
+
+def test_an_anonymous_canvas_student_with_two_files_is_one_row(tmp_path: Path) -> None:
+    from cp_queens.grading.intake.discover import find_submissions
+
+    (tmp_path / "anon_xK9pQ_700181_model.py").write_text(
+        "from helpers import every\n\n\ndef model(n):\n    return every(n)\n"
+    )
+    (tmp_path / "anon_xK9pQ_700182_helpers.py").write_text(RIGHT.replace("def model", "def every"))
+    (tmp_path / "LATE_anon_b7Rt2_700183_queens.py").write_text(PARTIAL)
+    found = find_submissions(tmp_path)
+    assert [(s.student, s.student_id, s.status) for s in found] == [
+        ("anon_b7Rt2", "b7Rt2", "graded"),
+        ("anon_xK9pQ", "xK9pQ", "graded"),
+    ]
+    assert list(found[1].beside) == ["helpers.py"]
+    assert found[1].keys["canvas_anon"] == "xK9pQ"
+
+
+def test_a_registrars_list_gives_canvas_its_sis_ids_never_an_email_as_id(
+    tmp_path: Path,
+) -> None:
+    roster = read_rosters(
+        [
+            write(
+                tmp_path,
+                "r.csv",
+                "Student number,Name,Email\n7001,Ada Lovelace,ada@x\n7002,Alan Turing,alan@x\n",
+            )
+        ]
+    )
+    with pytest.raises(ExportError, match=r"name the assignment 'Title \(id\)'"):
+        column(roster, "canvas", "Week 1", "default")
+    chosen = column(roster, "canvas", "Week 1 (48211)", "default")
+    placed = place([row("lovelace_ada", {}, 5)], roster, load())
+    path = tmp_path / "c.csv"
+    export(placed, roster, "canvas", path, chosen)
+    lines = read_csv(path)
+    assert lines[2][:4] == ["Ada Lovelace", "", "7001", ""]  # ID blank, SIS User ID the number
+    assert [line[-1] for line in lines[2:]] == ["5", "0"]
+
+
+def test_moodle_gradebook_with_several_grade_items_needs_assignment(tmp_path: Path) -> None:
+    text = MOODLE_GRADEBOOK.replace(
+        '"Assignment: Queens (Real)"', '"Assignment: Queens (Real)","Quiz: Week 1 (Real)"'
+    ).replace(",-,17", ",-,-,17")
+    roster = read_rosters([write(tmp_path, "g.csv", text.replace("Quiz:", "Assignment:"))])
+    with pytest.raises(ExportError, match=r"'Assignment: Queens \(Real\)'; 'Assignment: Week 1"):
+        column(roster, "moodle", None, "default")
+    assert column(roster, "moodle", "Queens (Real)", "x") == "Assignment: Queens (Real)"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Name,Email\nAda,\n", "line 2: no Email"),
+        ("Name,Email,ID number\nAda,a@x,s1\nBob,a@x,s2\n", "line 3: a@x is on the roster twice"),
+        ("Name\nAda\n", "line 1: the header needs an id column"),
+    ],
+)
+def test_a_roster_without_a_key_for_a_student_is_refused(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    from cp_queens.grading.intake.roster import RosterError
+
+    with pytest.raises(RosterError, match=said):
+        read_rosters([write(tmp_path, "r.csv", text)])

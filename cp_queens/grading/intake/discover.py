@@ -28,7 +28,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import cp_queens.grading.intake.lms as lms
 from cp_queens.errors import ParseError
@@ -132,7 +132,7 @@ def find_submissions(folder: str | Path, max_bytes: int | None = None) -> list[S
             group.keys = download.keys()
     for group in groups.values():
         found.append(_from_group(group, max_bytes))
-    return _unique(sorted(found, key=lambda s: (s.student.casefold(), s.student_id)))
+    return tell_apart(sorted(found, key=lambda s: (s.student.casefold(), s.student_id)))
 
 
 def _other_entry(name: str, path: Path, mode: int) -> Submission | None:
@@ -497,9 +497,18 @@ def _only_code(pairs: Iterable[tuple[str, object]]) -> dict[str, object] | None:
     return kept or None
 
 
-def _unique(found: list[Submission]) -> list[Submission]:
+class _Named(Protocol):
+    student: str
+    student_id: str
+
+
+Named = TypeVar("Named", bound=_Named)
+
+
+def tell_apart(found: list[Named]) -> list[Named]:
     """Two rows never share a student name (their feedback files would): the second of two
-    namesakes of an LMS download is told apart by its id, else by a number."""
+    namesakes (of an LMS download, or of a roster) is told apart by its id, else by a
+    number."""
     seen: set[str] = set()
     for submission in found:
         name = submission.student

@@ -49,6 +49,7 @@ from pathlib import Path
 import cp_queens.grading.intake.lms as lms
 import cp_queens.grading.points as points
 from cp_queens.errors import CpQueensError
+from cp_queens.grading.intake.discover import tell_apart
 from cp_queens.grading.intake.lms import name_keys, name_tokens
 from cp_queens.grading.intake.textfile import (
     CONFIG_BYTES,
@@ -360,7 +361,14 @@ def place(results: Sequence[StudentResult], roster: Roster, rubric: Rubric) -> l
             placed.append(ambiguous(student, maybe[id(student)], sizes, rubric))
         else:
             placed.append(missing(student, sizes, rubric))
-    return placed + unmatched
+    return tell_apart(placed + unmatched)
+
+
+def who(result: StudentResult) -> str:
+    """A row as the lecturer reads it in a message: the name and the id (once)."""
+    if not result.student_id or result.student.endswith(f"[{result.student_id}]"):
+        return result.student
+    return f"{result.student} ({result.student_id})"
 
 
 def missing(student: RosterStudent, sizes: Sequence[int], rubric: Rubric) -> StudentResult:

@@ -38,7 +38,14 @@ import cp_queens.grading.intake.lms as lms
 import cp_queens.grading.marking.written as written
 import cp_queens.grading.points as points
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.intake.roster import AMBIGUOUS, MISSING, NOT_ON_ROSTER, Roster, RosterFile
+from cp_queens.grading.intake.roster import (
+    AMBIGUOUS,
+    MISSING,
+    NOT_ON_ROSTER,
+    Roster,
+    RosterFile,
+    who,
+)
 from cp_queens.grading.marking.marks import reason
 from cp_queens.grading.results import StudentResult
 
@@ -147,7 +154,7 @@ def export(
     rows: list[StudentResult] = list(results)
     for result in rows:
         if not markable(result):
-            done.blank.append(f"{_who(result)}: {_why(result)}")
+            done.blank.append(f"{who(result)}: {_why(result)}")
     most = max((r.max_points for r in rows), default=points.exact(0))
     if shape == "canvas":
         table = _canvas(rows, source, grade_column, most, done)
@@ -190,7 +197,7 @@ def _canvas(
         mark = _mark(result.points, most) if markable(result) else ""
         by_name_only = not (keys.get(lms.CANVAS_USER) or keys.get("number") or keys.get("login"))
         if mark and by_name_only and names[result.student.casefold()] > 1:
-            done.blank.append(f"{_who(result)}: no Canvas id, and the name is not unique")
+            done.blank.append(f"{who(result)}: no Canvas id, and the name is not unique")
             mark = ""
         done.marks += bool(mark)
         table.append(
@@ -252,7 +259,7 @@ def _gradebook(
     for result in marked:
         key = result.keys.get(kind, "")
         if not key:
-            done.blank.append(f"{_who(result)}: no {header} on the roster")
+            done.blank.append(f"{who(result)}: no {header} on the roster")
             continue
         done.marks += 1
         table.append([key, result.student, _mark(result.points, most)])
@@ -296,10 +303,6 @@ def _line(result: StudentResult, source: RosterFile | None) -> dict[str, str]:
 
 def _first(roster: Roster, kind: str) -> RosterFile | None:
     return next((f for f in roster.files if f.kind == kind), None)
-
-
-def _who(result: StudentResult) -> str:
-    return f"{result.student} ({result.student_id})" if result.student_id else result.student
 
 
 def _why(result: StudentResult) -> str:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -181,6 +182,10 @@ ID_KEYS = (
 )
 
 
+#: What ``tell_apart`` adds to the second of two namesakes (`` [id]``, `` (2)``).
+_TOLD_APART = re.compile(r" (\[[^\]]*\]|\(\d+\))$")
+
+
 def rows_for(student: str, rows: Sequence[StudentResult]) -> list[StudentResult]:
     """The rows an overrides file's ``student`` names: those with that id (the roster's, or
     any of the LMS's keys) if any, else those with that name (compared as the roster
@@ -202,6 +207,7 @@ def rows_for(student: str, rows: Sequence[StudentResult]) -> list[StudentResult]
             plain and plain in name_keys(name)
             for name in (
                 row.student,
+                _TOLD_APART.sub("", row.student),
                 row.keys.get("moodle_name", ""),
                 row.keys.get("canvas_name", "").removesuffix("_LATE"),
             )
@@ -216,9 +222,9 @@ def _whose(student: str, rows: Sequence[StudentResult]) -> StudentResult | str:
         return found[0]
     if not found:
         return "no such student in this class"
-    listed = "; ".join(
-        f"{row.student} ({row.student_id})" if row.student_id else row.student for row in found
-    )
+    from cp_queens.grading.intake.roster import who
+
+    listed = "; ".join(who(row) for row in found)
     return f"the name fits {len(found)} students: {listed}; give the id instead"
 
 
