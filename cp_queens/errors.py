@@ -75,6 +75,12 @@ class SolverFailedError(CpQueensError):
     own last words where it left any; the CLI exits with its own code (69)."""
 
 
+class InvalidAnswerError(RuntimeError):
+    """An engine answered a placement the independent verifier (``cp_queens.verify``)
+    refuses: a bug in the engine or in its model (a constraint left out), never in the
+    request. The message names the engine and the first attacking pair."""
+
+
 class CpQueensWarning(UserWarning):
     """Something was adjusted to what helps (e.g. workers capped at the cores); the CLI
     prints it as one ``cp-queens: warning:`` line."""

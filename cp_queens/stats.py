@@ -33,6 +33,9 @@ class Stats:
         conflicts: dead ends the search met (backtracker failures, CP-SAT conflicts).
         model_time: seconds of ``wall_time`` spent building the model, for engines
             that build one and time it apart (``None`` otherwise).
+        pool_start: seconds of ``wall_time`` spent starting worker processes before they
+            took any work (a pool, the fork server it forks from), ``None`` when the call
+            started none: start-up, not search, which ``compare`` bills apart.
         extra: anything else the engine wants to report (solver parameters, ...).
         time_limit: the time limit the call ran under, in seconds (``None``: none), as
             its budget gave it: the answer's own record of the limit that cut it short,
@@ -48,6 +51,7 @@ class Stats:
     branches: int | None = None
     conflicts: int | None = None
     model_time: float | None = None
+    pool_start: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     time_limit: float | None = None
 
@@ -65,6 +69,8 @@ class Stats:
         parts.append(f"wall_time={self.wall_time:.3f}s")
         if self.model_time is not None:
             parts.append(f"model_time={self.model_time:.3f}s")
+        if self.pool_start is not None:
+            parts.append(f"pool_start={self.pool_start:.3f}s")
         if self.status != COMPLETE:
             parts.append(f"status={self.status}")
         parts.extend(f"{key}={_shown(value)}" for key, value in self.extra.items())

@@ -15,11 +15,11 @@ importing it takes longer (0.2 s) than checking 100,000 queens with sets.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from cp_queens.errors import InvalidPlacementError, InvalidProblemError
+from cp_queens.errors import InvalidAnswerError, InvalidPlacementError, InvalidProblemError
 from cp_queens.problem import NAMED_UP_TO, Placement, Problem, square_name
 
 if TYPE_CHECKING:
@@ -252,6 +252,59 @@ def verify_rows(block: np.ndarray) -> np.ndarray | None:
     return ok
 
 
+#: Largest board whose refused placement is written out in full in the error.
+SHOWN_UP_TO = 32
+
+
+def check_answer(placement: Any, problem: Problem, engine: str) -> None:
+    """Refuse, with ``InvalidAnswerError``, a placement ``engine`` gave for ``problem``
+    that is no solution of it (``None``, no placement, passes).
+
+    Why every answer: a solver solves the model it is given, and a model with a
+    constraint left out (the first thing a student tries) answers boards with two queens
+    on one diagonal, as confidently as right ones. O(n) a placement.
+
+    Examples:
+        >>> check_answer([1, 3, 0, 2], Problem(4), "cpsat")
+        >>> check_answer([0, 2, 4, 1, 3, 5], Problem(6), "cpsat")
+        Traceback (most recent call last):
+        ...
+        cp_queens.errors.InvalidAnswerError: engine 'cpsat' answered [0, 2, 4, 1, 3, 5] for n=6, which the independent verifier refuses: rows 0 and 5 share a diagonal (a6 and f1)
+    """  # noqa: E501
+    if placement is None:
+        return
+    verdict = verify(placement, problem)
+    if not verdict.ok:
+        raise _refused(placement, problem, engine, str(verdict.reason))
+
+
+def _refused(placement: Any, problem: Problem, engine: str, reason: str) -> InvalidAnswerError:
+    cols = list(placement.cols if isinstance(placement, Placement) else placement)
+    shown = f" {[int(c) for c in cols]}" if len(cols) <= SHOWN_UP_TO else " a placement"
+    return InvalidAnswerError(
+        f"engine '{engine}' answered{shown} for n={problem.n}, which the independent "
+        f"verifier refuses: {reason}"
+    )
+
+
+def checked(items: Iterable[Any], problem: Problem, engine: str) -> Iterator[Any]:
+    """``items`` (placements, or ``(k, n)`` arrays of them) passed on once each is checked
+    by the verifier; the first one that is no solution raises ``InvalidAnswerError``
+    before it is passed on. Blocks are checked all at once (``verify_rows``)."""
+    for item in items:
+        if isinstance(item, Placement | list | tuple):
+            check_answer(item, problem, engine)
+        else:
+            ok = verify_rows(item) if problem.is_empty_board else None
+            if ok is None:
+                for row in item.tolist():
+                    check_answer(row, problem, engine)
+            elif not ok.all():
+                row = item[int((~ok).nonzero()[0][0])].tolist()
+                raise _refused(row, problem, engine, str(verify(row, problem).reason))
+        yield item
+
+
 #: Failures listed in the answer of ``verify_all`` (all of them are counted).
 LISTED_FAILURES = 100
 
@@ -287,6 +340,7 @@ def verify_all(
         'FAILED: 2 placements checked (n=4): 1 invalid'
     """
     from cp_queens.answer import ANSWER, NEGATIVE, Answer
+    from cp_queens.wording import counted
 
     checked = invalid = 0
     sizes: set[int] = set()
@@ -333,14 +387,16 @@ def verify_all(
     if invalid:
         problems.append(f"{invalid} invalid")
     if expect is not None and checked != expect:
-        problems.append(f"expected {expect} placements")
+        problems.append(f"expected {counted(expect, 'placement')}")
     valid = not problems and checked > 0
     if problems:
-        summary = f"FAILED: {checked} placements checked ({size_text}): {', '.join(problems)}"
+        summary = (
+            f"FAILED: {counted(checked, 'placement')} checked ({size_text}): {', '.join(problems)}"
+        )
     elif checked == 0:
         summary = f"NOTHING TO CHECK: {source} holds no placement"
     else:
-        summary = f"OK: {checked} placements checked ({size_text}), all valid"
+        summary = f"OK: {counted(checked, 'placement')} checked ({size_text}), all valid"
     details = {
         "source": source,
         "checked": checked,

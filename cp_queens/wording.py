@@ -10,7 +10,17 @@ from __future__ import annotations
 from cp_queens.answer import NEGATIVE, Answer
 from cp_queens.stats import STOPPED
 
-__all__ = ["answer_text", "stopped_line"]
+__all__ = ["answer_text", "counted", "stopped_line"]
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless it is one: ``1 placement``, ``92 solutions``.
+
+    Examples:
+        >>> counted(1, "placement"), counted(0, "solution"), counted(14200, "solution")
+        ('1 placement', '0 solutions', '14200 solutions')
+    """
+    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def _completing(answer: Answer) -> bool:
@@ -22,8 +32,7 @@ def _completing(answer: Answer) -> bool:
 
 def _solutions(count: int, given: bool) -> str:
     """``92 solutions`` or, for completions, ``1 completion``."""
-    noun = "completion" if given else "solution"
-    return f"{count} {noun}{'s' * (count != 1)}" if given else f"{count} {noun}s"
+    return counted(count, "completion" if given else "solution")
 
 
 def _no_solution(answer: Answer) -> str:
@@ -44,7 +53,7 @@ def answer_text(answer: Answer) -> str:
         also = "" if unique is None else f", {unique} unique"
         return f"n={answer.n}: {_solutions(value, given)}{also}"
     if answer.task == "count_unique":
-        return f"n={answer.n}: {value.total} solutions, {value.unique} unique"
+        return f"n={answer.n}: {counted(value.total, 'solution')}, {value.unique} unique"
     if answer.task == "dominate":
         return _domination(answer)
     if "summary" in details:  # verify, check: the command's own words
@@ -118,10 +127,8 @@ def stopped_line(answer: Answer, where: str = "") -> str:
             "(the count is incomplete)"
         )
     if answer.task == "solutions":
-        noun = "completions" if given else "solutions"
-        return (
-            f"{stopped} after {partial} {noun}; those written{where} are complete, the list is not"
-        )
+        found = counted(partial, "completion" if given else "solution")
+        return f"{stopped} after {found}; those written{where} are complete, the list is not"
     if answer.task == "dominate" and isinstance(partial, dict):
         return (
             f"{stopped}: the best set found has {partial['size']} "

@@ -216,7 +216,15 @@ def test_disagreement_is_marked() -> None:
 
 
 SAMPLE = [
-    Run("reference", 4, "count", OK, 0.001, 50, stats=Stats(solutions=2, branches=16)),
+    Run(
+        "reference",
+        4,
+        "count",
+        OK,
+        wall_time=0.001,
+        peak_rss_mb=50,
+        stats=Stats(solutions=2, branches=16),
+    ),
     Run("reference", 5, "count", TIMEOUT, wall_time=1.0, stats=Stats(solutions=7)),
     Run("reference", 6, "count", SKIPPED, message="timed out at n=5"),
     Run("mip", 4, "count", UNSUPPORTED, message="cannot count"),

@@ -97,7 +97,7 @@ def test_bom_and_crlf_from_a_file_through_the_cli(capsys, tmp_path) -> None:
     path = tmp_path / "b.txt"
     path.write_bytes(b"\xef\xbb\xbf" + BOARD.replace("\n", "\r\n").encode())
     code, out, _ = run(capsys, ["verify", str(path)])
-    assert code == ExitCode.OK and "OK: 1 placements" in out
+    assert code == ExitCode.OK and "OK: 1 placement " in out
 
 
 def test_board_memory_follows_rows_not_characters() -> None:

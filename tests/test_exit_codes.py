@@ -274,17 +274,30 @@ def test_complete_to_a_full_disk_is_code_74(capsys, full_stdout, board) -> None:
     check(capsys, ["complete", board(SOLVABLE)], ExitCode.IO_ERROR, "cannot write <stdout>")
 
 
-@pytest.mark.parametrize("command", [["solve", "8"], ["enumerate", "6"], ["complete"]])
-def test_an_output_file_that_takes_no_writes_is_code_74(capsys, board, command) -> None:
-    argv = [*command, "-o", "/proc/version"]
-    if command == ["complete"]:
-        argv.insert(1, board(SOLVABLE))
-    check(capsys, argv, ExitCode.IO_ERROR, "cannot write /proc/version")
+@pytest.mark.parametrize(
+    "command", [["solve", "8"], ["enumerate", "6"], ["complete"], ["dominate", "5"]]
+)
+def test_an_output_file_that_cannot_be_made_is_code_2_before_the_work(
+    capsys, board, monkeypatch, command
+) -> None:
+    """A bad ``-o`` is a bad argument, said at once: not exit 74 after the search."""
+    from cp_queens.engines.base import Engine
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the engine was asked before the output was checked")
+
+    for task in ("first", "count", "solutions"):
+        monkeypatch.setattr(Engine, task, no_work)
+    for target in ("/proc/version", "/nonexistent/x"):
+        argv = [*command, "-o", target]
+        if command == ["complete"]:
+            argv.insert(1, board(SOLVABLE))
+        check(capsys, argv, ExitCode.BAD_INPUT, f"cannot write {target}")
 
 
-def test_an_output_file_in_a_missing_directory_is_code_74(capsys, tmp_path: Path) -> None:
+def test_an_output_file_in_a_missing_directory_is_code_2(capsys, tmp_path: Path) -> None:
     target = tmp_path / "no" / "such" / "dir.txt"
-    check(capsys, ["solve", "8", "-o", str(target)], ExitCode.IO_ERROR, "cannot write")
+    check(capsys, ["solve", "8", "-o", str(target)], ExitCode.BAD_INPUT, "cannot write")
 
 
 def test_closed_stdin_and_stdout_are_code_74(capsys, monkeypatch) -> None:
@@ -297,7 +310,7 @@ def test_closed_stdin_and_stdout_are_code_74(capsys, monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("name", ["results.csv", "results.json", "results.png"])
-def test_an_unwritable_result_is_code_74_before_any_run(
+def test_an_unwritable_result_is_code_2_before_any_run(
     capsys, tmp_path: Path, monkeypatch, name: str
 ) -> None:
     """Found before the runs (minutes of them, maybe), not after: their work is not lost."""
@@ -307,7 +320,7 @@ def test_an_unwritable_result_is_code_74_before_any_run(
     ran: list[object] = []
     monkeypatch.setattr("cp_queens.compare.compare", lambda *a, **k: ran.append(a) or [])
     argv = ["compare", "--n", "4", "--engines", "reference", "--out", str(out)]
-    check(capsys, argv, ExitCode.IO_ERROR, f"{name}: it is a directory")
+    check(capsys, argv, ExitCode.BAD_INPUT, f"{name}: it is a directory")
     assert not ran and sorted(p.name for p in out.iterdir()) == [name]
 
 

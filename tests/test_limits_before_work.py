@@ -221,7 +221,7 @@ def test_the_cap_leaves_room_for_the_largest_placement_we_write(tmp_path: Path) 
     assert done.returncode == 0, done
     assert 2 * path.stat().st_size <= limits_cap() + 2 * 10**6
     checked = cli("verify", str(path), "--expect", "1")
-    assert checked.returncode == 0 and checked.stdout.startswith("OK: 1 placements"), checked
+    assert checked.returncode == 0 and checked.stdout.startswith("OK: 1 placement "), checked
 
 
 # -- the default proves "no" (CSPLib prob079) ---------------------------------------------

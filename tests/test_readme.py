@@ -10,8 +10,6 @@ the quick-start test command must be the one CI runs.
 
 from __future__ import annotations
 
-import functools
-import os
 import re
 import subprocess
 import sys
@@ -19,59 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.console import interleaves, run, sessions
 from tests.helpers import run_python_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 TEXT = README.read_text(encoding="utf-8")
 CONSOLE_BLOCKS = re.findall(r"^```console\n(.*?)^```", TEXT, re.MULTILINE | re.DOTALL)
-
-
-def sessions(block: str) -> list[tuple[str, list[str]]]:
-    """``(command, expected output lines)`` for every ``$ `` line of a console block."""
-    steps: list[tuple[str, list[str]]] = []
-    for line in block.splitlines():
-        if line.startswith("$ "):
-            steps.append((line[2:], []))
-        elif steps and line.strip():
-            steps[-1][1].append(line)
-    return steps
-
-
-def pattern(expected: str) -> re.Pattern[str]:
-    """One expected line as a regular expression: ``...`` is any text."""
-    return re.compile(".*".join(map(re.escape, expected.split("..."))))
-
-
-def interleaves(expected: list[str], out: list[str], err: list[str]) -> bool:
-    """Whether ``expected`` is ``out`` and ``err`` merged, each in its own order."""
-    patterns = [pattern(line) for line in expected]
-
-    @functools.cache
-    def match(i: int, j: int, k: int) -> bool:
-        if i == len(patterns):
-            return j == len(out) and k == len(err)
-        return (
-            j < len(out) and patterns[i].fullmatch(out[j]) is not None and match(i + 1, j + 1, k)
-        ) or (k < len(err) and patterns[i].fullmatch(err[k]) is not None and match(i + 1, j, k + 1))
-
-    return match(0, 0, 0)
-
-
-def run(command: str, cwd: Path) -> tuple[list[str], list[str]]:
-    bin_dir = str(Path(sys.executable).parent)  # this venv's cp-queens comes first
-    env = {
-        **os.environ,
-        "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-        "COLUMNS": "80",
-        "NO_COLOR": "1",
-        "TERM": "dumb",
-    }
-    done = subprocess.run(
-        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
-    )
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    return lines, [line for line in done.stderr.splitlines() if line.strip()]
 
 
 @pytest.mark.parametrize("block", CONSOLE_BLOCKS, ids=lambda b: b.split("\n", 1)[0][2:40])

@@ -29,12 +29,18 @@ from cp_queens.cli._common import (
     HelpFormatter,
     OneLineErrorParser,
     StreamError,
+    check_output,
     choose_format,
     fail,
     set_quiet,
 )
 from cp_queens.cli.exit_codes import ExitCode, table
-from cp_queens.errors import ClusterLostError, CpQueensError, SolverFailedError
+from cp_queens.errors import (
+    ClusterLostError,
+    CpQueensError,
+    InvalidAnswerError,
+    SolverFailedError,
+)
 
 
 class Command:
@@ -181,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _file_size_limit_as_error()
     try:
         choose_format(args)
+        check_output(args)
         code = args.run(args)
         sys.stdout.flush()  # a full disk shows here, while we can still say so
         return code
@@ -188,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error), ExitCode.IO_ERROR)
     except SolverFailedError as error:  # the request was fine; the solver was not
         return fail(str(error), ExitCode.SOLVER_FAILED)
+    except InvalidAnswerError as error:  # the engine and the verifier disagree
+        return fail(str(error), ExitCode.DISAGREE)
     except CpQueensError as error:
         return fail(str(error), ExitCode.BAD_INPUT)
     except KeyboardInterrupt:

@@ -34,6 +34,7 @@ from cp_queens.cli._engine import (
 from cp_queens.cli._output import (
     StreamError,
     add_format_argument,
+    check_output,
     choose_format,
     conclude,
     deliver,
@@ -70,6 +71,7 @@ __all__ = [
     "add_method_argument",
     "add_strategy_arguments",
     "board_size",
+    "check_output",
     "choose_format",
     "conclude",
     "deliver",

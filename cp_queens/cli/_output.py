@@ -95,6 +95,21 @@ def choose_format(args: argparse.Namespace) -> None:
     args.format = named or args.format_default
 
 
+def check_output(args: argparse.Namespace) -> None:
+    """Refuse an ``-o FILE`` that cannot be created, before any work: a bad argument
+    (exit 2), said at once, not a failed write (exit 74) after the search it would waste.
+    A file that fails later (a full disk) is still exit 74."""
+    path = getattr(args, "output", None)
+    if path in (None, "-"):
+        return
+    from cp_queens.output import OutputError, check_writable
+
+    try:
+        check_writable(path)
+    except OutputError as error:
+        raise CpQueensError(str(error.strerror)) from None
+
+
 @contextlib.contextmanager
 def open_sink(fmt: str, path: str | None, problem: Problem | None = None) -> Iterator[Sink]:
     """A ``Sink`` in format ``fmt`` on ``path`` (stdout for ``None`` / ``-``), whole records

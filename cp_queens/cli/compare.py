@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from cp_queens.answer import DISAGREE
 from cp_queens.cli._common import add_format_argument, deliver, fail, positive_seconds
+from cp_queens.cli.exit_codes import ExitCode
 from cp_queens.cli.exit_codes import of as exit_code
 from cp_queens.engines import TASKS
 from cp_queens.errors import CpQueensError
@@ -61,6 +62,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="run larger sizes even after an engine timed out",
     )
+    parser.add_argument(
+        "--repeat",
+        type=_repeats,
+        metavar="K",
+        help="runs of each cell, each in a fresh process: the median is shown, the fastest "
+        "and slowest as its spread (default: 3 for cells under 10 s, 1 for longer ones)",
+    )
     parser.add_argument("--out", metavar="DIR", help="directory for results.csv/.json/.png")
     add_format_argument(parser, choices("summary", "document"), "text draws the table (stdout)")
     parser.set_defaults(run=run)
@@ -78,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     import cp_queens.compare.report as compare_report
     from cp_queens.budget import Budget
     from cp_queens.compare import (
+        CompareInterrupted,
         as_answer,
         check_task,
         compare,
@@ -95,10 +104,13 @@ def run(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
-        from cp_queens.output import check_writable
+        from cp_queens.output import OutputError, check_writable
 
         for name in RESULT_FILES:  # before the runs, which a late failure would waste
-            check_writable(out / name)
+            try:
+                check_writable(out / name)
+            except OutputError as error:  # a bad --out, said before any run: exit 2
+                raise CpQueensError(f"--out: {error.strerror}") from None
 
     progress = Console(stderr=True)
 
@@ -106,15 +118,22 @@ def run(args: argparse.Namespace) -> int:
         if progress.is_terminal:
             progress.print(f"[dim]{done.engine} n={done.n}: {done.status}[/dim]", highlight=False)
 
-    runs = compare(
-        specs,
-        sizes,
-        task,
-        budget=Budget.of(time_limit=args.time_limit),
-        skip_after_timeout=not args.no_skip,
-        on_run=show,
-    )
+    interrupted: CompareInterrupted | None = None
+    try:
+        runs = compare(
+            specs,
+            sizes,
+            task,
+            budget=Budget.of(time_limit=args.time_limit),
+            skip_after_timeout=not args.no_skip,
+            on_run=show,
+            repeat=args.repeat,
+        )
+    except CompareInterrupted as stopped:  # keep what finished: the table and the files
+        interrupted, runs = stopped, stopped.runs
     title = f"task={task}, time limit {args.time_limit:g}s per run"
+    if interrupted is not None:
+        title += f" (interrupted: {len(runs)} of {interrupted.planned} cells)"
     document = FORMATS[args.format].document
     if not document:
         screen = Console()
@@ -129,12 +148,14 @@ def run(args: argparse.Namespace) -> int:
         "sizes": sizes,
         "engines": [spec.label for spec in specs],
         "time_limit": args.time_limit,
+        "repeat": args.repeat,
         "machine": machine(),
     }
+    complete = interrupted is None
     if out is not None:
         csv_name, json_name, png_name = RESULT_FILES
         compare_report.write_csv(runs, out / csv_name)
-        compare_report.write_json(runs, out / json_name, settings)
+        compare_report.write_json(runs, out / json_name, settings, complete=complete)
         written = [csv_name, json_name]
         try:
             compare_report.plot(runs, out / png_name, time_limit=args.time_limit, title=title)
@@ -142,12 +163,32 @@ def run(args: argparse.Namespace) -> int:
         except compare_report.PlotUnavailableError as error:
             print(f"cp-queens: warning: {error}", file=sys.stderr)
         print(f"wrote {', '.join(str(out / name) for name in written)}", file=sys.stderr)
-    result = as_answer(runs, settings)
+    result = as_answer(runs, settings, complete=complete)
+    if interrupted is not None:
+        if document:
+            deliver(result, args.format)
+        print(
+            f"cp-queens: interrupted after {len(runs)} of {interrupted.planned} cells; "
+            "the finished ones are kept",
+            file=sys.stderr,
+        )
+        return ExitCode.INTERRUPTED
     if result.outcome == DISAGREE:
         fail("engines disagree on the number of solutions (see the 'agrees' column)")
     if not document:
         return exit_code(result)  # the table is written
     return deliver(result, args.format)
+
+
+def _repeats(text: str) -> int:
+    """``--repeat``: a whole number from 1 to 100."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 100, got {text!r}")
+    return value
 
 
 def _flagged(flag: str, parse: Callable[[str], T], text: str) -> T:

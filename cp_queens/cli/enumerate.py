@@ -70,6 +70,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cp_queens.answer import streamed
     from cp_queens.symmetry import unique_only
+    from cp_queens.verify import checked
 
     engine, budget = make_engine(
         args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
@@ -99,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
             if tally is not None:
                 write = _told(write, tally)
             try:
-                result = streamed(problem, stream, write, stats=stats, limit=args.limit)
+                verified = checked(stream, problem, engine.name)  # nothing unchecked is written
+                result = streamed(problem, verified, write, stats=stats, limit=args.limit)
             except KeyboardInterrupt:
                 stream.close()
                 # A document closes whole, saying it was stopped; a listing ends as it is.
@@ -114,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         written = 0 if sink is None else sink.kept
         found = f" (the engine had found {stats.solutions:,})" if stats.solutions > written else ""
         print(
-            f"cp-queens: interrupted: {written:,} solutions written{where}, each whole{found}",
+            f"cp-queens: interrupted: {written:,} solution{'s' * (written != 1)} written{where}, "
+            f"each whole{found}",
             file=sys.stderr,
         )
         return ExitCode.INTERRUPTED

@@ -26,7 +26,8 @@ class ExitCode(IntEnum):
     NEGATIVE = 1
     #: Bad input: an argument or the content of an input file is wrong (one line on stderr).
     BAD_INPUT = 2
-    #: Two engines gave different answers to one question: a bug in one of them.
+    #: Two engines gave different answers to one question, or the independent verifier
+    #: refused an engine's placement: a bug in one of them.
     DISAGREE = 3
     #: Stopped by --time-limit: the answer is incomplete (what was written is whole).
     TIME_LIMIT = 4
@@ -50,7 +51,7 @@ MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "an answer: a solution, a count, every placement valid",
     ExitCode.NEGATIVE: "a proven negative: no solution, an invalid placement, nothing to check",
     ExitCode.BAD_INPUT: "bad input: a wrong argument or unreadable input (one line on stderr)",
-    ExitCode.DISAGREE: "two engines disagree (a bug in one of them)",
+    ExitCode.DISAGREE: "two engines disagree, or the verifier refused an answer (a bug)",
     ExitCode.TIME_LIMIT: "stopped by --time-limit: the answer is incomplete",
     ExitCode.INTERNAL_ERROR: "internal error, a bug (--debug or CP_QUEENS_DEBUG=1 shows it)",
     ExitCode.SOLVER_FAILED: "a solver failed: crashed, hung, out of memory (one line on stderr)",
@@ -82,6 +83,7 @@ BY_COMMAND: dict[str, dict[ExitCode, str]] = {
         ExitCode.OK: "a solution",
         ExitCode.NEGATIVE: "no solution exists (proven)",
         ExitCode.BAD_INPUT: "bad input",
+        ExitCode.DISAGREE: "the independent verifier refused the engine's placement",
         ExitCode.TIME_LIMIT: "none found within --time-limit (none is not proven)",
     },
     "count": {
@@ -93,6 +95,7 @@ BY_COMMAND: dict[str, dict[ExitCode, str]] = {
         ExitCode.OK: "every solution written",
         ExitCode.NEGATIVE: "no solution exists",
         ExitCode.BAD_INPUT: "bad input",
+        ExitCode.DISAGREE: "the verifier refused a placement (those before it were written)",
         ExitCode.TIME_LIMIT: "stopped by --time-limit (what was written is whole; the list is not)",
     },
     "verify": {

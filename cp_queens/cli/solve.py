@@ -56,6 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cp_queens.engines.ask import ask
+    from cp_queens.verify import check_answer
 
     up_to = FORMATS[args.format].up_to
     if up_to is not None and args.n > up_to:
@@ -71,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     engine, budget = make_engine(
         name, time_limit=args.time_limit, seed=args.seed, **strategy_options(args)
     )
-    result = ask("first", Problem(args.n), engine, budget=budget)
+    problem = Problem(args.n)
+    result = ask("first", problem, engine, budget=budget)
     report(result.stats)
+    check_answer(result.value, problem, engine.name)  # before anything is printed as an answer
     return deliver(result, args.format, output=args.output)

@@ -60,20 +60,23 @@ import cp_queens.compare.process as process
 import cp_queens.engines as engines
 from cp_queens.answer import ANSWER, DISAGREE, Answer
 from cp_queens.budget import Budget, Clock, check_budget
+from cp_queens.compare.runs import ERROR as ERROR
+from cp_queens.compare.runs import OK as OK
+from cp_queens.compare.runs import REPEAT, REPEAT_UNDER
+from cp_queens.compare.runs import SKIPPED as SKIPPED
+from cp_queens.compare.runs import TIMEOUT as TIMEOUT
+from cp_queens.compare.runs import UNSUPPORTED as UNSUPPORTED
+from cp_queens.compare.runs import CompareInterrupted as CompareInterrupted
+from cp_queens.compare.runs import Run as Run
+from cp_queens.compare.runs import median_run as median_run
 from cp_queens.errors import CpQueensError
-from cp_queens.stats import Stats
+from cp_queens.stats import STOPPED, Stats
 
 TASKS = engines.TASKS
 
 #: The ``Answer`` task of each ``compare`` task.
 ANSWER_TASKS = {"first": "first", "count": "count", "enumerate": "solutions"}
 
-#: Run outcomes.
-OK = "ok"
-TIMEOUT = "timeout"
-UNSUPPORTED = "unsupported"
-SKIPPED = "skipped"
-ERROR = "error"
 
 #: Largest range ``parse_range`` accepts, so a typo cannot queue a million runs.
 MAX_POINTS = 1000
@@ -105,97 +108,6 @@ def family_of(engine: engines.Engine) -> str:
 
 class CompareError(CpQueensError):
     """A bad ``compare`` request: the range of n, an engine name, the task."""
-
-
-@dataclass
-class Run:
-    """One engine on one board size: what happened and what it cost.
-
-    What the engine itself reports (solutions, branches, conflicts, its other figures)
-    is its ``Stats``, kept whole in ``stats`` and read through the
-    properties below; the fields here are what only ``compare`` knows.
-
-    Attributes:
-        engine: registry name.
-        n: board size.
-        task: ``first``, ``count`` or ``enumerate``.
-        status: ``ok``, ``timeout``, ``unsupported`` (the engine says it cannot
-            do the task), ``skipped`` (timed out on a smaller n already) or
-            ``error``.
-        wall_time: seconds the task took once the engine was ready: building its
-            model and searching (``model_time`` of it building), measured around the
-            call; the time of the kill for a run that had to be killed; ``None`` if it
-            never ran.
-        startup_time: seconds from starting the run's process to the engine being
-            ready: what any program pays once before its first call, apart from it.
-        startup: ``startup_time`` in parts: ``python`` (the interpreter starts),
-            ``cp_queens`` (the package loads) and ``engine`` (the engine is built and
-            its solver's libraries load).
-        peak_rss_mb: peak resident memory of the run's process, in MiB.
-        baseline_rss_mb: resident memory of the run's process with ``cp_queens``
-            loaded, before the engine.
-        agrees: for runs that finished, whether ``solutions`` equals that of every
-            other finished run at the same n (``None`` when there is nothing to
-            compare with).
-        family: what kind of solver answered (CP with propagation, lazy clause
-            generation, SAT, pseudo-Boolean, MIP, backtracking, ...).
-        message: why a run is not ``ok``.
-        stats: the engine's statistics of the call, or ``None`` when it made none.
-    """
-
-    engine: str
-    n: int
-    task: str
-    status: str
-    #: The kind of solver (see ``FAMILIES``), so "same model, other solver" reads.
-    family: str = ""
-    wall_time: float | None = None
-    startup_time: float | None = None
-    startup: dict[str, float] = field(default_factory=dict)
-    peak_rss_mb: float | None = None
-    baseline_rss_mb: float | None = None
-    agrees: bool | None = None
-    message: str = ""
-    stats: Stats | None = None
-
-    @property
-    def solutions(self) -> int | None:
-        """Solutions found (counted, streamed, or 0/1 for ``first``) by a run that finished;
-        ``None`` otherwise (a run cut short has a ``lower_bound`` instead)."""
-        return None if self.stats is None or self.status != OK else self.stats.solutions
-
-    @property
-    def lower_bound(self) -> int | None:
-        """For a run the time limit stopped: the solutions it had found, a lower bound
-        (never in ``solutions``, which holds complete answers only)."""
-        if self.status != TIMEOUT or self.stats is None:
-            return None
-        return self.stats.solutions
-
-    @property
-    def model_time(self) -> float | None:
-        """Seconds of ``wall_time`` the engine spent building its model (``None``: the
-        engine builds none, or does not time it apart)."""
-        return None if self.stats is None else self.stats.model_time
-
-    @property
-    def branches(self) -> int | None:
-        return None if self.stats is None else self.stats.branches
-
-    @property
-    def conflicts(self) -> int | None:
-        return None if self.stats is None else self.stats.conflicts
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        """The engine's other figures (solver status, LP iterations, ...)."""
-        return {} if self.stats is None else self.stats.extra
-
-    def as_dict(self) -> dict[str, Any]:
-        """One flat record: the run's fields and the engine's figures side by side."""
-        record = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "stats"}
-        figures = ("model_time", "solutions", "lower_bound", "branches", "conflicts", "extra")
-        return {**record, **{name: getattr(self, name) for name in figures}}
 
 
 # -- parsing requests --------------------------------------------------------------------------
@@ -305,6 +217,7 @@ def compare(
     skip_after_timeout: bool = True,
     on_run: Callable[[Run], None] | None = None,
     budget: Budget | None = None,
+    repeat: int | None = 1,
 ) -> list[Run]:
     """Run every engine on every size, smallest n first, each in its own process.
 
@@ -312,29 +225,75 @@ def compare(
     each engine stops itself at its time limit, and a run that overruns it by
     ``grace`` seconds is killed (its process cannot be trusted to stop).
 
+    Each cell (engine, n) that finishes runs ``repeat`` times in all, each in a fresh
+    process; its ``Run`` shows the median solve time and the spread (``wall_times``).
+    ``repeat=None``: ``REPEAT`` times for cells quicker than ``REPEAT_UNDER`` seconds,
+    once for longer ones. A run that timed out is not repeated: it is at the limit.
+
     Once an engine times out, its larger sizes are recorded as ``skipped``
     (they could only take longer) unless ``skip_after_timeout`` is false.
-    ``on_run`` is called after each run, e.g. to show progress.
+    ``on_run`` is called after each cell, e.g. to show progress.
+
+    Raises:
+        CompareInterrupted: on Ctrl-C, with the cells that finished.
     """
     check_task(task)
     budget = _budget(budget, time_limit)
+    if repeat is not None and (isinstance(repeat, bool) or not isinstance(repeat, int)):
+        raise CompareError(f"repeat must be a whole number >= 1, got {repeat!r}")
+    if repeat is not None and repeat < 1:
+        raise CompareError(f"repeat must be a whole number >= 1, got {repeat}")
     if os.name != "posix":
         raise CompareError("compare runs each engine in a process of its own: needs Linux or macOS")
+    specs = list(map(_spec, engine_specs))
     runs: list[Run] = []
-    for spec in map(_spec, engine_specs):
-        timed_out_at: int | None = None
-        for n in sizes:
-            if timed_out_at is not None and skip_after_timeout:
-                run = Run(spec.label, n, task, SKIPPED, message=f"timed out at n={timed_out_at}")
-            else:
-                run = run_one(spec, n, task, budget=budget, grace=grace)
-                if run.status == TIMEOUT:
-                    timed_out_at = n
-            runs.append(run)
-            if on_run is not None:
-                on_run(run)
+    try:
+        for spec in specs:
+            timed_out_at: int | None = None
+            for n in sizes:
+                if timed_out_at is not None and skip_after_timeout:
+                    run = Run(
+                        spec.label, n, task, SKIPPED, message=f"timed out at n={timed_out_at}"
+                    )
+                else:
+                    run = _cell(spec, n, task, budget, grace, repeat, runs)
+                    if run.status == TIMEOUT:
+                        timed_out_at = n
+                runs.append(run)
+                if on_run is not None:
+                    on_run(run)
+    except KeyboardInterrupt:
+        mark_agreement(runs)
+        raise CompareInterrupted(runs, len(specs) * len(sizes)) from None
     mark_agreement(runs)
     return runs
+
+
+def _cell(
+    spec: EngineSpec,
+    n: int,
+    task: str,
+    budget: Budget,
+    grace: float,
+    repeat: int | None,
+    finished: list[Run],
+) -> Run:
+    """One cell, repeated: the median run. Ctrl-C amid the repeats keeps those done (in
+    ``finished``, as the cell) before it goes on up."""
+    first = run_one(spec, n, task, budget=budget, grace=grace)
+    if first.status != OK:
+        return first
+    if repeat is None:
+        cost = (first.wall_time or 0.0) + (first.startup_time or 0.0)
+        repeat = REPEAT if cost < REPEAT_UNDER else 1
+    done = [first]
+    try:
+        while len(done) < repeat:
+            done.append(run_one(spec, n, task, budget=budget, grace=grace))
+    except KeyboardInterrupt:
+        finished.append(median_run(done))
+        raise
+    return median_run(done)
 
 
 def _spec(engine: str | EngineSpec) -> EngineSpec:
@@ -391,6 +350,10 @@ def run_one(
             stdin=subprocess.DEVNULL,
             stdout=sys.stderr.fileno() if process.has_fileno(sys.stderr) else subprocess.DEVNULL,
             pass_fds=(write_end,),
+            # A group of its own: a Ctrl-C at the terminal is compare's to handle (it kills
+            # the run); reaching a run still starting, it printed the interpreter's
+            # traceback ("Fatal Python error: init_import_site") on the user's terminal.
+            process_group=0,
         )
     except BaseException:
         os.close(read_end)
@@ -404,9 +367,11 @@ def run_one(
         )
         if killed:
             peak = process.peak_megabytes(child.pid)  # the last moment it can be read
-            child.kill()
+            # Not ``child.kill()``: it polls first, and a child that has just ended is then
+            # reaped by Popen, and our ``wait4`` below fails ("No child processes").
+            os.kill(child.pid, signal.SIGKILL)
     except BaseException:  # Ctrl-C in the parent: take the child down too
-        child.kill()
+        os.kill(child.pid, signal.SIGKILL)  # unreaped, so the pid is still ours
         os.wait4(child.pid, 0)
         child.returncode = -signal.SIGKILL
         raise
@@ -492,18 +457,26 @@ def mark_agreement(runs: Sequence[Run]) -> None:
                 run.agrees = same
 
 
-def as_answer(runs: Sequence[Run], settings: dict[str, Any]) -> Answer:
+def as_answer(runs: Sequence[Run], settings: dict[str, Any], *, complete: bool = True) -> Answer:
     """The comparison as one ``Answer``: its value the runs (as flat records), the outcome
     ``disagree`` when two finished runs at one n found different numbers of solutions.
 
     A comparison whose runs hit their time limit is still complete: each such run is
-    a measurement (``status`` ``timeout``, its figure in ``lower_bound``).
+    a measurement (``status`` ``timeout``, its figure in ``lower_bound``). One that
+    Ctrl-C stopped (``complete=False``) keeps its finished runs as ``partial``, the
+    reason ``stopped``.
     """
+    records = [run.as_dict() for run in runs]
+    if not complete:
+        details = {"settings": settings}
+        return Answer(
+            "compare", None, complete=False, partial=records, reason=STOPPED, details=details
+        )
     disagree = any(run.agrees is False for run in runs)
     return Answer(
         "compare",
         None,
-        [run.as_dict() for run in runs],
+        records,
         outcome=DISAGREE if disagree else ANSWER,
         details={"settings": settings},
     )

@@ -119,8 +119,15 @@ def _run(job: dict[str, Any], started: float, spawned: float, out: Any) -> dict[
         return {**known, "status": ERROR, "message": f"{type(error).__name__}: {error}"}
     stats = {} if result.stats is None else result.stats.as_dict()  # the call's own
     stats["solutions"] = solutions  # what the task gave: first is 0 or 1, whatever was streamed
+    # Starting worker processes is start-up, not solving: apart from the solve time.
+    pool_start = stats.get("pool_start")
+    if pool_start is not None:
+        known["pool_start"] = round(pool_start, 6)
+        known["wall_time"] = round(max(0.0, known["wall_time"] - pool_start), 6)
+    method = (stats.get("extra") or {}).get("method")
     return {
         **known,
+        "method": "" if method is None else str(method),
         "status": OK if result.complete else TIMEOUT,
         "message": "" if result.complete else "stopped at its time limit",
         "stats": stats,

@@ -20,6 +20,7 @@ from typing import Any
 from rich.table import Table
 
 from cp_queens.compare import OK, TIMEOUT, Run, as_answer
+from cp_queens.compare.style import Style, style
 from cp_queens.errors import CpQueensError
 from cp_queens.output import whole_file, write_text_whole
 
@@ -29,8 +30,13 @@ CSV_FIELDS = [
     "n",
     "task",
     "status",
+    "method",
     "wall_time",
+    "wall_time_min",
+    "wall_time_max",
+    "repeats",
     "model_time",
+    "pool_start",
     "startup_time",
     "peak_rss_mb",
     "baseline_rss_mb",
@@ -77,9 +83,12 @@ def table(
 ) -> Table:
     """One row per run, in the order they ran.
 
+    ``engine`` names the method when the engine says one (``cpsat (fast)``).
     ``solve s`` is the task once the engine was ready (``model s`` of it building the
-    model), ``start-up s`` what the run's process took to get there (Python,
-    ``cp_queens``, the engine's libraries), apart.
+    model), the median of the cell's repeats, and ``spread s`` their fastest and slowest
+    (when a cell ran more than once); ``start-up s`` what the run's process took to get
+    there (Python, ``cp_queens``, the engine's libraries), apart, and ``pool s`` what the
+    task spent starting worker processes (when one did), apart from the solve too.
     ``branches`` are the search nodes (queens placed by the backtrackers and by
     ``propagate``, CP-SAT's branches), ``conflicts`` the dead ends; a ``pruned``
     column (values crossed out by propagation, the engine's ``propagations``) appears
@@ -88,16 +97,20 @@ def table(
     """
     propagations = any("propagations" in run.extra for run in runs)
     notes = any(run.message for run in runs)
+    repeated = any(run.repeats > 1 for run in runs)
+    pools = any(run.pool_start is not None for run in runs)
     cells: dict[str, list[str]] = {
-        "engine": [run.engine for run in runs],
+        "engine": [run.label for run in runs],
         "family": [SHORT_FAMILIES.get(run.family, run.family) for run in runs],
         "n": [str(run.n) for run in runs],
         "status": [
             run.status if run.status == OK else f"[yellow]{run.status}[/yellow]" for run in runs
         ],
         "solve s": [_number(run.wall_time, "{:.3f}") for run in runs],
+        "spread s": [_spread(run) for run in runs],
         "model s": [_number(run.model_time, "{:.3f}") for run in runs],
         "start-up s": [_number(run.startup_time, "{:.2f}") for run in runs],
+        "pool s": [_number(run.pool_start, "{:.2f}") for run in runs],
         "peak MiB": [_number(run.peak_rss_mb, "{:.0f}") for run in runs],
         # a run cut short shows what it found as a bound, never as the answer
         "solutions": [
@@ -112,18 +125,25 @@ def table(
     # Engines that propagate (``propagate``) also say how many values they crossed out.
     if propagations:
         cells["pruned"] = [_number(run.extra.get("propagations"), "{:,}") for run in runs]
+    if not repeated:
+        del cells["spread s"]
+    if not pools:
+        del cells["pool s"]
     cells["agrees"] = [{True: "yes", False: "[red]NO[/red]", None: ""}[run.agrees] for run in runs]
     if notes:
         cells["note"] = [run.message for run in runs]
     if columns is not None:
-        unknown = [heading for heading in columns if heading not in cells and heading != "pruned"]
+        optional = ("pruned", "spread s", "pool s")
+        unknown = [
+            heading for heading in columns if heading not in cells and heading not in optional
+        ]
         if unknown:
             raise ValueError(f"table: no column {', '.join(map(repr, unknown))}")
         cells = {heading: column for heading, column in cells.items() if heading in columns}
     grid = Table(title=title)
     # The engine's label is what a reader looks for: it keeps its width, and the family
     # and the note wrap onto more lines when the terminal is narrow.
-    widest = max((len(run.engine) for run in runs), default=6)
+    widest = max((len(run.label) for run in runs), default=6)
     wraps = ("note",)
     for heading in cells:
         grid.add_column(
@@ -142,6 +162,13 @@ def table(
 
 def _number(value: float | int | None, form: str) -> str:
     return "" if value is None else form.format(value)
+
+
+def _spread(run: Run) -> str:
+    """The fastest and the slowest repeat of a cell run more than once."""
+    if run.repeats < 2 or run.wall_time_min is None or run.wall_time_max is None:
+        return ""
+    return f"{run.wall_time_min:.3f}-{run.wall_time_max:.3f}"
 
 
 def _evenly_spread(sizes: Sequence[int]) -> bool:
@@ -166,10 +193,13 @@ def write_csv(runs: Sequence[Run], path: Path) -> None:
             writer.writerow({key: "" if row[key] is None else row[key] for key in CSV_FIELDS})
 
 
-def write_json(runs: Sequence[Run], path: Path, settings: dict[str, Any]) -> None:
+def write_json(
+    runs: Sequence[Run], path: Path, settings: dict[str, Any], *, complete: bool = True
+) -> None:
     """The runs plus how and where they were measured: the ``compare`` answer's JSON
-    document (``cp_queens/answer.schema.json``), what ``compare --format json`` prints."""
-    document = as_answer(runs, settings).to_json()
+    document (``cp_queens/answer.schema.json``), what ``compare --format json`` prints
+    (``complete``: false when Ctrl-C stopped the comparison)."""
+    document = as_answer(runs, settings, complete=complete).to_json()
     write_text_whole(path, json.dumps(document, indent=2, default=str) + "\n")
 
 
@@ -185,6 +215,7 @@ STARTUP_PARTS = {
     "python": "Python starts",
     "cp_queens": "cp_queens loads",
     "engine": "the engine and its solver load (its colour)",
+    "pool": "its worker processes start, in the task (hatched)",
 }
 
 
@@ -257,37 +288,22 @@ def plot(
 def _lines(
     axes: Any, runs: Sequence[Run], names: Sequence[str], time_limit: float, metric: str
 ) -> dict[str, str]:
-    """One line per engine on ``axes``; returns each engine's colour."""
+    """One line per engine and method on ``axes`` (each engine in its own colour and
+    marker, ``style``; a second method of one engine dashed), with error bars from the
+    fastest to the slowest repeat of a cell; returns each engine's colour."""
     colours: dict[str, str] = {}
     marked_timeout = False
     for name in names:
         mine = [run for run in runs if run.engine == name]
-        done = [run for run in mine if run.status == OK and getattr(run, metric) is not None]
-        late = [run for run in mine if run.status == TIMEOUT]
-        if metric != "wall_time":
-            late = [run for run in late if getattr(run, metric)]
-        if not done and not late:
-            continue  # cannot do this task, or never ran
-        floor = 1e-5 if metric == "wall_time" else 0.5  # log scale: keep zeros visible
-        (line,) = axes.plot(
-            [run.n for run in done],
-            [max(getattr(run, metric) or 0.0, floor) for run in done],
-            marker="o",
-            markersize=4,
-            label=f"{name} ({mine[0].family})" if mine[0].family else name,
-        )
-        colours[name] = line.get_color()
-        if late:
-            axes.plot(
-                [run.n for run in late],
-                [time_limit if metric == "wall_time" else getattr(run, metric) for run in late],
-                linestyle="none",
-                marker="x",
-                markersize=9,
-                markeredgewidth=2,
-                color=line.get_color(),
-            )
-            marked_timeout = True
+        look = style(name)
+        methods = list(dict.fromkeys(run.method for run in mine if run.status in (OK, TIMEOUT)))
+        for index, method in enumerate(methods or [""]):
+            drawn = _line(axes, [run for run in mine if run.method == method], look, metric, index)
+            marked_timeout |= _timeouts(axes, mine, method, look, time_limit, metric)
+            if drawn:
+                colours[name] = look.colour
+        if any(run.status == TIMEOUT for run in mine):
+            colours[name] = look.colour
     if metric == "wall_time":
         axes.axhline(time_limit, color="grey", linestyle=":", linewidth=1)
     if marked_timeout:  # one legend entry for all timeouts, in neutral black
@@ -296,13 +312,74 @@ def _lines(
     return colours
 
 
+def _line(axes: Any, mine: Sequence[Run], look: Style, metric: str, index: int) -> bool:
+    """The finished runs of one engine and method; whether there were any."""
+    done = [run for run in mine if run.status == OK and getattr(run, metric) is not None]
+    if not done:
+        return False
+    floor = 1e-5 if metric == "wall_time" else 0.5  # log scale: keep zeros visible
+    values = [max(getattr(run, metric) or 0.0, floor) for run in done]
+    first = done[0]
+    said = "; ".join(part for part in (first.method, first.family) if part)
+    label = f"{first.engine} ({said})" if said else first.engine
+    errors = None
+    if metric == "wall_time" and any(run.repeats > 1 for run in done):
+        low = [
+            max(value - max(run.wall_time_min or 0.0, floor), 0.0)
+            for run, value in zip(done, values, strict=True)
+        ]
+        high = [
+            max(max(run.wall_time_max or 0.0, floor) - value, 0.0)
+            for run, value in zip(done, values, strict=True)
+        ]
+        errors = [low, high]
+    axes.errorbar(
+        [run.n for run in done],
+        values,
+        yerr=errors,
+        marker=look.marker,
+        markersize=5,
+        color=look.colour,
+        linestyle="-" if index == 0 else "--",
+        capsize=3 if errors is not None else 0,
+        label=label,
+    )
+    return True
+
+
+def _timeouts(
+    axes: Any, mine: Sequence[Run], method: str, look: Style, time_limit: float, metric: str
+) -> bool:
+    """An ``x`` at the limit (or at what was found) for each run of ``method`` that timed
+    out; whether there was one."""
+    late = [run for run in mine if run.status == TIMEOUT and run.method == method]
+    if metric != "wall_time":
+        late = [run for run in late if getattr(run, metric)]
+    if not late:
+        return False
+    axes.plot(
+        [run.n for run in late],
+        [time_limit if metric == "wall_time" else getattr(run, metric) for run in late],
+        linestyle="none",
+        marker="x",
+        markersize=9,
+        markeredgewidth=2,
+        color=look.colour,
+    )
+    return True
+
+
 def _startups(runs: Sequence[Run], names: Sequence[str]) -> dict[str, dict[str, float]]:
     """Each engine's start-up in parts: the median of its runs, part by part."""
     from statistics import median
 
     found: dict[str, dict[str, float]] = {}
     for name in names:
-        parts = [run.startup for run in runs if run.engine == name and run.startup]
+        parts = [
+            {**run.startup, "pool": run.pool_start or 0.0}
+            for run in runs
+            if run.engine == name and run.startup
+        ]
         if parts:
             found[name] = {key: median(p.get(key, 0.0) for p in parts) for key in STARTUP_PARTS}
     return found
@@ -315,12 +392,19 @@ def _startup_bars(
     names = list(startups)[::-1]
     # A long label (``propagate:consistency=alldiff``) on two lines, so the bars keep room.
     labels = [name.replace(":", ":\n", 1) if len(name) > 16 else name for name in names]
-    shades = ("#c8c8c8", "#8c8c8c", None)  # the engine's own part in its line's colour
+    # the engine's own parts in its line's colour, the pool's hatched
+    shades = ("#c8c8c8", "#8c8c8c", None, None)
+    hatches = (None, None, None, "//")
     left = [0.0] * len(names)
-    for (key, label), shade in zip(STARTUP_PARTS.items(), shades, strict=True):
+    pools = any(startups[name]["pool"] > 0 for name in names)
+    for (key, label), shade, hatch in zip(STARTUP_PARTS.items(), shades, hatches, strict=True):
+        if key == "pool" and not pools:
+            continue
         widths = [startups[name][key] for name in names]
-        colour = [shade or colours.get(name, "#4c72b0") for name in names]
-        axes.barh(labels, widths, left=left, color=colour, edgecolor="white", label=label)
+        colour = [shade or colours.get(name, style(name).colour) for name in names]
+        axes.barh(
+            labels, widths, left=left, color=colour, edgecolor="white", hatch=hatch, label=label
+        )
         left = [a + b for a, b in zip(left, widths, strict=True)]
     for row, total in enumerate(left):
         axes.text(total, row, f" {total:.2f}", va="center", fontsize="small")
@@ -329,13 +413,15 @@ def _startup_bars(
     axes.set_title("start-up, paid once per process", fontsize="medium")
     handles, labels = axes.get_legend_handles_labels()
     # the engine part has one colour per engine: its legend entry in neutral grey
-    handles[-1] = _patch("#555555")
+    handles[2] = _patch("#555555")
+    if pools:
+        handles[3] = _patch("#555555", hatch="//")
     # below the bars, never over them (the figure is saved to fit it)
     axes.legend(handles, labels, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2))
     axes.grid(True, axis="x", alpha=0.3)
 
 
-def _patch(colour: str) -> Any:
+def _patch(colour: str, hatch: str | None = None) -> Any:
     from matplotlib.patches import Patch
 
-    return Patch(color=colour)
+    return Patch(facecolor=colour, edgecolor="white", hatch=hatch)

@@ -41,7 +41,9 @@ from cp_queens.errors import ClusterLostError, CpQueensError
 # Also importable as ``parallel.<name>``: the engines, ``dask`` and ``compare`` use them so.
 from cp_queens.parallel.local import die_with_parent as die_with_parent
 from cp_queens.parallel.local import fork_server as fork_server
-from cp_queens.parallel.local import local_pool, start_method, stop_now
+from cp_queens.parallel.local import local_pool as local_pool
+from cp_queens.parallel.local import start_method, stop_now
+from cp_queens.parallel.local import started_pool as started_pool
 
 if TYPE_CHECKING:
     # Imported where a pool or an executor is used: a count in this process (every
@@ -97,6 +99,9 @@ class RunResult(Generic[Record]):
     restarts: int
     #: Where it ran, for people: "this process", "2 local processes", "Dask cluster at ...".
     where: str
+    #: Seconds spent starting local worker processes before they took work (``None``: no
+    #: pool of ours); start-up, not search: the engines report it as ``Stats.pool_start``.
+    pool_start: float | None = None
 
 
 #: Told after every finished task: (its new records, items done, items in all, items resumed).
@@ -167,10 +172,10 @@ def run(
     if total is None:
         tasks = _told_when_done(tasks, ledger)
     try:
+        pool = _Pool(processes, context, prepare, _module_of(work))
         if local and processes == 1:
             complete = _run_here(tasks, work, clock, ledger)
         else:
-            pool = _Pool(processes, context, prepare, _module_of(work))
             ahead = 4 * processes if local else AHEAD
             watch = None if workers_alive is None else _Watch(workers_alive, lost_timeout)
             complete = _run_on_executor(tasks, work, executor, pool, clock, ledger, ahead, watch)
@@ -183,7 +188,9 @@ def run(
     except _WorkersLost as lost:
         what = f"every worker of the {where or 'executor'} left and none came back within "
         raise _lost(what + f"{lost.seconds:g} s,", len(records), total, checkpoint) from None
-    return RunResult(records, complete, resumed, ledger.restarts, where or "an executor")
+    return RunResult(
+        records, complete, resumed, ledger.restarts, where or "an executor", pool.started
+    )
 
 
 def _tasks(
@@ -370,18 +377,24 @@ class _Watch:
             raise _WorkersLost(self.timeout)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Pool:
-    """How to start the local pool a run owns (and restarts when a worker dies)."""
+    """How to start the local pool a run owns (and restarts when a worker dies), and the
+    seconds its starts took (``started``: ``None`` until one starts)."""
 
     processes: int
     context: multiprocessing.context.BaseContext | None
     prepare: Callable[[], None] | None
     module: str  # the work's, for a fork server to preload
+    started: float | None = None
 
-    def start(self) -> ProcessPoolExecutor:
+    def start(self, clock: Clock | None) -> ProcessPoolExecutor | None:
+        """A pool with every worker started, or ``None`` when ``clock`` ran out first."""
         # Decided at each start: a replacement pool may start while other threads run.
-        return local_pool(self.processes, context=self.context or start_method([self.module]))
+        context = self.context or start_method([self.module])
+        executor, seconds = started_pool(self.processes, clock, context=context)
+        self.started = (self.started or 0.0) + seconds
+        return executor
 
 
 def _run_on_executor(
@@ -403,7 +416,9 @@ def _run_on_executor(
     if own:
         if pool.prepare is not None:
             pool.prepare()
-        executor = pool.start()
+        executor = pool.start(clock)
+        if executor is None:
+            return False  # the clock ran out while the workers started
     assert executor is not None
     flight = _InFlight(executor, work, own, ledger)
     try:
@@ -424,8 +439,8 @@ def _run_on_executor(
                     continue  # nothing finished yet: look at the flag, wait again
                 flight.abandon()
                 return False
-            if flight.collect(finished) or broken:
-                flight.restart(pool)
+            if (flight.collect(finished) or broken) and not flight.restart(pool, clock):
+                return False
     except BaseException:
         if own:
             stop_now(flight.executor)
@@ -495,13 +510,18 @@ class _InFlight:
             self.ledger.record(results)
         return broken
 
-    def restart(self, pool: _Pool) -> None:
-        """A worker died: its pool is unusable. Start a fresh one for the rest."""
+    def restart(self, pool: _Pool, clock: Clock | None) -> bool:
+        """A worker died: its pool is unusable. Start a fresh one for the rest; False when
+        the clock ran out while it started."""
         self.retry.extend(self.pending.values())
         self.pending.clear()
         self.ledger.restarts += 1
         stop_now(self.executor)
-        self.executor = pool.start()
+        fresh = pool.start(clock)
+        if fresh is None:
+            return False
+        self.executor = fresh
+        return True
 
     def abandon(self) -> None:
         """The clock ran out: cancel what waits, and end the work of a pool we own."""

@@ -11,12 +11,17 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+from cp_queens.budget import resolve_workers  # the one rule for workers
 
 if TYPE_CHECKING:
     import multiprocessing.context
     from concurrent.futures import Executor, ProcessPoolExecutor
+
+    from cp_queens.budget import Clock
 
 
 #: Modules a forkserver imports once before it forks any worker; see ``start_method``.
@@ -147,27 +152,136 @@ def local_pool(
     context: multiprocessing.context.BaseContext | None = None,
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
+    arrival: Any = None,
 ) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes (all cores for ``None``) that leave Ctrl-C to us.
 
     Ctrl-C reaches the whole process group; only the parent should react, by
     saving what finished and stopping the workers itself (``stop_now``).
+    ``arrival``: a barrier of the pool's context that every worker can meet once it
+    has started (see ``started_pool``).
     """
     from concurrent.futures import ProcessPoolExecutor
-
-    from cp_queens.budget import resolve_workers  # the one rule for workers
 
     return ProcessPoolExecutor(
         max_workers=resolve_workers(workers),
         mp_context=context or start_method(),
         initializer=_start_worker,
-        initargs=(os.getpid(), initializer, initargs),
+        initargs=(os.getpid(), initializer, initargs, arrival),
     )
 
 
+def started_pool(
+    workers: int | None,
+    clock: Clock | None,
+    *,
+    context: multiprocessing.context.BaseContext | None = None,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> tuple[ProcessPoolExecutor | None, float]:
+    """A local pool whose every worker has started, and the seconds that took; ``None``
+    for the pool when ``clock`` ran out first (its processes are then ended).
+
+    Why wait for them: starting workers is start-up, not solving. A fork costs
+    milliseconds, but with threads alive (OR-Tools has them) workers come from a fork
+    server that imports the solver again: seconds, on a busy machine. Started lazily,
+    that time fell inside the first tasks and was billed as their search, and a time
+    limit shorter than it gave 0 solutions seconds after the limit. Started here, it is
+    timed apart (``Stats.pool_start``) and bounded by the call's clock like the rest.
+    Each worker meets a barrier once it is ready, so the pool must start all of them
+    (a pool that does not fork starts a process only when no worker is idle).
+    """
+    count = resolve_workers(workers)
+    context = context or start_method()
+    begun = time.monotonic()
+    start = _PoolStart(count, context, initializer, initargs, clock)
+    if context.get_start_method() == "fork":
+        start.run()  # forks take milliseconds, and a fork must come from the only thread
+    else:
+        # Asking a fork server for a process waits for it to be up (its imports done):
+        # seconds that no timeout of multiprocessing bounds. A thread waits instead.
+        start.start()
+        start.join(None if clock is None else clock.remaining())
+    return start.outcome(), time.monotonic() - begun
+
+
+class _PoolStart(threading.Thread):
+    """Starts a pool and waits for all its workers; whoever gives up first (this thread
+    when a worker fails, the caller when its clock runs out) ends the pool."""
+
+    def __init__(
+        self,
+        count: int,
+        context: multiprocessing.context.BaseContext,
+        initializer: Callable[..., None] | None,
+        initargs: tuple[Any, ...],
+        clock: Clock | None,
+    ) -> None:
+        super().__init__(name="cp-queens pool start", daemon=True)
+        self.count = count
+        self.context = context
+        self.initializer = initializer
+        self.initargs = initargs
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.pool: ProcessPoolExecutor | None = None
+        self.ready = False
+        self.abandoned = False
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        from concurrent.futures import wait
+
+        try:
+            left = None if self.clock is None else self.clock.remaining()
+            arrival = self.context.Barrier(self.count)
+            self.pool = local_pool(
+                self.count,
+                context=self.context,
+                initializer=self.initializer,
+                initargs=self.initargs,
+                arrival=arrival,
+            )
+            arrived = [self.pool.submit(_arrive, left) for _ in range(self.count)]
+            left = None if self.clock is None else self.clock.remaining()
+            done, waiting = wait(arrived, timeout=left)
+            for future in done:  # a barrier broken by the clock is no error; a lost worker is
+                failed = future.exception()
+                if failed is not None and not isinstance(failed, threading.BrokenBarrierError):
+                    raise failed
+            ready = not waiting and all(future.exception() is None for future in arrived)
+        except BaseException as error:  # handed to the caller
+            self.error, ready = error, False
+        with self.lock:
+            self.ready = ready and not self.abandoned
+        if not self.ready and self.pool is not None:
+            stop_now(self.pool)
+
+    def outcome(self) -> ProcessPoolExecutor | None:
+        """The started pool, or ``None`` (and the pool ended) when it is not ready now."""
+        with self.lock:
+            if not self.ready:
+                self.abandoned = True
+        if not self.ready:
+            if self.pool is not None and not self.is_alive():
+                stop_now(self.pool)
+            if self.error is not None and not self.is_alive():
+                raise self.error  # a worker that could not start, Ctrl-C while starting
+            return None
+        return self.pool
+
+
+#: The barrier a worker of ``started_pool`` meets once it has started.
+_arrival: Any = None
+
+
 def _start_worker(
-    parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+    parent: int,
+    initializer: Callable[..., None] | None,
+    initargs: tuple[Any, ...],
+    arrival: Any = None,
 ) -> None:
+    global _arrival
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # The parent's own SIGTERM handler (Python code, run only between bytecodes) was
     # inherited: inside a compiled kernel it would wait for the chunk to end, minutes.
@@ -175,6 +289,12 @@ def _start_worker(
     die_with_parent(parent)
     if initializer is not None:
         initializer(*initargs)
+    _arrival = arrival
+
+
+def _arrive(timeout: float | None) -> None:
+    """The first task of each worker of ``started_pool``: wait until all have started."""
+    _arrival.wait(timeout)
 
 
 #: ``prctl`` option: the signal a process gets when its parent dies (Linux).

@@ -206,6 +206,7 @@ class CpSatEngine(Engine):
 
         if self._use_fast(problem, call):
             return orbits.stream(problem, self.settings, call, self._workers(call))
+        call.stats.extra["method"] = "plain"  # said either way: ``auto`` switches at FAST_FROM
         with call.building():
             model, decode, settings = self._searched_model(problem, call)
         return runner.stream(model, decode, settings, call.stats)
@@ -215,6 +216,7 @@ class CpSatEngine(Engine):
 
         if self._use_fast(problem, call):
             return self._fast_count(problem, call).total
+        call.stats.extra["method"] = "plain"
         with call.building():
             model, _, settings = self._searched_model(problem, call)
         return runner.count(model, settings, call.stats, call.report)

@@ -345,11 +345,15 @@ def _merge(stats: Stats, outcome: _Outcome, tasks: int, processes: int) -> None:
     stats.conflicts = (stats.conflicts or 0) + outcome.conflicts
     if outcome.status != COMPLETE:
         stats.status = outcome.status
-    extra = stats.extra
-    extra["method"] = "fast"
-    extra["subproblems"] = tasks
-    extra["processes"] = processes
-    extra["enumerated"] = extra.get("enumerated", 0) + outcome.enumerated
+    _named(stats, tasks, processes)
+    stats.extra["enumerated"] = stats.extra.get("enumerated", 0) + outcome.enumerated
+
+
+def _named(stats: Stats, tasks: int, processes: int) -> None:
+    """Say how the call ran, whatever it got done (a pool that never started too)."""
+    stats.extra["method"] = "fast"
+    stats.extra["subproblems"] = tasks
+    stats.extra["processes"] = processes
 
 
 def count_unique(
@@ -378,11 +382,13 @@ def count_unique(
         clock=call.clock,
         context=parallel.start_method([__name__]) if used > 1 else None,
     )
+    call.stats.pool_start = result.pool_start
     total = unique = 0
     for outcome in result.records.values():
         total += outcome.total
         unique += outcome.unique
         _merge(call.stats, outcome, len(prefixes), used)
+    _named(call.stats, len(prefixes), used)
     if not result.complete:
         call.stop_for_time()
     return UniqueCount(total, unique)
@@ -404,7 +410,7 @@ def stream(
             finally:
                 _merge(stats, outcome, len(prefixes), 1)
         return
-    yield from _stream_in_processes(n, prefixes, settings, clock, stats, processes)
+    yield from _stream_in_processes(n, prefixes, settings, call, processes)
 
 
 def _orbit(cols: tuple[int, ...]) -> Iterator[Placement]:
@@ -416,17 +422,24 @@ def _stream_in_processes(
     n: int,
     prefixes: list[tuple[int, ...]],
     settings: runner.SolverSettings,
-    clock: Clock,
-    stats: Stats,
+    call: Call,
     processes: int,
 ) -> Iterator[Placement]:
+    clock, stats = call.clock, call.stats
     context = parallel.start_method([__name__])
     used = min(processes, len(prefixes))
+    _named(stats, len(prefixes), used)
     slots = [context.Queue(maxsize=SLOT_CHUNKS) for _ in range(used)]
     stop = context.Event()
-    pool = parallel.local_pool(
-        used, context=context, initializer=_init_worker, initargs=(slots, stop)
+    pool, stats.pool_start = parallel.started_pool(
+        used, clock, context=context, initializer=_init_worker, initargs=(slots, stop)
     )
+    if pool is None:  # the time limit ran out while the workers started
+        for slot in slots:
+            slot.close()
+            slot.join_thread()
+        call.stop_for_time()
+        return
     futures: dict[int, Future] = {}
 
     def submit(index: int) -> None:

@@ -221,6 +221,7 @@ class FastEngine(Engine):
         stats.extra["subproblems"] = len(result.records)
         stats.branches = sum(part.nodes for part in parts)
         stats.extra["where"] = result.where
+        stats.pool_start = result.pool_start
         if result.resumed:
             stats.extra["resumed"] = result.resumed
         if not result.complete:

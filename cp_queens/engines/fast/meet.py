@@ -226,6 +226,7 @@ def count(problem: Problem, call: Call, *, lost_timeout: float) -> UniqueCount:
     stats.extra["subproblems"] = len(parts)
     stats.branches = sum(part.nodes for part in parts.values())
     stats.extra["where"] = result.where
+    stats.pool_start = result.pool_start
     if result.resumed:
         stats.extra["resumed"] = result.resumed
     total = sum(part.total for part in parts.values())
