@@ -170,7 +170,16 @@ def test_compare_keeps_a_partial_figure_out_of_the_answer_column(capsys) -> None
     # the limit counts from the engine being ready: n = 6 ends in milliseconds, n = 14
     # only burns CPU until the limit (0.2 s: room for a loaded machine, 0.3 s before)
     code, document = document_of(
-        capsys, "compare", "--n", "6,14", "--engines", "reference", "--time-limit", "0.2"
+        capsys,
+        "compare",
+        "--n",
+        "6,14",
+        "--engines",
+        "reference",
+        "--time-limit",
+        "0.2",
+        "--repeat",
+        "1",
     )
     assert code == ExitCode.OK
     finished, stopped = document["value"]

@@ -42,7 +42,7 @@ COMMANDS = {
     "verify": ["verify", "{placements}"],
     "check": ["check", "{placements}"],
     "complete": ["complete", "{board}", "--count", "-e", "reference", "-x", "reference"],
-    "compare": ["compare", "--n", "5,6", "--engines", "reference"],
+    "compare": ["compare", "--n", "5,6", "--engines", "reference", "--repeat", "2"],
     "dominate": ["dominate", "5"],
 }
 

@@ -267,7 +267,20 @@ def test_cli_compare_writes_csv_json_and_plot(tmp_path, capsys) -> None:  # type
     pytest.importorskip("matplotlib")
     out = tmp_path / "R"
     engines_flag = ["--engines", "reference,pyconstraint:solver=recursive"]
-    code = main(["compare", "--n", "4..6", *engines_flag, "--time-limit", "20", "--out", str(out)])
+    code = main(
+        [
+            "compare",
+            "--n",
+            "4..6",
+            *engines_flag,
+            "--time-limit",
+            "20",
+            "--repeat",
+            "1",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "reference" in printed and "pyconstraint:solver=recursive" in printed

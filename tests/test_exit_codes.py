@@ -76,7 +76,7 @@ def board(tmp_path: Path):
         (["enumerate", "6", "--limit", "-1"], ExitCode.BAD_INPUT),
         (["enumerate", "14", "-e", "reference", "--time-limit", "0.05"], ExitCode.TIME_LIMIT),
         # one size: compare runs each (engine, n) in a fresh process, 0.08 s of CPU each
-        (["compare", "--n", "4", "--engines", "reference"], ExitCode.OK),
+        (["compare", "--n", "4", "--engines", "reference", "--repeat", "1"], ExitCode.OK),
         (["compare", "--n", "x"], ExitCode.BAD_INPUT),
     ],
 )
@@ -134,7 +134,7 @@ def test_compare_disagreement(capsys, monkeypatch) -> None:
         return runs
 
     monkeypatch.setattr("cp_queens.compare.compare", lying)
-    check(capsys, ["compare", "--n", "5", "--engines", "reference"], 3, "disagree")
+    check(capsys, ["compare", "--n", "5", "--engines", "reference", "--repeat", "1"], 3, "disagree")
 
 
 @pytest.mark.parametrize(

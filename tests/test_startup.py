@@ -277,7 +277,7 @@ def test_solve_loads_its_engine_and_no_other_command() -> None:
         ["verify", "-", "--n", "8", "--distinct"],
         ["check", "f.jsonl", "--n", "6"],
         ["complete", "b.txt", "--count", "-x", "reference"],
-        ["compare", "--n", "4..6", "--engines", "reference"],
+        ["compare", "--n", "4..6", "--engines", "reference", "--repeat", "1"],
         ["trace", "5", "--engine", "propagate", "--consistency", "arc", "-o", "t.svg"],
         ["grade", "subs", "--n", "1..9", "--rubric", "r.toml", "--jobs", "1", "-q"],
         ["dominate", "8", "--independent", "--model", "mip", "--symmetry", "lex", "-q"],
