@@ -34,11 +34,33 @@ def check(out: str) -> None:
     rows = [line.split() for line in table.splitlines()[1:]]
     assert rows
     for row in rows:
-        nodes = [int(row[i].replace(",", "")) for i in (1, 4, 7, 10)]
+        # A cell is "nodes / fails", or the status of a run that did not finish: a time-out
+        # on a busy machine is a measurement, not a failure (the table says so).
+        cells = _cells(row[1:])
+        assert all(cell in ("timeout", "skipped") for cell in cells if isinstance(cell, str))
+        nodes = [cell for cell in cells if isinstance(cell, int)]
         assert nodes == sorted(nodes, reverse=True)
     assert "every run agrees with the reference: yes" in out
-    heuristic = [line for line in out.splitlines() if line.strip().startswith("n=")]
-    assert heuristic and all(" ok " in line for line in heuristic[:3])
+    lines = [line for line in out.splitlines() if line.strip().startswith("n=")]
+    statuses = [line.split(":", 1)[1].split()[0] for line in lines]  # "  n=   25: ok ..."
+    assert statuses and all(status in ("ok", "timeout") for status in statuses)
+    assert statuses[0] == "ok"  # 25 queens: about 25 nodes, whatever the load
+
+
+def _cells(words: list[str]) -> list[int | str]:
+    """The cells of a row of the nodes table: each level's nodes (an int), or its status."""
+    cells: list[int | str] = []
+    while words:
+        if words[0] in ("timeout", "skipped", "error", "unsupported"):
+            cells.append(words.pop(0))
+        else:  # "nodes", "/", "fails"
+            cells.append(int(words[0].replace(",", "")))
+            del words[:3]
+    return cells
+
+
+def test_a_timed_out_cell_is_data() -> None:
+    assert _cells(["1,024", "/", "3", "timeout", "12", "/", "0"]) == [1024, "timeout", 12]
 
 
 @pytest.mark.slow  # 6 s of CPU: lesson 08 is one of the long lessons (test_examples)
