@@ -357,6 +357,19 @@ class Clock:
         ends = time.monotonic() + seconds
         return Clock(self.started, ends if self._ends is None else min(ends, self._ends))
 
+    def shifted(self, seconds: float) -> Clock:
+        """This clock with its start and its end ``seconds`` later: time spent on what the
+        limit does not cover (loading a solver's library, as ``Engine.prepare`` does
+        before a call's clock starts) is taken out of both.
+
+        Examples:
+            >>> clock = Clock.start(1.0).shifted(5.0)
+            >>> 5.9 < clock.remaining() <= 6.0, clock.elapsed() < -4.9
+            (True, True)
+        """
+        ends = None if self._ends is None else self._ends + seconds
+        return Clock(self.started + seconds, ends)
+
     def extended(self, seconds: float) -> Clock:
         """This clock with ``seconds`` of grace after its end (a limit's enforcer, which
         kills what overran it, waits a little longer than the limit itself)."""
