@@ -113,7 +113,7 @@ def watch(step) -> None:
     print(f"  {step.seconds:8.3f}  {best:>4}  {step.bound:>5}  {gap:>5}".rstrip())
 
 
-result = dominate(n, classic_bound=False, on_step=watch)
+result = dominate(n, model="cp", classic_bound=False, on_step=watch)
 print(f"  {result.size} queens, optimal: {result.optimal}")
 print("  the independent checker says it dominates:", dominates(n, result.queens).ok)
 show(Squares(n, result.queens))  # text in a terminal, a picture in Jupyter
@@ -130,8 +130,8 @@ show(Squares(n, result.queens))  # text in a terminal, a picture in Jupyter
 # %%
 print("\n  n | classic | LP relaxation | optimum | independent")
 for size in range(1, LARGEST + 1):
-    best = dominate(size, symmetry="lex").size
-    independent = dominate(size, symmetry="lex", independent=True).size
+    best = dominate(size, model="cp", symmetry="lex").size
+    independent = dominate(size, model="cp", symmetry="lex", independent=True).size
     print(
         f"{size:>3} | {classic_lower_bound(size):>7} | {lp_bound(size):>13.2f} |"
         f" {best:>7} | {independent:>11}"

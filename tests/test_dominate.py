@@ -180,7 +180,7 @@ def test_the_hint_is_a_set_the_symmetry_breaking_accepts(symmetry: str) -> None:
 
 
 def test_a_constructed_set_on_the_classic_bound_needs_no_search() -> None:
-    result = dominate(4)  # the greedy finds 2 queens; at least 2 are needed
+    result = dominate(4, model="cp")  # the greedy finds 2 queens; at least 2 are needed
     assert result.optimal and result.size == 2
     assert result.statistics["proof"] == "classic bound"
     assert result.statistics["status"] == "NOT_RUN" and result.statistics["branches"] == 0

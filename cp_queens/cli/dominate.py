@@ -14,9 +14,15 @@ from cp_queens.cli._common import (
 )
 from cp_queens.writers import choices
 
-#: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module.
-MODELS = ("cp", "mip")
+#: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module;
+#: the first picks one of the others (``cp_queens.dominate.solve.default_model``).
+MODELS = ("auto", "cp", "mip")
 SYMMETRIES = ("none", "halves", "lex")
+HELP_MODEL = (
+    "auto (default): the model that proves the optimum fastest, mip for plain domination "
+    "on boards up to N = 20, cp for --independent and larger boards (docs/domination.md); "
+    "cp: CP-SAT; mip: the same rows as a set cover, solved by SCIP"
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -33,7 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "memory available is refused at once. Proving the optimum takes minutes from "
         "N = 9 or 10 on (see docs/domination.md). Statistics go to stderr.",
         epilog="examples:\n"
-        "  cp-queens dominate 8 --model mip            5 queens, proven optimal\n"
+        "  cp-queens dominate 8                        5 queens, proven optimal (by SCIP)\n"
         "  cp-queens dominate 8 --independent          5 non-attacking queens\n"
         "  cp-queens dominate 100 --time-limit 5       best set, bound and gap (exit 4)",
     )
@@ -44,8 +50,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--model",
         choices=MODELS,
-        default="cp",
-        help="cp: CP-SAT (default); mip: the same rows as a set cover, solved by SCIP",
+        default="auto",
+        help=HELP_MODEL,
     )
     parser.add_argument(
         "--symmetry",

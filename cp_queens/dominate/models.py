@@ -92,10 +92,14 @@ def images(n: int) -> list[Callable[[int, int], Square]]:
     ]
 
 
+#: The model ``dominate`` picks by itself (``cp_queens.dominate.solve.default_model``).
+AUTO = "auto"
+
+
 def check_options(model: str, symmetry: str) -> None:
     """One clear error for a model or symmetry the module does not know."""
-    if model not in MODELS:
-        raise CpQueensError(f"unknown model '{model}' (choose from {', '.join(MODELS)})")
+    if model not in (AUTO, *MODELS):
+        raise CpQueensError(f"unknown model '{model}' (choose from {', '.join((AUTO, *MODELS))})")
     if symmetry not in SYMMETRIES:
         raise CpQueensError(
             f"unknown symmetry breaking '{symmetry}' (choose from {', '.join(SYMMETRIES)})"
