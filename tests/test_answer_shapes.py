@@ -9,8 +9,8 @@ held here to a **frozen example** of its version (``tests/data/answers/v<VERSION
 - each frozen example is valid against the schema the package ships;
 - the command run today still has every field of its example, each of the same shape
   (an object keeps its fields, a list its items' shape, a number stays a number, ...);
-  new fields are welcome (adding one needs no bump), and ``stats.extra`` is the
-  engine's own business.
+  new fields are welcome (adding one needs no bump), ``null`` for a figure not known
+  is the schema's to allow or refuse, and ``stats.extra`` is the engine's own business.
 
 A frozen example is never edited to fit a new shape: a new shape is a new version.
 Bump ``VERSION`` in ``cp_queens/answer.py`` (and the schema's ``const``), then freeze the
@@ -97,6 +97,8 @@ def changed(frozen: Any, now: Any, where: str = "") -> list[str]:
         return changed(frozen[0], now[0], f"{where}[0]") if frozen and now else []
     if frozen == now or (frozen, now) == ("number", "integer"):  # a whole number is one
         return []
+    if "None" in (frozen, now):  # unknown here, known there: whether a field may be
+        return []  # null is the schema's to say (a figure the engine does not keep)
     return [f"{where}: {frozen}, now {now}"]
 
 

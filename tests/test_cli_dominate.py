@@ -58,10 +58,10 @@ def test_the_default_model_is_the_one_that_proves_fastest_and_says_so(
 def test_the_help_names_the_default_models_bound() -> None:
     """The CLI keeps its choices without importing the solver's module: they must agree."""
     from cp_queens.cli import dominate as cli
-    from cp_queens.dominate import models, solve
+    from cp_queens.dominate import models
 
     assert (models.AUTO, *models.MODELS) == cli.MODELS
-    assert f"up to N = {solve.MIP_UP_TO}," in cli.HELP_MODEL
+    assert f"up to N = {models.MIP_UP_TO}," in cli.HELP_MODEL
 
 
 def test_unicode_board(capsys) -> None:

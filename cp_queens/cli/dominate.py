@@ -15,7 +15,7 @@ from cp_queens.cli._common import (
 from cp_queens.writers import choices
 
 #: Kept here (not imported from cp_queens.dominate) so that --help loads no solver module;
-#: the first picks one of the others (``cp_queens.dominate.solve.default_model``).
+#: the first picks one of the others (``cp_queens.dominate.models.default_model``).
 MODELS = ("auto", "cp", "mip")
 SYMMETRIES = ("none", "halves", "lex")
 HELP_MODEL = (

@@ -92,8 +92,32 @@ def images(n: int) -> list[Callable[[int, int], Square]]:
     ]
 
 
-#: The model ``dominate`` picks by itself (``cp_queens.dominate.solve.default_model``).
+#: The model ``dominate`` picks by itself (``cp_queens.dominate.models.default_model``).
 AUTO = "auto"
+
+
+#: Plain domination up to this n goes to SCIP by default (``default_model``).
+MIP_UP_TO = 20
+
+
+def default_model(n: int, independent: bool) -> str:
+    """The model that proves the optimum fastest, as measured (docs/domination.md, "Which
+    model for which n"; ``benchmarks/dominate.py --per-n``): SCIP (``mip``) for plain
+    domination, CP-SAT (``cp``) for the independent variant and for large boards.
+
+    Plain domination, 45 s a board, load 19 (29 November 2026): SCIP proved n = 8, 9 and
+    10 in 0.9, 1.8 and 5.3 CPU s; CP-SAT without symmetry breaking had not proved n = 8
+    after 7 CPU s (9.1 CPU s for ``dominate 8`` in issue 47). The independent variant:
+    CP-SAT proved n = 6 to 11 in 3.0 CPU s in all, SCIP in 11.6. Beyond n = 11 neither
+    proves an optimum in minutes, and with 10 s both kept the constructed set (n = 12 to
+    50); CP-SAT builds a large board's model in a tenth of SCIP's time (n = 100: 2 s,
+    19 s), so SCIP stops at ``MIP_UP_TO``.
+
+    Examples:
+        >>> default_model(8, False), default_model(8, True), default_model(100, False)
+        ('mip', 'cp', 'cp')
+    """
+    return "mip" if not independent and n <= MIP_UP_TO else "cp"
 
 
 def check_options(model: str, symmetry: str) -> None:
