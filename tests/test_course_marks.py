@@ -22,6 +22,7 @@ from cp_queens.grading.marking.marks import feedback, reason, write_feedback, wr
 from cp_queens.grading.marking.overrides import OverrideError, apply_overrides, read_overrides
 from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import RubricError, load
+from cp_queens.grading.tasks.dominate import DOMINATION_NUMBERS, DominateRow
 from tests.helpers import ROOT, run_cli
 
 ASSIGNMENT = ROOT / "examples" / "assignment"
@@ -116,7 +117,7 @@ def test_a_rubric_has_a_name_and_a_digest_of_every_value(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('task = "count"\n', "task: one of solutions, dominate"),
+        ('task = "count"\n', "task: one of dominate, solutions"),
         ('[credit]\nscheme = "generous"\n', "credit.scheme: one of shares"),
         ("[credit]\nbonus = 1\n", "credit.bonus: unknown"),
         ("[dominate]\nabove_minimum = []\n", "dominate.above_minimum: a list"),
@@ -232,15 +233,15 @@ def test_grading_again_into_a_folder_leaves_no_stale_feedback(tmp_path: Path) ->
 
 def test_the_grader_s_minima_are_the_brute_force_s() -> None:
     for n in range(1, 6):
-        assert tasks.DOMINATION_NUMBERS[n - 1] == len(smallest_dominating_set(n))
+        assert DOMINATION_NUMBERS[n - 1] == len(smallest_dominating_set(n))
 
 
 def test_a_dominating_set_is_marked_by_how_many_queens_above_the_minimum() -> None:
     rubric = load().for_task("dominate")
 
-    def judged(n: int, squares: object) -> tasks.DominateRow:
+    def judged(n: int, squares: object) -> DominateRow:
         row = tasks.judge("dominate", n, squares, tasks.reference("dominate", n))
-        assert isinstance(row, tasks.DominateRow)
+        assert isinstance(row, DominateRow)
         return row
 
     optimum = list(smallest_dominating_set(5))

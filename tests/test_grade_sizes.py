@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from cp_queens.grading import tasks
+from cp_queens.grading.grade import parse_sizes
 from cp_queens.grading.results import GradeError
-from cp_queens.grading.tasks import LARGEST, parse_sizes
 from tests.helpers import run_cli
+
+DOMINATE = tasks.get("dominate").largest
 
 
 @pytest.mark.parametrize(
@@ -22,7 +25,7 @@ def test_sizes_are_read_sorted_and_once(text: str, sizes: list[int]) -> None:
     [
         ("0..4", "solutions", "board size 0: the grader takes 1..12 for task solutions"),
         ("1..13", "solutions", "board size 13: the grader takes 1..12"),
-        (f"{LARGEST['dominate'] + 1}", "dominate", f"takes 1..{LARGEST['dominate']}"),
+        (f"{DOMINATE + 1}", "dominate", f"takes 1..{DOMINATE}"),
         ("9..4", "solutions", "'9..4' is an empty range"),
         ("4-9", "solutions", "cannot read '4-9' in '4-9' (expected e.g. 1..9 or 4,6,8)"),
         ("١٢", "solutions", "cannot read"),  # other scripts' digits, which int() would take

@@ -96,8 +96,7 @@ def judged(source: str, answers: dict[int, list[list[int]]]) -> StudentResult:
         worth = rubric.points_for(n)
         status = row.verdict()
         result.sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
-    causes.settle(result, source)
-    return result
+    return causes.settle(result, source)
 
 
 def run_of(seed: int) -> dict[int, list[list[int]]]:

@@ -17,7 +17,8 @@ from cp_queens.grading import tasks
 from cp_queens.grading.grade import grade, grade_file
 from cp_queens.grading.marking.marks import feedback
 from cp_queens.grading.rubric import load
-from cp_queens.grading.tasks.variants import Variant, VariantError
+from cp_queens.grading.tasks.base import VariantError
+from cp_queens.grading.tasks.variants import Variant
 from tests.helpers import ROOT, run_cli
 
 SEED = "the lecturer's secret"
@@ -89,7 +90,7 @@ def test_a_student_is_graded_against_their_own_instance() -> None:
 def _right_answer(task: str, n: int, instance):  # type: ignore[no-untyped-def]
     if task == "solutions":
         return [list(q) for q in tasks.reference(task, n, instance)]
-    from cp_queens.grading.tasks.variants import smallest_guarding_set
+    from cp_queens.grading.tasks.dominate import smallest_guarding_set
 
     return [list(square) for square in smallest_guarding_set(n, instance.blocked)]
 
@@ -99,7 +100,7 @@ def test_the_minimum_with_holes_is_the_brute_force_s(n: int) -> None:
     """CP-SAT's minimum against every set of 1, 2, ... queens, on three boards with holes."""
     from itertools import combinations
 
-    from cp_queens.grading.tasks.variants import minimum_dominating, unguarded
+    from cp_queens.grading.tasks.dominate import minimum_dominating, unguarded
 
     for student in ("a", "b", "c"):
         holes = frozenset(Variant(SEED).instance("dominate", student, n).blocked)

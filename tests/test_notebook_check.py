@@ -18,7 +18,7 @@ import pytest
 
 from cp_queens.grading.as_graded import check_model
 from cp_queens.grading.grade import grade_file
-from cp_queens.grading.tasks.solutions.causes import GUARD
+from cp_queens.grading.run import GUARD
 from tests.helpers import ROOT
 from tests.hostile import RIGHT
 

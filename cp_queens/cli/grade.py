@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any
 
+import cp_queens.grading.tasks as tasks
 from cp_queens.errors import CpQueensError
 
 #: Where an interrupted run's rows go when a marks.csv is there already.
@@ -55,9 +56,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--task",
-        choices=("solutions", "dominate"),
-        help="what model(n) returns: every solution (solutions), or the squares of queens "
-        "that dominate the board, marked by how few (dominate); default: the rubric's task",
+        choices=tasks.names(),
+        help="the graded task: what model(n) returns and how it is marked (each task is "
+        "described in docs/course-grading.md); default: the rubric's task",
     )
     parser.add_argument(
         "--overrides",
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from cp_queens.cli.exit_codes import ExitCode
-    from cp_queens.grading.grade import grade, grade_file
+    from cp_queens.grading.grade import grade, grade_file, parse_sizes
     from cp_queens.grading.intake.discover import summary
     from cp_queens.grading.intake.roster import place
     from cp_queens.grading.marking.marks import feedback, summary_table, write_feedback, write_marks
@@ -152,7 +153,6 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.grading.rubric import load
     from cp_queens.grading.run import GradingInterrupted
     from cp_queens.grading.sandbox import IsolationError
-    from cp_queens.grading.tasks import parse_sizes
 
     rubric = load(args.rubric).for_task(args.task)
     try:

@@ -27,6 +27,7 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -44,16 +45,53 @@ from cp_queens.grading.rubric import load as load_rubric
 from cp_queens.grading.run import DEFAULT_JOBS, grade_submissions
 from cp_queens.grading.tasks.variants import Variant
 
-#: The largest board graded for the ``solutions`` task: the reference lists every solution
-#: of each size once per class (n = 12: 14,200 solutions, about a second); a submission's
-#: output is judged in full. Other tasks: ``cp_queens.grading.tasks.LARGEST``.
-LARGEST = tasks.LARGEST["solutions"]
+#: One part of a list of board sizes: ``8`` or ``4..9`` (ASCII digits, a few of them: no
+#: board graded has more than two).
+_SIZES = re.compile(r"(?P<low>[0-9]{1,6})(?:\.\.(?P<high>[0-9]{1,6}))?")
+
+
+def parse_sizes(text: str, task: str = "solutions") -> list[int]:
+    """The board sizes to grade from ``"1..9"``, ``"8"`` or ``"4,6,8"`` (ranges
+    inclusive), sorted, each from 1 to the task's largest (``LARGEST``): the grader's own
+    reading, with its own bounds, not a comparison's.
+
+    Examples:
+        >>> parse_sizes("4..6, 9")
+        [4, 5, 6, 9]
+        >>> parse_sizes("1..20")
+        Traceback (most recent call last):
+        ...
+        cp_queens.grading.results.GradeError: board size 20: the grader takes 1..12 for task solutions
+    """  # noqa: E501
+    largest = tasks.get(task).largest
+    sizes: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        match = _SIZES.fullmatch(part)
+        if match is None:
+            raise GradeError(
+                f"cannot read {_short(part)} in {_short(text)} (expected e.g. 1..9 or 4,6,8)"
+            )
+        low = int(match["low"])
+        high = low if match["high"] is None else int(match["high"])
+        if high < low:
+            raise GradeError(f"{_short(part)} is an empty range (the end is below the start)")
+        for n in (low, high):
+            if not 1 <= n <= largest:
+                raise GradeError(f"board size {n}: the grader takes 1..{largest} for task {task}")
+        sizes.update(range(low, high + 1))
+    return sorted(sizes)
+
+
+def _short(text: str) -> str:
+    """``text`` for a one-line message: quoted, cut after 20 characters."""
+    return repr(text) if len(text) <= 24 else f"{text[:20]!r}..."
 
 
 def check_sizes(sizes: Iterable[int], task: str = "solutions") -> list[int]:
     """The board sizes, sorted, each 1..the task's largest."""
     chosen = sorted(set(sizes))
-    largest = tasks.LARGEST[task]
+    largest = tasks.get(task).largest
     if not chosen:
         raise GradeError("no board sizes to grade")
     for n in chosen:

@@ -11,11 +11,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cp_queens.grading.points as points
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.points import Number
+
+
+class Row(Protocol):
+    """What every task's judged row of one size offers the stages after the judge
+    (``cp_queens.grading.tasks``: each task has its own row type)."""
+
+    n: int
+    error: str | None  # model(n) raised, hit a limit, or returned something unusable
+    came_back: str  # what came back, shown, when it was not an answer at all
+
+    @property
+    def expected(self) -> int: ...  # the feedback's reference figure (solutions, minimum)
+
+    @property
+    def ok(self) -> bool: ...
+
+    def verdict(self) -> str: ...
 
 
 class GradeError(CpQueensError):
@@ -30,7 +47,7 @@ class SizeResult:
     status: str
     points: Number  # exact (a Fraction) from the judge; cp_queens.grading.points
     max_points: Number
-    row: Any = None  # the task's judged row (cp_queens.grading.tasks.Row); None: never ran
+    row: Row | None = None  # the task's judged row; None: never ran
     problem: str | None = None  # a limit, a crash, an exception: the reason in words
     cpu_seconds: float | None = None  # CPU of the whole tree while model(n) ran; None: not run
     solver: dict[str, Any] | None = None  # CP-SAT's parameters seen as it solved (the harness)

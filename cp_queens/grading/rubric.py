@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+import cp_queens.grading.tasks as tasks
 from cp_queens.errors import CpQueensError
 from cp_queens.grading.intake.textfile import (
     CONFIG_BYTES,
@@ -36,9 +37,6 @@ DEFAULT = Path(__file__).with_name("rubric.toml")
 class RubricError(CpQueensError):
     """A rubric file that cannot be read or holds a key or value we do not understand."""
 
-
-#: What a submission's ``model(n)`` is asked for (``cp_queens.grading.tasks``).
-TASKS = ("solutions", "dominate")
 
 #: How a size of the ``solutions`` task earns its points (see rubric.toml).
 SCHEMES = ("shares", "penalties", "exact")
@@ -69,8 +67,8 @@ class Rubric:
         """This rubric with its task replaced (``--task``); the digest follows."""
         if task is None or task == self.task:
             return self
-        if task not in TASKS:
-            raise RubricError(f"task {task!r}: unknown (expected {', '.join(TASKS)})")
+        if task not in tasks.names():
+            raise RubricError(f"task {task!r}: unknown (expected {', '.join(tasks.names())})")
         settings = {**self.settings(), "task": task}
         return replace(self, task=task, digest=_digest(settings))
 
@@ -213,8 +211,8 @@ def _judging(settings: dict[str, Any], source: str) -> dict[str, Any]:
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         raise RubricError(f"{source}: name: a line of text (at most 80 characters), got {name!r}")
     task = settings.get("task")
-    if task not in TASKS:
-        raise RubricError(f"{source}: task: one of {', '.join(TASKS)}, got {task!r}")
+    if task not in tasks.names():
+        raise RubricError(f"{source}: task: one of {', '.join(tasks.names())}, got {task!r}")
     credit = _known_keys(
         source, "credit", settings.get("credit", {}), "scheme", "parallel_enumeration"
     )

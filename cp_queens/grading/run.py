@@ -21,10 +21,9 @@ import cp_queens.grading.copies as copies
 import cp_queens.grading.load_errors as load_errors
 import cp_queens.grading.sandbox as sandbox
 import cp_queens.grading.tasks as tasks
-import cp_queens.grading.tasks.solutions.causes as causes
 import cp_queens.grading.tasks.variants as variants
 from cp_queens.grading.intake.discover import Submission
-from cp_queens.grading.results import SizeResult, StudentResult
+from cp_queens.grading.results import Row, SizeResult, StudentResult
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.tasks.variants import Variant
 
@@ -57,7 +56,8 @@ def grade_submissions(
     SIGTERM the running rooms are stopped at once and ``GradingInterrupted`` carries the
     rows graded before it.
     """
-    expected = {n: tasks.reference(rubric.task, n) for n in sizes}
+    task = tasks.get(rubric.task)
+    expected = {n: task.reference(n) for n in sizes}
     stopping = threading.Event()
 
     def judged(submission: Submission) -> StudentResult:
@@ -65,11 +65,11 @@ def grade_submissions(
             result = _run_and_judge(submission, sizes, expected, rubric)
         else:  # the student's own boards: in the source the room runs, and to judge by
             instances = variant.instances(rubric.task, _student_key(submission), sizes)
-            own = {n: tasks.reference(rubric.task, n, instances[n]) for n in sizes}
+            own = {n: task.reference(n, instances[n]) for n in sizes}
             source = submission.source + variants.wrapper(instances)
             mine = dataclasses.replace(submission, source=source)
             result = _run_and_judge(mine, sizes, own, rubric)
-            variants.settle(result, instances, submission.source.count("\n") + 1)
+            result = variants.settle(result, instances, submission.source.count("\n") + 1)
         return result
 
     def one(submission: Submission) -> StudentResult:
@@ -167,8 +167,9 @@ def _run_and_judge(
             submission.refused = f"the grader could not run it: {type(error).__name__}: {error}"
     try:
         result = judge_outcome(submission, outcome, sizes, expected, rubric)
-        causes.settle(result, submission.source, rubric.parallel_deduction)  # named first
-        return result
+        result = _guard_the_check(result, submission.source)
+        # A cause the source shows, named first (the task's own reading of the source).
+        return tasks.get(rubric.task).settle(result, submission.source, rubric)
     except Exception as error:  # a bug of the grader must not cost the class its marks
         problem = f"{type(error).__name__}: {str(error)[:200]}"
         result = judge_outcome(
@@ -213,7 +214,7 @@ def judge_outcome(
     result.student_id = submission.student_id
     result.keys = dict(submission.keys)
     result.entries = list(submission.entries)
-    task = rubric.task
+    graded = tasks.get(rubric.task)
     limits = rubric.limits
     if submission.refused is not None:
         result.notes.append(f"not graded: {submission.refused}")
@@ -269,16 +270,16 @@ def judge_outcome(
         forged = outcome.violations.get(n)
         if forged is not None:
             problem = f"model({n}): {forged}: no points for n={n}"
-            row = tasks.error_row(task, n, expected[n], problem)
+            row = graded.error_row(n, expected[n], problem)
             size = SizeResult(n, "violation", 0.0, worth, row, problem)
         elif message is not None:
-            row = tasks.judge(task, n, _decode_result(message), expected[n])
+            row = graded.judged(n, _decode_result(message), expected[n])
             if message.get("cut"):
                 row.error = (
                     f"model({n}) returned more than the {limits.result_mb} MB the grader reads: "
                     "an endless generator?"
                 )
-            size = SizeResult(n, _status(row), tasks.points(row, worth, rubric), worth, row)
+            size = SizeResult(n, _status(row), graded.points(row, worth, rubric), worth, row)
         elif error is not None:
             text = _explained(str(error.get("error")), submission, limits)
             status = "exit" if "sys.exit" in text else "error"
@@ -293,13 +294,13 @@ def judge_outcome(
                     f"model({n}) used more than {limits.memory_mb} MB of memory (the limit) "
                     f"and got {text}"
                 )
-            row = tasks.error_row(task, n, expected[n], problem)
+            row = graded.error_row(n, expected[n], problem)
             size = SizeResult(n, status, 0.0, worth, row, problem)
         elif ("start", n) in events:
             stopped_at = n
             status, problem = ended
             problem = f"model({n}): {problem}"
-            row = tasks.error_row(task, n, expected[n], problem)
+            row = graded.error_row(n, expected[n], problem)
             size = SizeResult(n, status, 0.0, worth, row, problem)
         else:
             if stopped_at is not None:
@@ -312,6 +313,23 @@ def judge_outcome(
         size.cpu_seconds = outcome.cpu_by_size.get(n)
         size.solver = events.get(("solver", n))
         result.sizes.append(size)
+    return result
+
+
+#: What the grader says of a notebook handed in with its check cell (``check_model``).
+GUARD = (
+    "the grader runs every code cell of a notebook, the check cell too, and the cp_queens "
+    'toolkit is not there: put the check under if __name__ == "__main__": (the '
+    "grader's run is not __main__), or delete the cell before handing in"
+)
+
+
+def _guard_the_check(result: StudentResult, source: str) -> StudentResult:
+    """A file that could not load because it imports the toolkit to check itself: the row
+    with a note saying how to keep the check and hand the file in."""
+    toolkit = any("toolkit is not available" in note for note in result.notes)
+    if toolkit and "check_model" in source and GUARD not in result.notes:
+        return dataclasses.replace(result, notes=[*result.notes, GUARD])
     return result
 
 
@@ -383,7 +401,7 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     )
 
 
-def _status(row: tasks.Row) -> str:
+def _status(row: Row) -> str:
     return "error" if row.error is not None else row.verdict()
 
 

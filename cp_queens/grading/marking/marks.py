@@ -19,13 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import cp_queens.grading.marking.written as written
+import cp_queens.grading.tasks as tasks
 from cp_queens.grading.intake.discover import shown
 from cp_queens.grading.points import Number
 from cp_queens.grading.points import shown as shown_points
 from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import Rubric
-from cp_queens.grading.tasks import DominateRow
-from cp_queens.grading.tasks.solutions.judge import CheckReport, CheckRow
 
 #: How much of a student's printed output the feedback file quotes.
 QUOTED_OUTPUT = 2_000
@@ -146,10 +145,7 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
     if result.instance:  # --variant: the boards this student was graded on
         lines += ["", "Graded on your own boards (rows and columns from 0):", ""]
         lines += [f"- {line}" for line in result.instance]
-    if result.task == "dominate":
-        lines += _dominate_table(result)
-    else:
-        lines += _solutions_table(result)
+    lines += _table(result)
     lines += _measured(result)
     problems = list(result.notes)
     # The same problem at several sizes is told once, with the sizes.
@@ -183,10 +179,8 @@ def feedback(result: StudentResult, rubric: Rubric | None = None) -> str:
     elif result.sizes and not _all_right(result):  # never "all right" beside a lost point
         lines += ["", "## What to look at", ""]
         lines += [f"- n={size.n}: {size.status}" for size in result.sizes if not _right(size)]
-    elif result.sizes and result.task == "dominate":
-        lines += ["", "Every board size is right: dominated by the fewest queens possible."]
     elif result.sizes:
-        lines += ["", "Every board size is right: every solution, each exactly once."]
+        lines += ["", tasks.get(result.task).all_right]
     if result.output:
         quoted = "".join(  # control characters (a terminal's escapes) shown as one mark
             ch if ch.isprintable() or ch in "\n\t" else "\ufffd"
@@ -225,76 +219,27 @@ def _all_right(result: StudentResult) -> bool:
     return all(_right(size) for size in result.sizes)
 
 
-def _solutions_table(result: StudentResult) -> list[str]:
+def _table(result: StudentResult) -> list[str]:
+    """The table of sizes: ``n``, the task's own columns, the status and the points."""
+    task = tasks.get(result.task)
     lines = [
         "",
-        "| n | solutions | you returned | correct | status | points |",
-        "|--:|--:|--:|--:|:--|--:|",
+        "| " + " | ".join(("n", *task.columns, "status", "points")) + " |",
+        "|--:|" + "--:|" * len(task.columns) + ":--|--:|",
     ]
     for size in result.sizes:
-        row = size.row
-        usable = isinstance(row, CheckRow) and row.error is None
-        returned = str(row.returned) if usable and isinstance(row, CheckRow) else _came_back(row)
-        correct = str(row.correct) if usable and isinstance(row, CheckRow) else "-"
-        expected = "-" if row is None else str(row.expected)
+        cells = task.cells(size.row)
         lines.append(
-            f"| {size.n} | {expected} | {returned} | {correct} | {size.status} | "
+            f"| {size.n} | " + "".join(f"{cell} | " for cell in cells) + f"{size.status} | "
             f"{_number(size.points, size.max_points)} of {_number(size.max_points)} |"
         )
     return lines
-
-
-def _dominate_table(result: StudentResult) -> list[str]:
-    lines = [
-        "",
-        "| n | fewest queens possible | your queens | status | points |",
-        "|--:|--:|--:|:--|--:|",
-    ]
-    for size in result.sizes:
-        row = size.row
-        minimum = "-" if row is None else str(row.expected)
-        usable = isinstance(row, DominateRow) and row.error is None
-        queens = str(row.queens) if usable and isinstance(row, DominateRow) else _came_back(row)
-        lines.append(
-            f"| {size.n} | {minimum} | {queens} | {size.status} | "
-            f"{_number(size.points, size.max_points)} of {_number(size.max_points)} |"
-        )
-    return lines
-
-
-def _came_back(row: object) -> str:
-    """The table's cell for an answer that was not one: what came back, as a Markdown cell
-    (``1 (an int)``), or ``-`` when nothing did (it raised, a limit stopped it)."""
-    said = getattr(row, "came_back", "")
-    if not said:
-        return "-"
-    return "`" + said.replace("`", "'").replace("|", "\\|") + "`"
 
 
 def _details(result: StudentResult) -> list[str]:
-    """The findings below the table: each kind of mistake once, boards drawn."""
+    """The findings below the table, the task's: each kind of mistake once, boards drawn."""
     rows = [size.row for size in result.sizes if size.row is not None]
-    if result.task != "dominate":
-        solution_rows = [row for row in rows if isinstance(row, CheckRow)]
-        report = CheckReport("model", solution_rows)
-        return [line for line in report.details() if not line.startswith("error: ")]
-    details = []
-    drawn = False
-    for row in rows:
-        if not isinstance(row, DominateRow) or row.error is not None or row.ok:
-            continue
-        if not row.valid:
-            line = f"n={row.n}: {row.reason}"
-            if row.board is not None and not drawn:  # one board is enough to see the pattern
-                drawn = True
-                line += "\n" + row.board
-            details.append(line)
-        else:
-            details.append(
-                f"n={row.n}: your {row.queens} queens dominate the board; {row.minimum} can "
-                "(OEIS A075458)"
-            )
-    return details
+    return tasks.get(result.task).details(rows)
 
 
 def write_feedback(

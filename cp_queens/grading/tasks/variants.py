@@ -39,93 +39,26 @@ import hmac
 import random
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from cp_queens.errors import CpQueensError
-from cp_queens.problem import Problem
-
-Square = tuple[int, int]
-
-#: What each task's ``model`` is called with under ``--variant`` (the task text says it).
-CALLS = {
-    "solutions": "model(n, queens={row: column, ...}, blocked=[(row, column), ...])",
-    "dominate": "model(n, blocked=[(row, column), ...])",
-}
-
-
-#: The largest board of a variant, per task. A board with holes needs its minimum proven
-#: (CP-SAT): 0.2 s of CPU at n = 7, 1.5 to 4.6 s at n = 8, over 30 s at n = 9 (measured
-#: on the two-core machine these docs were written on, under load).
-LARGEST = {"solutions": 12, "dominate": 8}
+import cp_queens.grading.tasks as tasks
+from cp_queens.grading.results import StudentResult
+from cp_queens.grading.tasks.base import Instance, VariantError
 
 
 def check_sizes(task: str, sizes: Iterable[int]) -> None:
-    """Refuse a board too large for a variant of ``task``, in one line."""
-    largest = LARGEST[task]
+    """Refuse a board too large for a variant of ``task``, or a task without variants,
+    in one line."""
+    largest = tasks.get(task).variant_largest
+    if not largest:
+        raise VariantError(f"task {task} has no variants: every student gets the same boards")
     too_big = [n for n in sizes if n > largest]
     if too_big:
         raise VariantError(
             f"variants of task {task} go up to n = {largest} (a board with holes "
             f"needs its minimum proven), got n = {too_big[0]}"
         )
-
-
-class VariantError(CpQueensError):
-    """A seed that cannot be used (empty, or a file that cannot be read)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Instance:
-    """One student's board of size ``n`` for ``task``: queens given and squares blocked."""
-
-    task: str
-    n: int
-    queens: dict[int, int] = field(default_factory=dict)
-    blocked: tuple[Square, ...] = ()
-
-    def __hash__(self) -> int:
-        return hash((self.task, self.n, tuple(sorted(self.queens.items())), self.blocked))
-
-    def arguments(self) -> dict[str, Any]:
-        """The keyword arguments ``model(n, ...)`` gets: plain data only."""
-        if self.task == "dominate":
-            return {"blocked": [list(square) for square in self.blocked]}
-        return {
-            "queens": dict(sorted(self.queens.items())),
-            "blocked": [list(square) for square in self.blocked],
-        }
-
-    def call(self) -> str:
-        """The call the grader makes for this board, as Python: ``model(6, queens=...)``."""
-        given = ", ".join(
-            f"{key}={[tuple(v) for v in value] if key == 'blocked' else value!r}"
-            for key, value in self.arguments().items()
-        )
-        return f"model({self.n}, {given})"
-
-    def problem(self) -> Problem:
-        """The completion problem of the ``solutions`` task (cp_queens' own ``Problem``)."""
-        return Problem(self.n, fixed=dict(self.queens), blocked=frozenset(self.blocked))
-
-    def describe(self) -> str:
-        """One line: what is given and what is blocked (rows and columns from 0)."""
-        parts = []
-        if self.queens:
-            given = ", ".join(f"({r}, {c})" for r, c in sorted(self.queens.items()))
-            parts.append(f"queens given at {given}")
-        if self.blocked:
-            parts.append("blocked " + ", ".join(f"({r}, {c})" for r, c in self.blocked))
-        return f"n={self.n}: " + ("; ".join(parts) or "the empty board")
-
-    def draw(self) -> str:
-        """The board: ``Q`` a given queen, ``#`` a blocked square, ``.`` a free one."""
-        marks = {square: "#" for square in self.blocked}
-        marks.update({(r, c): "Q" for r, c in self.queens.items()})
-        n = self.n
-        return "\n".join(" ".join(marks.get((r, c), ".") for c in range(n)) for r in range(n))
 
 
 class Variant:
@@ -165,28 +98,7 @@ class Variant:
     def instance(self, task: str, student: str, n: int) -> Instance:
         """``student``'s own board of size ``n`` for ``task``."""
         chance = self._random(task, student.strip(), n)
-        squares = [(r, c) for r in range(n) for c in range(n)]
-        if task == "dominate":
-            count = max(1, n // 2)
-            blocked = tuple(sorted(chance.sample(squares, min(count, len(squares) - 1))))
-            return Instance(task, n, {}, blocked)
-        solutions = _solutions(n)
-        if not solutions:  # n = 2, 3: nothing to complete; a blocked square all the same
-            return Instance(task, n, {}, (chance.choice(squares),))
-        kept = chance.choice(solutions)
-        given_count = 0 if n < 4 else (1 if n < 7 else 2)
-        rows = sorted(chance.sample(range(n), given_count))
-        queens = {row: kept[row] for row in rows}
-        free = [(r, c) for r, c in squares if kept[r] != c and r not in queens]
-        blocked = tuple(sorted(chance.sample(free, min(len(free), n // 3))))
-        return Instance(task, n, queens, blocked)
-
-
-@lru_cache(maxsize=32)
-def _solutions(n: int) -> tuple[tuple[int, ...], ...]:
-    import cp_queens
-
-    return tuple(tuple(p) for p in cp_queens.solutions(n, engine="reference"))
+        return tasks.get(task).instance(chance, n)
 
 
 def wrapper(instances: dict[int, Instance]) -> str:
@@ -203,114 +115,33 @@ def wrapper(instances: dict[int, Instance]) -> str:
     )
 
 
-def guarded(n: int, queen: Square, holes: frozenset[Square]) -> set[Square]:
-    """The squares a queen on ``queen`` occupies or attacks when ``holes`` cut its lines:
-    along each of the eight directions, up to the first hole or the edge."""
-    seen = {queen}
-    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-        r, c = queen[0] + dr, queen[1] + dc
-        while 0 <= r < n and 0 <= c < n and (r, c) not in holes:
-            seen.add((r, c))
-            r, c = r + dr, c + dc
-    return seen
-
-
-def unguarded(n: int, queens: list[Square], holes: frozenset[Square]) -> list[Square]:
-    """The squares (holes aside) that no queen occupies or attacks, row by row."""
-    covered: set[Square] = set()
-    for queen in queens:
-        covered |= guarded(n, queen, holes)
-    return [
-        (r, c) for r in range(n) for c in range(n) if (r, c) not in holes and (r, c) not in covered
-    ]
-
-
-def minimum_dominating(n: int, holes: tuple[Square, ...]) -> int:
-    """The fewest queens that guard every square of the board with ``holes``: CP-SAT,
-    proven optimal (one worker: the same answer on every machine), computed when asked."""
-    return len(smallest_guarding_set(n, holes))
-
-
-def smallest_guarding_set(n: int, holes: Iterable[Square]) -> tuple[Square, ...]:
-    """A smallest set of queens guarding the board with ``holes`` (proven optimal)."""
-    return _smallest(n, tuple(sorted(holes)))
-
-
-@lru_cache(maxsize=4096)
-def _smallest(n: int, holes: tuple[Square, ...]) -> tuple[Square, ...]:
-    from ortools.sat.python import cp_model
-
-    cut = frozenset(holes)
-    squares = [(r, c) for r in range(n) for c in range(n) if (r, c) not in cut]
-    model = cp_model.CpModel()
-    queen = {s: model.new_bool_var(f"q{s}") for s in squares}
-    sees = {s: guarded(n, s, cut) for s in squares}
-    for target in squares:
-        model.add_bool_or([queen[s] for s in squares if target in sees[s]])
-    model.minimize(sum(queen.values()))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = 120.0
-    if solver.solve(model) != cp_model.OPTIMAL:
-        raise VariantError(f"the minimum of a {n} x {n} variant could not be proven in 120 s")
-    return tuple(s for s in squares if solver.value(queen[s]))
-
-
-def check_holes(n: int, queens: list[Square], holes: frozenset[Square]) -> tuple[str, list[Square]]:
-    """Why ``queens`` do not guard the board with ``holes`` ("" when they do), and the
-    squares left unguarded."""
-    seen: set[Square] = set()
-    for row, col in queens:
-        if not (0 <= row < n and 0 <= col < n):
-            return f"queen ({row}, {col}) is off the {n} x {n} board", []
-        if (row, col) in seen:
-            return f"two queens on ({row}, {col})", []
-        if (row, col) in holes:
-            return f"queen ({row}, {col}) stands in a hole (a blocked square)", []
-        seen.add((row, col))
-    left = unguarded(n, queens, holes)
-    if left:
-        first = left[0]
-        return (
-            f"square {first} (row {first[0]}, column {first[1]}) is neither occupied nor "
-            f"attacked (holes cut the lines); {len(left)} square"
-            f"{'s' if len(left) > 1 else ''} in all are not guarded",
-            left,
-        )
-    return "", []
-
-
-def settle(result: Any, instances: dict[int, Instance], lines: int = 0) -> None:
-    """The student's own boards in their feedback, and a model written for the plain task
-    (``model(n)``: "unexpected keyword argument") told how it is called now; a line past
-    the student's ``lines`` (the grader's call, appended) is not named."""
-    result.instance = [
-        f"{instances[n].describe()}: `{instances[n].call()}`" for n in sorted(instances)
-    ]
-    task = next(iter(instances.values())).task if instances else "solutions"
+def settle(result: StudentResult, instances: dict[int, Instance], lines: int = 0) -> StudentResult:
+    """The row with the student's own boards for their feedback, and a model written for
+    the plain task (``model(n)``: "unexpected keyword argument") told how it is called now;
+    a line past the student's ``lines`` (the grader's call, appended) is not named."""
+    call = tasks.get(result.task).variant_call
+    sizes = []
     for size in result.sizes:
         said = size.problem or ""
         if "unexpected keyword argument" in said or "positional argument" in said:
             said = re.sub(r" \(line (\d+)\)", lambda m: "" if int(m[1]) > lines else m[0], said)
-            size.problem = (
-                f"{said} - this assignment gives each student their own board: "
-                f"{CALLS[task]} (see the task text)"
+            size = replace(
+                size,
+                problem=f"{said} - this assignment gives each student their own board: "
+                f"{call} (see the task text)",
             )
+        sizes.append(size)
+    boards = [f"{instances[n].describe()}: `{instances[n].call()}`" for n in sorted(instances)]
+    return replace(result, instance=boards, sizes=sizes)
 
 
 def told(variant: Variant, task: str, student: str, sizes: Iterable[int]) -> str:
     """What the lecturer hands a student (``--show-instance``): the call, and each board."""
-    what = (
-        "returns every completion, each once"
-        if task == "solutions"
-        else "returns the squares of as few queens as possible that occupy or attack "
-        "every square that is not a hole (no queen in a hole, none attacks across one)"
-    )
+    graded = tasks.get(task)
     lines = [
         f"Your own boards (student {student.strip()}, task {task}, variant "
-        f"{variant.fingerprint()}): {CALLS[task]} {what}.",
-        "Rows and columns count from 0; "
-        + ("Q a given queen, # a blocked square." if task == "solutions" else "# a hole."),
+        f"{variant.fingerprint()}): {graded.variant_call} {graded.variant_returns}.",
+        "Rows and columns count from 0; " + graded.variant_legend,
         "",
     ]
     for n in sizes:

@@ -39,13 +39,11 @@ import ast
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cp_queens.grading.points import exact
+from cp_queens.grading.results import StudentResult
 from cp_queens.grading.tasks.solutions.judge import CheckRow
-
-if TYPE_CHECKING:
-    from cp_queens.grading.results import StudentResult
 
 #: The parameters that set CP-SAT's number of workers (the second is the older name).
 WORKER_KEYS = ("num_workers", "num_search_workers")
@@ -226,7 +224,7 @@ def _workers(value: Any, constants: dict[str, int]) -> str | None:
     return None
 
 
-def settle(result: StudentResult, source: str, deduction: float = 0.5) -> None:
+def settle(result: StudentResult, source: str, deduction: float = 0.5) -> StudentResult:
     """The cause, named before any guess from the boards, and marks that do not depend on
     luck. Seen at run time (the harness read CP-SAT's parameters as it solved, however
     they were set: ``child._SolverWatch``), those solves ran on one worker, so the boards
@@ -235,9 +233,6 @@ def settle(result: StudentResult, source: str, deduction: float = 0.5) -> None:
     ``deduction``, whatever came back. Without either, a size that both misses and
     repeats solutions of a model importing OR-Tools gets the cause as its first hint,
     and no symmetry guess. A time limit of the student's own is named too."""
-    _guard_the_check(result, source)
-    if result.task != "solutions":
-        return
     _name_the_time_limit(result, source)
     evidence = find(source)
     seen = [size for size in result.sizes if (size.solver or {}).get("parallel_enumeration")]
@@ -264,9 +259,9 @@ def settle(result: StudentResult, source: str, deduction: float = 0.5) -> None:
                     f"model({size.n}) enumerated with several CP-SAT workers: {_percent(keep)} "
                     "of the size's points, whatever came back (the answer is luck: see above)"
                 )
-        return
+        return result
     if "ortools" not in source:
-        return
+        return result
     for size in result.sizes:
         row = size.row
         if isinstance(row, CheckRow) and row.error is None and row.duplicates and row.missing:
@@ -277,6 +272,7 @@ def settle(result: StudentResult, source: str, deduction: float = 0.5) -> None:
                 "is what CP-SAT gives when it enumerates all solutions on several workers "
                 f"(num_workers or num_search_workers > 1). {POSITION}",
             )
+    return result
 
 
 def _sentence(evidence: Evidence | None, seen: list[Any], deduction: float) -> str:
@@ -338,22 +334,6 @@ def _name_the_time_limit(result: StudentResult, source: str) -> None:
         if isinstance(row, CheckRow) and row.error is None and row.missing and size.solver:
             row.hints = [hint for hint in row.hints if not _symmetry(hint)]
             row.hints.insert(0, f"solutions are missing and {said}")
-
-
-#: What the grader says of a notebook handed in with its check cell (``check_model``).
-GUARD = (
-    "the grader runs every code cell of a notebook, the check cell too, and the cp_queens "
-    'toolkit is not there: put the check under if __name__ == "__main__": (the '
-    "grader's run is not __main__), or delete the cell before handing in"
-)
-
-
-def _guard_the_check(result: StudentResult, source: str) -> None:
-    """A file that could not load because it imports the toolkit to check itself: say how
-    to keep the check and hand the file in."""
-    toolkit = any("toolkit is not available" in note for note in result.notes)
-    if toolkit and "check_model" in source and GUARD not in result.notes:
-        result.notes.append(GUARD)
 
 
 def _symmetry(hint: str) -> bool:

@@ -38,14 +38,8 @@ from html import escape
 from typing import Any
 
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.tasks.solutions.answers import (
-    UnusableOutput,
-    as_columns,
-    describe,
-    is_int,
-    shown,
-    solutions_in,
-)
+from cp_queens.grading.tasks.came_back import UnusableOutput, describe, is_int, shown
+from cp_queens.grading.tasks.solutions.answers import as_columns, solutions_in
 from cp_queens.grading.tasks.solutions.hints import Tally, explain, unique_hints
 from cp_queens.problem import Problem
 from cp_queens.render import text
