@@ -237,3 +237,102 @@ def test_the_course_class_graded_where_it_ships_is_no_copy_of_itself() -> None:
     digest = copies.fingerprint(ada.read_text())
     assert copies.flags(["ada"], [digest], paths=[ada]) == [[]]
     assert copies.flags(["ada"], [digest], paths=[Path("elsewhere/ada.py")]) != [[]]
+
+
+SEED = "edges-seed"
+
+
+def test_a_roster_gets_one_instance_file_each_and_a_student_checks_theirs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from tests.helpers import run_cli
+    from tests.test_grading_variants import COMPLETIONS
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text('Student,ID\n"Lovelace, Ada",201\n"Turing, Alan",202\n', "utf-8")
+    out = tmp_path / "instances"
+    code, said, err = run_cli(
+        capsys, "grade", "--variant", SEED, "--show-instance", "ALL", "--roster", str(roster),
+        "--n", "4..6", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "n = 7, hidden" in said
+    handed = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert handed == ["201.json", "202.json"]
+    record = json.loads((out / "201.json").read_text("utf-8"))
+    assert [board["n"] for board in record["boards"]] == [4, 5, 6] and record["hidden"] == [7]
+    assert all("count" in board and "solutions" not in board for board in record["boards"])
+    model = tmp_path / "model.py"
+    model.write_text(COMPLETIONS, encoding="utf-8")
+    code, text, err = run_cli(capsys, "grade", str(model), "--instance", str(out / "201.json"))
+    assert code == 0, text + err
+    assert "Points: 6 of 6" in text and "n = 7, a board you have not seen" in text
+    # A board whose count is not its own (edited, or another student's) is refused.
+    record["boards"][2]["count"] += 3
+    (out / "201.json").write_text(json.dumps(record), encoding="utf-8")
+    code, _, err = run_cli(capsys, "grade", str(model), "--instance", str(out / "201.json"))
+    assert code == 2 and "not the one handed out" in err
+
+
+def test_answers_pasted_for_the_boards_handed_out_do_not_pass_the_hidden_size(
+    tmp_path: Path,
+) -> None:
+    import cp_queens
+    from cp_queens.grading.grade import grade
+    from cp_queens.grading.tasks.variants import Variant
+
+    variant = Variant(SEED)
+    pasted = {
+        n: [list(q) for q in cp_queens.solutions(variant.instance("solutions", "s1", n).problem())]
+        for n in range(4, 7)
+    }
+    source = f"ANSWERS = {pasted!r}\n\n\ndef model(n, queens=None, blocked=()):\n"
+    source += "    return ANSWERS.get(n, [])\n"
+    mistakes.write(tmp_path / "class", "s1", source)
+    [result] = grade(tmp_path / "class", range(4, 7), variant=variant, isolation=ISOLATION)
+    assert [size.n for size in result.sizes] == [4, 5, 6, 7]
+    assert result.statuses()[:3] == ["ok"] * 3 and result.statuses()[3] != "ok"
+    assert not result.full_marks
+
+
+def test_parallel_enumeration_set_any_way_is_named_and_marked_the_same_every_run(
+    tmp_path: Path,
+) -> None:
+    from cp_queens.grading.marking.marks import feedback
+
+    runs = [_graded(tmp_path / f"run{i}", "parallel_setattr", range(1, 7)) for i in range(2)]
+    assert runs[0].points == runs[1].points == runs[0].max_points / 2
+    text = feedback(runs[0])
+    assert "CP-SAT was asked to enumerate every solution on 8 workers" in text
+    assert "num_workers = 1" in text and "symmetry" not in text
+    assert runs[0].points > _graded(tmp_path / "nodiag", "no_diagonal", range(1, 7)).points
+    for name in ("parallel_text", "parallel_merge"):
+        other = _graded(tmp_path / name, name, range(4, 6))
+        assert other.statuses() == ["parallel enumeration"] * 2, name
+        assert "8 workers" in other.notes[0]
+
+
+def test_a_students_own_time_limit_is_named(tmp_path: Path) -> None:
+    result = _graded(tmp_path, "time_limit", range(4, 6))
+    assert any("max_time_in_seconds = 0.5, line 22" in note for note in result.notes)
+
+
+def test_the_class_summary_tells_the_lecturer_what_is_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import ROOT, run_cli
+
+    key = (ROOT / "examples" / "assignment" / "submissions" / "ada.py").read_text()
+    mistakes.write(tmp_path / "class", "zoe", key)
+    mistakes.write(tmp_path / "class", "bob", mistakes.RIGHT)
+    out = tmp_path / "out"
+    code, said, err = run_cli(
+        capsys, "grade", str(tmp_path / "class"), "--n", "4", "--out", str(out),
+        "--isolation", ISOLATION,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "flagged for the lecturer: zoe: copy: the course's examples/assignment" in said
+    assert "bob:" not in said
+    assert "examples/assignment" not in (out / "feedback" / "zoe.md").read_text("utf-8")

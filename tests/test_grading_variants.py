@@ -207,7 +207,7 @@ def test_with_a_roster_the_board_comes_from_the_roster_id(
     assert code == 0, err
     [text] = [p.read_text("utf-8") for p in (out / "feedback").glob("*.md") if "Lovelace" in p.name]
     assert Variant(SEED).instance("solutions", "201", 7).describe() in text
-    assert "Points: 4 of 4" in text
+    assert "Points: 6 of 6" in text  # n = 6, 7 handed out, n = 8 hidden
 
 
 #: A right model for the variant of the domination task, by brute force (small boards).

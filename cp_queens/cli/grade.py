@@ -126,7 +126,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--show-instance",
         metavar="STUDENT_ID",
         help="with --variant: print that student's boards for --n (to hand to the student) "
-        "and grade nothing",
+        "and grade nothing; ALL with --roster: one instance file per student in --out "
+        "(default instances/), each checked by its student with --instance",
+    )
+    parser.add_argument(
+        "--instance",
+        metavar="FILE",
+        help="grade one FILE on the boards of a student's instance file (from --show-instance "
+        "ALL): a student's own check of a variant; grades the file's sizes",
     )
     parser.set_defaults(run=run)
 
@@ -146,7 +153,13 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.grading.grade import grade, grade_file, parse_sizes
     from cp_queens.grading.intake.discover import summary
     from cp_queens.grading.intake.roster import place
-    from cp_queens.grading.marking.marks import feedback, summary_table, write_feedback, write_marks
+    from cp_queens.grading.marking.marks import (
+        feedback,
+        flagged,
+        summary_table,
+        write_feedback,
+        write_marks,
+    )
     from cp_queens.grading.marking.overrides import apply_overrides, read_for_class
     from cp_queens.grading.points import shown
     from cp_queens.grading.results import StudentResult
@@ -169,12 +182,25 @@ def run(args: argparse.Namespace) -> int:
             )
         variant = variants.Variant.from_option(args.variant)
         variants.check_sizes(rubric.task, sizes)
+        if args.show_instance == "ALL":
+            return _hand_out(args, variant, rubric.task, sizes)
         if args.show_instance is not None:
             print(variants.told(variant, rubric.task, args.show_instance, sizes), end="")
             return 0
+    instance = None
+    if args.instance is not None:
+        from cp_queens.grading.tasks import variants
+
+        if args.variant is not None:
+            raise CpQueensError("--instance: a student's file of boards, instead of --variant")
+        instance = variants.read_instance(args.instance)
+        rubric = rubric.for_task(instance.task)
+        sizes = sorted(instance.boards)
     if args.folder is None:
         raise CpQueensError("FOLDER|FILE: what to grade (a folder of submissions, or one file)")
     one_file = Path(args.folder).is_file()
+    if instance is not None and not one_file:
+        raise CpQueensError("--instance: for one FILE (a student's own check), not a FOLDER")
     if one_file and args.overrides:
         raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
     roster, lms, column = _class_list(args, one_file, rubric)
@@ -200,7 +226,11 @@ def run(args: argparse.Namespace) -> int:
     if one_file:
         try:
             result = grade_file(
-                args.folder, sizes, rubric=rubric, isolation=args.isolation, variant=variant
+                args.folder,
+                sizes,
+                rubric=rubric,
+                isolation=args.isolation,
+                variant=instance if instance is not None else variant,
             )
         except IsolationError as error:
             raise _refused(error) from None
@@ -265,8 +295,29 @@ def run(args: argparse.Namespace) -> int:
     if any(result.isolation == "none" for result in results):
         title += ", NO SANDBOX (isolation none)"
     screen.print(summary_table(results, title=title))
+    for line in flagged(results):  # the lecturer's, never the students' feedback
+        print(line)
     if not args.quiet:
         print(f"# wrote {out / 'marks.csv'} and {len(results)} files in {out / 'feedback'}")
+    return 0
+
+
+def _hand_out(args: argparse.Namespace, variant: Any, task: str, sizes: list[int]) -> int:
+    """``--show-instance ALL``: one instance file per roster student in ``--out``."""
+    from pathlib import Path
+
+    from cp_queens.grading.intake.roster import read_rosters
+    from cp_queens.grading.tasks import variants
+
+    if not args.roster:
+        raise CpQueensError("--show-instance ALL: needs --roster (whose boards to write)")
+    roster = read_rosters(args.roster)
+    out = Path(args.out if args.out is not None else "instances")
+    written = variants.write_instances(variant, task, [s.id for s in roster.students], sizes, out)
+    if not args.quiet:
+        hidden = variants.hidden_size(task, sizes)
+        also = f"; grading adds n = {hidden}, hidden" if hidden is not None else ""
+        print(f"# wrote {len(written)} instance files in {out} (n = {args.n}{also})")
     return 0
 
 

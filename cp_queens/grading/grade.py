@@ -43,7 +43,7 @@ from cp_queens.grading.results import GradeError, StudentResult
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.rubric import load as load_rubric
 from cp_queens.grading.run import DEFAULT_JOBS, grade_submissions
-from cp_queens.grading.tasks.variants import Variant
+from cp_queens.grading.tasks.variants import InstanceFile, Variant
 
 #: One part of a list of board sizes: ``8`` or ``4..9`` (ASCII digits, a few of them: no
 #: board graded has more than two).
@@ -111,6 +111,7 @@ def grade(
     isolation: str | None = None,
     variant: Variant | None = None,
     variant_ids: dict[str, str] | None = None,
+    hidden: bool = True,
 ) -> list[StudentResult]:
     """Grade every submission in ``folder`` for the board ``sizes``; one result per student.
 
@@ -120,13 +121,16 @@ def grade(
     bubblewrap cannot run, grading with it is refused (``sandbox.IsolationError``, one
     line: why, what to do). ``variant``: each student graded on their own instance
     (``cp_queens.grading.tasks.variants``), by their id in ``variant_ids`` (the roster's, by
-    submission name), else the LMS's, else the submission's name.
+    submission name), else the LMS's, else the submission's name; with ``hidden``, one
+    size more than ``sizes`` is graded (``variants.hidden_size``: the boards handed out
+    are ``sizes``, so answers computed elsewhere and pasted in do not pass).
     """
     rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
     sandbox.check_isolation(rubric.limits.isolation)  # IsolationError: why, what to do
     if variant is not None:
         variants.check_sizes(rubric.task, chosen)
+        chosen = variants.with_hidden(rubric.task, chosen) if hidden else chosen
     submissions = find_submissions(folder, rubric.limits.submission_kb << 10)
     if variant_ids:
         for submission in submissions:
@@ -141,12 +145,17 @@ def grade_file(
     rubric: Rubric | str | Path | None = None,
     task: str | None = None,
     isolation: str | None = None,
-    variant: Variant | None = None,
+    variant: Variant | InstanceFile | None = None,
+    hidden: bool = True,
 ) -> StudentResult:
     """Grade one submission exactly as ``grade`` grades it in a class: ``cp-queens grade FILE``
-    and ``check_model`` give a student the grader's own verdict, not a second opinion."""
+    and ``check_model`` give a student the grader's own verdict, not a second opinion.
+    ``variant`` a lecturer's seed (the hidden size too, as ``grade``) or a student's
+    instance file (``--instance``: its boards, and a note of the size the grader hides)."""
     rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
+    if isinstance(variant, Variant) and hidden:
+        chosen = variants.with_hidden(rubric.task, chosen)
     where = Path(path)
     if not where.is_file() or not is_submission_name(where.name):
         raise GradeError(f"{where}: not a submission (a .py file or a .ipynb notebook)")
@@ -156,6 +165,11 @@ def grade_file(
     if variant is not None:
         variants.check_sizes(rubric.task, chosen)
     [result] = grade_submissions([submission], chosen, rubric, 1, None, variant)
+    if isinstance(variant, InstanceFile) and variant.hidden:
+        result.notes.append(
+            f"the grader also grades n = {', '.join(map(str, variant.hidden))}, a board you "
+            "have not seen: your model must solve the board it is given, not only these"
+        )
     return result
 
 

@@ -25,7 +25,7 @@ import cp_queens.grading.tasks.variants as variants
 from cp_queens.grading.intake.discover import Submission
 from cp_queens.grading.results import Row, SizeResult, StudentResult
 from cp_queens.grading.rubric import Rubric
-from cp_queens.grading.tasks.variants import Variant
+from cp_queens.grading.tasks.variants import Instances
 
 #: How many submissions run at once by default: the grader's machine has its own work too.
 DEFAULT_JOBS = 2
@@ -47,7 +47,7 @@ def grade_submissions(
     rubric: Rubric,
     jobs: int = DEFAULT_JOBS,
     on_done: Callable[[StudentResult], None] | None = None,
-    variant: Variant | None = None,
+    variant: Instances | None = None,
 ) -> list[StudentResult]:
     """Run and judge each submission; the one path of a class, a file and ``check_model``.
 

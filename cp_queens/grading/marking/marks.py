@@ -260,6 +260,19 @@ def write_feedback(
     return written.write_files(folder, texts, replace=replace)
 
 
+def flagged(results: Sequence[StudentResult]) -> list[str]:
+    """The lecturer's lines after the class summary: each copy flagged (``flags``), which
+    no student's feedback shows."""
+    lines = [
+        f"flagged for the lecturer: {result.student}: {flag}"
+        for result in results
+        for flag in result.flags
+    ]
+    if lines:
+        lines.append("(marks.csv's flags column; the feedback says nothing of them)")
+    return lines
+
+
 def summary_table(results: Sequence[StudentResult], title: str = "") -> Any:
     """The class at a glance, a Rich table: points and a mark per size (ok, or what went wrong)."""
     from rich.table import Table

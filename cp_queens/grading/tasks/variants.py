@@ -41,8 +41,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, Protocol
 
 import cp_queens.grading.tasks as tasks
+from cp_queens.errors import CpQueensError
 from cp_queens.grading.results import StudentResult
 from cp_queens.grading.tasks.base import Instance, VariantError
 
@@ -59,6 +61,15 @@ def check_sizes(task: str, sizes: Iterable[int]) -> None:
             f"variants of task {task} go up to n = {largest} (a board with holes "
             f"needs its minimum proven), got n = {too_big[0]}"
         )
+
+
+class Instances(Protocol):
+    """Where a student's boards come from: a ``Variant`` (the lecturer's seed) or an
+    ``InstanceFile`` (the boards handed to one student)."""
+
+    def instances(self, task: str, student: str, sizes: Iterable[int]) -> dict[int, Instance]: ...
+
+    def fingerprint(self) -> str: ...
 
 
 class Variant:
@@ -149,3 +160,152 @@ def told(variant: Variant, task: str, student: str, sizes: Iterable[int]) -> str
         lines += [instance.describe(), *("    " + row for row in instance.draw().splitlines())]
         lines += [f"    {instance.call()}", ""]
     return "\n".join(lines)
+
+
+#: The first line of a student's instance file (``--show-instance ALL``): what it is.
+FORMAT = "cp-queens instance 1"
+
+
+def hidden_size(task: str, sizes: Iterable[int]) -> int | None:
+    """The size graded beyond those handed out (the largest plus one), so that answers
+    computed elsewhere and pasted in do not pass: a model must solve a board its author
+    has not seen. None when the task's largest variant is handed out already."""
+    chosen = list(sizes)
+    if not chosen:
+        return None
+    n = max(chosen) + 1
+    return n if n <= tasks.get(task).variant_largest else None
+
+
+def with_hidden(task: str, sizes: Iterable[int]) -> list[int]:
+    """``sizes`` and the hidden size, where there is room for one."""
+    chosen = sorted(set(sizes))
+    extra = hidden_size(task, chosen)
+    return chosen if extra is None else [*chosen, extra]
+
+
+def count(instance: Instance) -> int:
+    """The public fingerprint of a board: how many completions it has (``solutions``), or
+    the fewest queens that guard it (``dominate``): a count, never an answer."""
+    expected = tasks.get(instance.task).reference(instance.n, instance)
+    return len(expected) if isinstance(expected, list) else int(expected)
+
+
+def instance_record(
+    variant: Variant, task: str, student: str, sizes: Iterable[int]
+) -> dict[str, Any]:
+    """A student's instance file as data: their boards of ``sizes`` with each board's
+    count, the call, the variant's fingerprint, and the told text (``told``)."""
+    chosen = sorted(set(sizes))
+    boards = []
+    for n in chosen:
+        instance = variant.instance(task, student, n)
+        boards.append(
+            {
+                "n": n,
+                "queens": {str(r): c for r, c in sorted(instance.queens.items())},
+                "blocked": [list(square) for square in instance.blocked],
+                "count": count(instance),
+            }
+        )
+    hidden = hidden_size(task, chosen)
+    return {
+        "format": FORMAT,
+        "student": student.strip(),
+        "task": task,
+        "variant": variant.fingerprint(),
+        "call": tasks.get(task).variant_call,
+        "keywords": list(variant.instance(task, student, chosen[0]).keywords) if chosen else [],
+        "hidden": [] if hidden is None else [hidden],
+        "boards": boards,
+        "told": told(variant, task, student, chosen).splitlines(),
+    }
+
+
+def write_instances(
+    variant: Variant, task: str, students: Iterable[str], sizes: Iterable[int], folder: Path
+) -> list[Path]:
+    """One instance file per student in ``folder`` (``ID.json``, the id made a safe file
+    name), to hand out: each student checks their model on it with ``cp-queens grade
+    model.py --instance ID.json``. The paths written."""
+    import json
+
+    from cp_queens.grading.marking.written import file_name, write_files
+
+    chosen = sorted(set(sizes))
+    texts = {
+        file_name(student)[: -len(".md")] + ".json": json.dumps(
+            instance_record(variant, task, student, chosen), indent=1
+        )
+        + "\n"
+        for student in students
+    }
+    return write_files(folder, texts, replace=False)
+
+
+class InstanceFile:
+    """A student's instance file, read and checked (``read_instance``): the boards it
+    hands out, used like a ``Variant`` for the student's own check."""
+
+    def __init__(self, path: Path, record: dict[str, Any], boards: dict[int, Instance]) -> None:
+        self.path, self.record, self.boards = path, record, boards
+        self.task: str = record["task"]
+        self.hidden: list[int] = list(record.get("hidden", []))
+
+    def fingerprint(self) -> str:
+        return str(self.record.get("variant", ""))
+
+    def instances(self, task: str, student: str, sizes: Iterable[int]) -> dict[int, Instance]:
+        """The file's board of each size (whoever is graded: the file is the student's)."""
+        chosen = list(sizes)
+        missing = [n for n in chosen if n not in self.boards]
+        if task != self.task or missing:
+            have = ", ".join(map(str, sorted(self.boards)))
+            raise VariantError(
+                f"{self.path}: an instance of task {self.task} for n = {have}; asked for "
+                f"task {task}, n = {', '.join(map(str, missing or chosen))}"
+            )
+        return {n: self.boards[n] for n in chosen}
+
+
+def read_instance(path: str | Path) -> InstanceFile:
+    """A student's instance file, every board checked against its public count: a file
+    edited by hand (a queen moved, a square unblocked) is refused in one line."""
+    import json
+
+    where = Path(path)
+    try:
+        record = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise VariantError(f"{where}: not an instance file: {error}") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise VariantError(f"{where}: not an instance file (its format is not {FORMAT!r})")
+    task = record.get("task")
+    if task not in tasks.names() or not tasks.get(task).variant_largest:
+        raise VariantError(f"{where}: task {task!r} has no variants here")
+    keywords = tuple(str(key) for key in record.get("keywords") or ("queens", "blocked"))
+    boards: dict[int, Instance] = {}
+    try:
+        for board in record["boards"]:
+            n = int(board["n"])
+            if not 1 <= n <= tasks.get(task).variant_largest:
+                raise ValueError(f"n = {n}")
+            queens = {int(r): int(c) for r, c in board.get("queens", {}).items()}
+            blocked = tuple(sorted((int(r), int(c)) for r, c in board.get("blocked", [])))
+            instance = Instance(task, n, queens, blocked, keywords)
+            if "queens" in keywords:
+                instance.problem()  # a board that is no problem (ProblemError): refused
+            stated = int(board["count"])
+            if count(instance) != stated:
+                raise VariantError(
+                    f"{where}: the board n = {n} is not the one handed out (its count is "
+                    f"{count(instance)}, the file says {stated}): ask for the file again"
+                )
+            boards[n] = instance
+    except VariantError:
+        raise
+    except (KeyError, TypeError, ValueError, CpQueensError) as error:
+        raise VariantError(f"{where}: a board cannot be read: {error}") from None
+    if not boards:
+        raise VariantError(f"{where}: no boards in it")
+    return InstanceFile(where, record, boards)
