@@ -28,6 +28,28 @@ def model(n):
     return found
 """
 
+#: A right model of a variant (``--variant``): every completion of the board it is given.
+COMPLETIONS = """
+def model(n, queens=None, blocked=()):
+    queens = {int(r): int(c) for r, c in (queens or {}).items()}
+    blocked = {tuple(square) for square in blocked}
+    found = []
+
+    def place(q):
+        r = len(q)
+        if r == n:
+            found.append(list(q))
+            return
+        for c in range(n):
+            if queens.get(r, c) != c or (r, c) in blocked:
+                continue
+            if all(c != d and abs(c - d) != r - i for i, d in enumerate(q)):
+                place(q + [c])
+
+    place([])
+    return found
+"""
+
 #: ``return`` inside the loop: the first solution of each size, and no other.
 RETURN_IN_LOOP = """\
 from itertools import permutations

@@ -248,7 +248,6 @@ def test_a_roster_gets_one_instance_file_each_and_a_student_checks_theirs(
     import json
 
     from tests.helpers import run_cli
-    from tests.test_grading_variants import COMPLETIONS
 
     roster = tmp_path / "roster.csv"
     roster.write_text('Student,ID\n"Lovelace, Ada",201\n"Turing, Alan",202\n', "utf-8")
@@ -265,7 +264,7 @@ def test_a_roster_gets_one_instance_file_each_and_a_student_checks_theirs(
     assert [board["n"] for board in record["boards"]] == [4, 5, 6] and record["hidden"] == [7]
     assert all("count" in board and "solutions" not in board for board in record["boards"])
     model = tmp_path / "model.py"
-    model.write_text(COMPLETIONS, encoding="utf-8")
+    model.write_text(mistakes.COMPLETIONS, encoding="utf-8")
     code, text, err = run_cli(capsys, "grade", str(model), "--instance", str(out / "201.json"))
     assert code == 0, text + err
     assert "Points: 6 of 6" in text and "n = 7, a board you have not seen" in text

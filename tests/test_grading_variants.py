@@ -20,33 +20,13 @@ from cp_queens.grading.rubric import load
 from cp_queens.grading.tasks.base import VariantError
 from cp_queens.grading.tasks.variants import Variant
 from tests.helpers import ROOT, run_cli
+from tests.mistakes import COMPLETIONS
 
 SEED = "the lecturer's secret"
 TASKS = ("solutions", "dominate")
 
+
 #: A right model for the variant of the first assignment: every completion, each once.
-COMPLETIONS = """
-def model(n, queens=None, blocked=()):
-    queens = {int(r): int(c) for r, c in (queens or {}).items()}
-    blocked = {tuple(square) for square in blocked}
-    found = []
-
-    def place(q):
-        r = len(q)
-        if r == n:
-            found.append(list(q))
-            return
-        for c in range(n):
-            if queens.get(r, c) != c or (r, c) in blocked:
-                continue
-            if all(c != d and abs(c - d) != r - i for i, d in enumerate(q)):
-                place(q + [c])
-
-    place([])
-    return found
-"""
-
-
 def instances(variant: Variant, task: str, student: str) -> list[object]:
     return [variant.instance(task, student, n) for n in range(4, 9)]
 
