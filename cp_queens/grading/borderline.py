@@ -20,6 +20,7 @@ is measured again once, and then its verdict stands.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from cp_queens.grading.results import StudentResult
 
@@ -79,11 +80,9 @@ def rerun(
             f"class run: {reason}; run again alone: {measured(second)}; "
             f"the {'second' if better is second else 'first'} run counts"
         )
-        better.reruns.append(words)
-        better.notes.insert(
-            0,
+        note = (
             f"near a limit, measured twice: {words} (a verdict at a limit is measured again "
-            "before it costs marks)",
+            "before it costs marks)"
         )
-        kept[index] = better
+        kept[index] = replace(better, reruns=[*better.reruns, words], notes=[note, *better.notes])
     return kept

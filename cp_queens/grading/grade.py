@@ -166,10 +166,11 @@ def grade_file(
         variants.check_sizes(rubric.task, chosen)
     [result] = grade_submissions([submission], chosen, rubric, 1, None, variant)
     if isinstance(variant, InstanceFile) and variant.hidden:
-        result.notes.append(
+        unseen = (
             f"the grader also grades n = {', '.join(map(str, variant.hidden))}, a board you "
             "have not seen: your model must solve the board it is given, not only these"
         )
+        result = dataclasses.replace(result, notes=[*result.notes, unseen])
     return result
 
 

@@ -125,11 +125,14 @@ def _flag_copies(
     students = [result.student for result in results]
     said = copies.flags(students, prints, paths=[s.path for s in submissions])
     nearest = copies.described(students, copies.similarity(sources)) if len(results) > 1 else []
-    for index, result in enumerate(results):
-        result.flags += [f"copy: {what}" for what in said[index]]
-        if nearest:
-            result.nearest = nearest[index]
-    return results
+    return [
+        dataclasses.replace(
+            result,
+            flags=[*result.flags, *(f"copy: {what}" for what in said[index])],
+            nearest=nearest[index] if nearest else result.nearest,
+        )
+        for index, result in enumerate(results)
+    ]
 
 
 def _student_key(submission: Submission) -> str:
