@@ -67,6 +67,8 @@ EXPECTED = {
     16: (14772512, 1846955),
     17: (95815104, 11977939),
     18: (666090624, 83263591),
+    19: (4968057848, 621012754),
+    20: (39029188884, 4878666808),
 }
 
 CFLAGS = ["-O3", "-march=native"]
@@ -259,6 +261,75 @@ def cell(wall: float, cpu: float) -> str:
     return f"{wall:.2f} ({cpu:.2f})"
 
 
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def anchors(args: argparse.Namespace, cli: list[str]) -> int:
+    """``--anchors``: cp-queens (one worker) beside N-Queens-Count-Sol and NQueensFAF (one
+    thread each), interleaved round by round, CPU ratios paired within each round."""
+    import anchors as public
+
+    failed = False
+    with tempfile.TemporaryDirectory() as build_dir:
+        where = Path(build_dir)
+        kluev_tree = public.checkout(args.kluev, public.KLUEV_URL, where, "kluev")
+        faf_tree = public.checkout(args.faf, public.FAF_URL, where, "faf")
+        faf, faf_version = build_faf(str(faf_tree), build_dir)
+        print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+        print(f"machine: {machine()}")
+        print(f"versions: {versions()}")
+        print(
+            f"N-Queens-Count-Sol: {public.commit_of(kluev_tree, args.kluev)}, "
+            "g++ -std=c++20 -O3 -march=native"
+        )
+        print(
+            f"NQueensFAF: {public.commit_of(faf_tree, args.faf)}, {faf_version.split(', ', 1)[-1]}"
+        )
+        run([*cli, "13", "--workers", "1"])  # warm the file cache; not timed
+        print(f"kernels: {kernel_mode()}")
+        print(f"rounds per n: {args.repeat} (the programs in turn, their order rotating)\n")
+        header = ["n", "cp-queens 1w", "Kluev 1t", "FAF 1t", "cp/Kluev cpu", "cp/FAF cpu", "load"]
+        print("CPU seconds per whole process (medians of the rounds); ratios paired per round\n")
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for n in range(args.min_n, args.max_n + 1):
+            kluev = public.build_kluev(kluev_tree, n, where)
+            programs = {
+                "cp": ([*cli, str(n), "--workers", "1"], parse_cli),
+                "kluev": ([str(kluev), "1"], public.parse_kluev),
+            }
+            if n <= args.faf_max_n:
+                programs["faf"] = ([*faf, str(n), "1"], parse_c)
+            times: dict[str, list[float]] = {name: [] for name in programs}
+            started = load()
+            try:
+                for round_ in range(args.repeat):
+                    names = list(programs)
+                    names = names[round_ % len(names) :] + names[: round_ % len(names)]
+                    for name in names:
+                        command, parse = programs[name]
+                        times[name].append(best(1, command, n, parse)[1])
+            except Mismatch as error:
+                print(f"n={n}: {error}")
+                failed = True
+                continue
+            cp, kl = times["cp"], times["kluev"]
+            fa = times.get("faf")
+            row = [str(n), f"{median(cp):.2f}", f"{median(kl):.2f}"]
+            row.append(f"{median(fa):.2f}" if fa else "-")
+            row.append(f"{median([a / b for a, b in zip(cp, kl, strict=True)]):.3f}x")
+            row.append(
+                f"{median([a / b for a, b in zip(cp, fa, strict=True)]):.3f}x" if fa else "-"
+            )
+            row.append(f"{started.split()[0]} -> {load().split()[0]}")
+            print("| " + " | ".join(row) + " |", flush=True)
+        print(f"\nload average at end: {load()}")
+    return 1 if failed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-n", type=int, default=16)
@@ -267,12 +338,25 @@ def main() -> int:
     parser.add_argument("--dask", action="store_true", help="add cp-queens --cluster local:2")
     parser.add_argument("--faf", metavar="DIR", help="a checkout (or git directory) of NQueensFAF")
     parser.add_argument("--no-c", action="store_true", help="leave out the C sym column")
+    parser.add_argument(
+        "--anchors",
+        action="store_true",
+        help="one worker beside N-Queens-Count-Sol and NQueensFAF (cloned unless given)",
+    )
+    parser.add_argument(
+        "--kluev", metavar="DIR", help="a checkout (or git dir) of N-Queens-Count-Sol"
+    )
+    parser.add_argument(
+        "--faf-max-n", type=int, default=18, help="with --anchors: NQueensFAF up to this n"
+    )
     args = parser.parse_args()
     if not set(range(args.min_n, args.max_n + 1)) <= set(EXPECTED):
         raise SystemExit(f"n must be within {min(EXPECTED)}..{max(EXPECTED)} (known counts)")
 
     become_subreaper()
     cli = [sys.executable, "-m", "cp_queens", "count"]
+    if args.anchors:
+        return anchors(args, cli)
     with tempfile.TemporaryDirectory() as build_dir:
         c_sym, compiler = build("c_symmetry.c", build_dir)
         faf, faf_version = build_faf(args.faf, build_dir) if args.faf else (None, "not run")

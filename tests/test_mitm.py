@@ -4,6 +4,7 @@ engine's pieces, checkpoints and stops."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -77,11 +78,60 @@ def test_large_classes_split_and_slice_alike_on_every_path() -> None:
 @needs_c
 @pytest.mark.parametrize("n", [8, 9, 12, pytest.param(13, marks=pytest.mark.slow)])
 def test_each_path_counts_each_piece_as_the_statement(n: int) -> None:
-    for piece in meet.pieces(n, per_middle=3)[1:]:
+    for piece in meet.pieces(n, size=-(-mitm.classes(n) // 3))[1:]:
         expected = mitm.count_range(n, piece.middle, piece.lo, piece.hi)
         for path in PATHS:
             found = C.count_range(n, piece.middle, piece.lo, piece.hi, path)
             assert found[:2] == expected[:2] and found[4] is False
+
+
+@needs_c
+@pytest.mark.parametrize(("n", "middle"), [(12, -1), (13, 3)])
+def test_every_split_counts_a_class_as_the_statement(n: int, middle: int) -> None:
+    # The split on a shared bit (a partition of both sides) starts at 2^24 pairs, which
+    # boards this small never reach: forced from 2^4 .. 2^12 pairs, every path must still
+    # give the statement's pairs (small splits recurse deep, down to a handful of keys).
+    for top in random_tops(n, middle, 4, seed=n * 7 + middle):
+        expected = mitm.count_class(n, middle, top)
+        found = {
+            C.count_class(n, middle, top, path, split)[0] for path in PATHS for split in (4, 8, 12)
+        }
+        assert found == {expected}, hex(top)
+
+
+@needs_c
+def test_a_bad_split_is_refused() -> None:
+    with pytest.raises(ValueError, match="split"):
+        C.count_range(8, -1, 0, 1, -1, 63)
+
+
+def test_pieces_are_sized_per_n_and_per_worker() -> None:
+    # one core: a piece takes about PIECE_SECONDS at most; many workers: enough pieces
+    assert len(meet.pieces(16)) == 2  # the symmetric piece and one range
+    for n in (19, 21, 23):
+        size = meet.piece_size(n, 1)
+        per_piece = meet.seconds(n) * size / mitm.classes(n) / len(mitm.middles(n))
+        assert per_piece <= meet.PIECE_SECONDS * 1.01
+    big = meet.pieces(21, meet.piece_size(21, 1000))
+    assert len(big) - 1 >= meet.PIECES_PER_WORKER * 1000
+    ranks = [(p.middle, p.lo, p.hi) for p in big[1:]]
+    for middle in mitm.middles(21):  # the ranges of a middle cover its classes once
+        spans = sorted((lo, hi) for m, lo, hi in ranks if m == middle)
+        assert spans[0][0] == 0 and spans[-1][1] == mitm.classes(21)
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
+
+
+def test_a_small_count_starts_no_pool() -> None:
+    from cp_queens.budget import Budget
+    from cp_queens.engines.call import Call
+    from cp_queens.stats import Stats
+
+    def asks(n: int, **settings: object) -> int | None:
+        call = Call("count", Problem(n), Stats(), Budget.of(**settings))
+        return meet.default_workers(Problem(n), call)
+
+    assert asks(16) == 1 and asks(16, workers=2) == 2
+    assert asks(19) is None  # every core
 
 
 @needs_c
@@ -174,16 +224,19 @@ def test_an_interrupted_count_resumes_exactly(tmp_path) -> None:
     path = tmp_path / "n15.jsonl"
     engine, budget = engines.build("fast", workers=1, checkpoint=str(path))
     with pytest.raises(parallel.Interrupted) as stopped:
-        engine.count_unique(Problem(15), progress=interrupt_after(20), budget=budget)
+        engine.count_unique(Problem(15), progress=interrupt_after(3), budget=budget)
     saved = path.read_text().splitlines()
     assert json.loads(saved[0])["job"]["method"] == "mitm"
     assert len(saved) - 1 == stopped.value.done > 0
+    # resumed on 2 workers, whose own pieces would be smaller: the file's are kept
+    assert meet.piece_size(15, 2) != meet.piece_size(15, 1)
     again, budget = engines.build("fast", workers=2, checkpoint=str(path))
     answer = again.count_unique(Problem(15), budget=budget)
     assert tuple(answer.value) == (total(15), unique(15))
     assert answer.stats is not None and answer.stats.extra["resumed"] == stopped.value.done
     keys = [json.loads(line)["key"] for line in path.read_text().splitlines()[1:]]
     assert len(keys) == len(set(keys)) == len(meet.pieces(15))
+    assert path.read_text().splitlines()[0] == saved[0]
 
 
 def test_impossible_piece_records_are_named() -> None:

@@ -5,9 +5,10 @@
  * extension, like _kernels.c. The searches release the GIL, and every loop looks at a
  * stop flag (request_stop) often enough that a count ends within milliseconds of it.
  *
- *   count_range(n, middle, lo, hi, path=-1) -> (solutions, representatives, nodes, pairs,
- *                                               stopped)
- *   count_class(n, middle, top, path=-1) -> (pairs, nodes)
+ *   count_range(n, middle, lo, hi, path=-1, split=0) -> (solutions, representatives, nodes,
+ *                                                        pairs, stopped)
+ *   count_class(n, middle, top, path=-1, split=0) -> (pairs, nodes)
+ * (split: joins of at least 2^split pairs split on a shared bit first; 0: the default)
  *   symmetric(n, quarter) -> (boards, nodes, stopped)
  *   request_stop(), clear_stop(), stop_requested() -> bool
  *   PATHS: the paths this CPU can run (0 scalar, 1 AVX2, 2 AVX-512); VARIANT: the chosen one.
@@ -33,9 +34,10 @@ typedef int64_t i64;
 #define BLOCK 2048
 /* Below this many members on the smaller side, pairs are tested one by one. */
 #define DIRECT_BELOW 48
-/* A join of at least this many pairs first splits on its most shared bit, when the pairs
- * that share it are at least 1 / SPLIT_SHARE of the whole (see mitm.py: join). */
-#define SPLIT_FROM ((u64)1 << 22)
+/* A join of at least 2^split pairs first splits on its most shared bit, when the pairs
+ * that share it are at least 1 / SPLIT_SHARE of the whole (see mitm.py: join). The split
+ * is chosen per n by the caller (meet.SPLIT, measured); this one when none is given. */
+#define SPLIT_DEFAULT 24
 #define SPLIT_SHARE 12
 /* Keys of each side sampled to choose the bit to split on. */
 #define SAMPLE 256
@@ -56,10 +58,12 @@ typedef struct Board {
 /* Buffers of one count: the two sides' keys, the block's bitsets and tables. */
 typedef struct Work {
     u64 *a, *b, *sa, *sb; /* the keys, and their compressed copies */
-    i64 cap_a, cap_b, cap_sa, cap_sb;
+    u64 *sp;              /* the keys a partition moves back */
+    i64 cap_a, cap_b, cap_sa, cap_sb, cap_sp;
     int failed; /* out of memory */
     u64 *bits, *rows, *pad;
     u64 pairs;
+    u64 split_from; /* joins of at least this many pairs split first */
 } Work;
 
 /* Room for `count` keys in a scratch buffer; NULL when out of memory. */
@@ -358,8 +362,9 @@ static const char *make_board(Board *board, int n, int middle) {
 static void work_free(Work *work);
 
 /* 0, or -1 (and nothing held) when out of memory. */
-static int work_init(Work *work) {
+static int work_init(Work *work, int split) {
     memset(work, 0, sizeof *work);
+    work->split_from = (u64)1 << split;
     work->bits = malloc(sizeof(u64) * 64 * (BLOCK / 64));
     work->rows = malloc(sizeof(u64) * 8 * 256 * (BLOCK / 64));
     work->pad = malloc(sizeof(u64) * (BLOCK / 64));
@@ -373,6 +378,7 @@ static void work_free(Work *work) {
     free(work->b);
     free(work->sa);
     free(work->sb);
+    free(work->sp);
     free(work->bits);
     free(work->rows);
     free(work->pad);
@@ -455,9 +461,12 @@ static u64 symmetric_search(Sym *s) {
 /* -- Python functions ----------------------------------------------------------------- */
 
 static PyObject *count_range(PyObject *self, PyObject *args) {
-    int n, middle, path = -1;
+    int n, middle, path = -1, split = 0;
     unsigned long long lo, hi;
-    if (!PyArg_ParseTuple(args, "iiKK|i:count_range", &n, &middle, &lo, &hi, &path)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiKK|ii:count_range", &n, &middle, &lo, &hi, &path, &split))
+        return NULL;
+    if (split < 0 || split > 62)
+        return PyErr_Format(PyExc_ValueError, "count_range: split must be 1..62 (0: the default)");
     Board board;
     const char *bad = make_board(&board, n, middle);
     if (bad) return PyErr_Format(PyExc_ValueError, "count_range: %s", bad);
@@ -472,7 +481,7 @@ static PyObject *count_range(PyObject *self, PyObject *args) {
     if (p < 0) return PyErr_Format(PyExc_ValueError, "count_range: path %d is not available", path);
     Quarters *quarters = quarters_for(&board);
     Work work;
-    if (quarters == NULL || work_init(&work) != 0) return PyErr_NoMemory();
+    if (quarters == NULL || work_init(&work, split ? split : SPLIT_DEFAULT) != 0) return PyErr_NoMemory();
     u64 out[4] = {0, 0, 0, 0};
     int status = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -486,9 +495,12 @@ static PyObject *count_range(PyObject *self, PyObject *args) {
 }
 
 static PyObject *count_class(PyObject *self, PyObject *args) {
-    int n, middle, path = -1;
+    int n, middle, path = -1, split = 0;
     unsigned long long top;
-    if (!PyArg_ParseTuple(args, "iiK|i:count_class", &n, &middle, &top, &path)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiK|ii:count_class", &n, &middle, &top, &path, &split))
+        return NULL;
+    if (split < 0 || split > 62)
+        return PyErr_Format(PyExc_ValueError, "count_class: split must be 1..62 (0: the default)");
     Board board;
     const char *bad = make_board(&board, n, middle);
     if (bad) return PyErr_Format(PyExc_ValueError, "count_class: %s", bad);
@@ -500,7 +512,7 @@ static PyObject *count_class(PyObject *self, PyObject *args) {
     if (p < 0) return PyErr_Format(PyExc_ValueError, "count_class: path %d is not available", path);
     Quarters *quarters = quarters_for(&board);
     Work work;
-    if (quarters == NULL || work_init(&work) != 0) return PyErr_NoMemory();
+    if (quarters == NULL || work_init(&work, split ? split : SPLIT_DEFAULT) != 0) return PyErr_NoMemory();
     u64 out[4] = {0, 0, 0, 0};
     int status;
     Py_BEGIN_ALLOW_THREADS
@@ -540,11 +552,11 @@ static PyObject *stop_requested(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"count_range", count_range, METH_VARARGS,
-     "count_range(n, middle, lo, hi, path=-1) -> (solutions, representatives, nodes, pairs, "
-     "stopped): count the class orbits with representatives of rank lo..hi-1 (see "
+     "count_range(n, middle, lo, hi, path=-1, split=0) -> (solutions, representatives, nodes, "
+     "pairs, stopped): count the class orbits with representatives of rank lo..hi-1 (see "
      "mitm.count_range)."},
     {"count_class", count_class, METH_VARARGS,
-     "count_class(n, middle, top, path=-1) -> (pairs, nodes): the solutions whose top rows "
+     "count_class(n, middle, top, path=-1, split=0) -> (pairs, nodes): the solutions whose top rows "
      "use the columns `top` (see mitm.count_class)."},
     {"symmetric", symmetric, METH_VARARGS,
      "symmetric(n, quarter) -> (boards, nodes, stopped): the solutions a half turn (or, with "

@@ -72,21 +72,19 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
 #if MITM_PATH == 2
             __m512i vs = _mm512_set1_epi64((long long)sums), vd = _mm512_set1_epi64((long long)diffs);
             __m512i vk = _mm512_set1_epi64((long long)key1);
-            i64 j = 0;
-            for (; j + 8 <= many; j += 8) {
+            /* Eight partners a step, the last step masked (groups are often small). */
+            for (i64 j = 0; j < many; j += 8) {
+                __mmask8 in = many - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (many - j)) - 1);
                 __m512i hit = _mm512_or_si512(
-                    _mm512_and_si512(vs, _mm512_loadu_si512((const void *)(s2 + j))),
-                    _mm512_and_si512(vd, _mm512_loadu_si512((const void *)(d2 + j))));
-                __mmask8 ok = _mm512_testn_epi64_mask(hit, hit);
-                __m512i keys = _mm512_or_si512(vk, _mm512_loadu_si512((const void *)(key2 + j)));
+                    _mm512_and_si512(vs, _mm512_maskz_loadu_epi64(in, (const void *)(s2 + j))),
+                    _mm512_and_si512(vd, _mm512_maskz_loadu_epi64(in, (const void *)(d2 + j))));
+                __mmask8 ok = _mm512_mask_testn_epi64_mask(in, hit, hit);
+                __m512i keys =
+                    _mm512_or_si512(vk, _mm512_maskz_loadu_epi64(in, (const void *)(key2 + j)));
                 /* Compressed in a register and stored whole (a compressing store to
                  * memory is microcoded on some CPUs); the buffer has 8 spare slots. */
                 _mm512_storeu_si512((void *)(out + found), _mm512_maskz_compress_epi64(ok, keys));
                 found += POPCOUNT((u64)ok);
-            }
-            for (; j < many; j++) {
-                out[found] = key1 | key2[j];
-                found += ((sums & s2[j]) | (diffs & d2[j])) == 0;
             }
 #else
             for (i64 j = 0; j < many; j++) {
@@ -102,18 +100,85 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
     return found;
 }
 
-/* Move the keys with `bit` clear to the front; return how many there are. */
-KINLINE i64 K(partition)(u64 *keys, i64 count, u64 bit) {
-    i64 front = 0;
-    for (i64 i = 0; i < count; i++) {
-        u64 x = keys[i];
-        if ((x & bit) == 0) {
-            keys[i] = keys[front];
-            keys[front++] = x;
-        }
+/* Move the keys with `bit` clear to the front (in their order); return how many there
+ * are. Branch-free (a key's side is a coin toss to the branch predictor): each key is
+ * written to both places, and only the cursor of its own side moves; the keys with the
+ * bit go through `spare` (room for `count`). */
+KINLINE i64 K(partition)(u64 *keys, i64 count, u64 bit, u64 *spare) {
+    i64 front = 0, back = 0, i = 0;
+#if MITM_PATH == 2
+    /* Eight keys a step, each side compressed in a register and stored whole: the
+     * stores reach at most 7 slots past the cursor, keys of this step already loaded
+     * (keys) or spare room (spare has 8 slots more than `count`). */
+    __m512i vbit = _mm512_set1_epi64((long long)bit);
+    for (; i + 8 <= count; i += 8) {
+        __m512i x = _mm512_loadu_si512((const void *)(keys + i));
+        __mmask8 has = _mm512_test_epi64_mask(x, vbit);
+        _mm512_storeu_si512((void *)(keys + front), _mm512_maskz_compress_epi64((__mmask8)~has, x));
+        _mm512_storeu_si512((void *)(spare + back), _mm512_maskz_compress_epi64(has, x));
+        int ones = POPCOUNT((u64)has);
+        front += 8 - ones;
+        back += ones;
     }
+#endif
+    for (; i < count; i++) {
+        u64 x = keys[i];
+        i64 has = (i64)((x & bit) != 0);
+        keys[front] = x;
+        spare[back] = x;
+        front += 1 - has;
+        back += has;
+    }
+    memcpy(keys + front, spare, (size_t)back * sizeof(u64));
     return front;
 }
+
+/* Add to on[j] how many of every `step`-th key have bit j of `common`; how many keys
+ * were looked at. Branch-free: a fixed loop over the bits (AVX-512: eight keys a step,
+ * one vector test per bit). */
+KINLINE i64 K(tally)(const u64 *keys, i64 count, i64 step, u64 common, i64 *on) {
+    i64 seen = 0, i = 0;
+    int top = 64 - __builtin_clzll(common | 1);
+#if MITM_PATH == 2
+    __m512i index = _mm512_set_epi64(7 * step, 6 * step, 5 * step, 4 * step, 3 * step, 2 * step,
+                                     step, 0);
+    for (; i + 7 * step < count; i += 8 * step, seen += 8) {
+        __m512i x = _mm512_and_si512(_mm512_i64gather_epi64(index, (const void *)(keys + i), 8),
+                                     _mm512_set1_epi64((long long)common));
+        for (int j = 0; j < top; j++)
+            on[j] += POPCOUNT((u64)_mm512_test_epi64_mask(x, _mm512_set1_epi64((long long)((u64)1 << j))));
+    }
+#endif
+    for (; i < count; i += step, seen++) {
+        u64 x = keys[i] & common;
+        for (int j = 0; j < top; j++) on[j] += (i64)((x >> j) & 1);
+    }
+    return seen;
+}
+
+#if MITM_PATH == 2
+/* The scan below with the number of chunks known when compiled (each caller passes a
+ * constant): the loops over the chunks unroll, and the popcounts add up in one vector
+ * summed once at the end. */
+KINLINE u64 K(scan_chunks)(const u64 *big, i64 nbig, const u64 *rows, const int chunks, int words,
+                           const u64 *pad) {
+    const i64 table = (i64)256 * words;
+    const int vectors = words / 8;
+    __m512i total = _mm512_setzero_si512();
+    for (i64 i = 0; i < nbig; i++) {
+        u64 x = big[i];
+        const u64 *row[8];
+        for (int c = 0; c < chunks; c++) row[c] = rows + c * table + (i64)((x >> (8 * c)) & 255) * words;
+        for (int v = 0; v < vectors; v++) {
+            __m512i acc = _mm512_loadu_si512((const void *)(pad + 8 * v));
+            for (int c = 0; c < chunks; c++)
+                acc = _mm512_or_si512(acc, _mm512_loadu_si512((const void *)(row[c] + 8 * v)));
+            total = _mm512_add_epi64(total, _mm512_popcnt_epi64(acc));
+        }
+    }
+    return (u64)nbig * (u64)(64 * words) - (u64)_mm512_reduce_add_epi64(total);
+}
+#endif
 
 /* Count the x in `big` whose bits meet none of the block's members: the scan of the
  * bit-sliced join. `rows` holds `chunks` tables of 256 rows of `words` 64-bit words
@@ -124,20 +189,16 @@ KATTR NOINLINE u64 K(scan)(const u64 *big, i64 nbig, const u64 *rows, int chunks
     u64 zeros = 0;
     const i64 table = (i64)256 * words;
 #if MITM_PATH == 2
-    int vectors = words / 8;
-    for (i64 i = 0; i < nbig; i++) {
-        u64 x = big[i];
-        __m512i total = _mm512_setzero_si512();
-        for (int v = 0; v < vectors; v++) {
-            __m512i acc = _mm512_loadu_si512((const void *)(pad + 8 * v));
-            const u64 *base = rows + 8 * v;
-            for (int c = 0; c < chunks; c++) {
-                const u64 *row = base + c * table + (i64)((x >> (8 * c)) & 255) * words;
-                acc = _mm512_or_si512(acc, _mm512_loadu_si512((const void *)row));
-            }
-            total = _mm512_add_epi64(total, _mm512_popcnt_epi64(acc));
-        }
-        zeros += (u64)(64 * words) - (u64)_mm512_reduce_add_epi64(total);
+    (void)table;
+    switch (chunks) {
+    case 1: return K(scan_chunks)(big, nbig, rows, 1, words, pad);
+    case 2: return K(scan_chunks)(big, nbig, rows, 2, words, pad);
+    case 3: return K(scan_chunks)(big, nbig, rows, 3, words, pad);
+    case 4: return K(scan_chunks)(big, nbig, rows, 4, words, pad);
+    case 5: return K(scan_chunks)(big, nbig, rows, 5, words, pad);
+    case 6: return K(scan_chunks)(big, nbig, rows, 6, words, pad);
+    case 7: return K(scan_chunks)(big, nbig, rows, 7, words, pad);
+    default: return K(scan_chunks)(big, nbig, rows, 8, words, pad);
     }
 #elif MITM_PATH == 1
     int vectors = words / 4;
@@ -174,6 +235,30 @@ KATTR NOINLINE u64 K(scan)(const u64 *big, i64 nbig, const u64 *rows, int chunks
     return zeros;
 }
 
+/* The block's members as bitsets, one per key bit: bit i of row j (of `words` words)
+ * is bit j of member i; the rows come zeroed. */
+KINLINE void K(slice)(const u64 *members, i64 count, int width, int words, u64 *bits) {
+#if MITM_PATH == 2
+    /* Eight members a step: one vector test per key bit gives their eight bits of it. */
+    i64 i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m512i keys = _mm512_loadu_si512((const void *)(members + i));
+        unsigned char *at = (unsigned char *)bits + (i >> 3);
+        for (int j = 0; j < width; j++) {
+            __mmask8 have = _mm512_test_epi64_mask(keys, _mm512_set1_epi64((long long)((u64)1 << j)));
+            at[(i64)j * words * 8] = (unsigned char)have;
+        }
+    }
+    for (; i < count; i++)
+        for (int j = 0; j < width; j++)
+            bits[j * words + (i >> 6)] |= ((members[i] >> j) & 1) << (i & 63);
+#else
+    for (i64 i = 0; i < count; i++)
+        for (int j = 0; j < width; j++)
+            bits[j * words + (i >> 6)] |= ((members[i] >> j) & 1) << (i & 63);
+#endif
+}
+
 /* Pairs (a in small, b in big) with a & b == 0, the keys compressed to `width` bits:
  * the small side is cut into blocks of at most BLOCK members, each block bit-sliced
  * into tables, and every key of the big side scans them. */
@@ -187,16 +272,7 @@ KATTR u64 K(sliced)(const u64 *small, i64 nsmall, const u64 *big, i64 nbig, int 
         int words = (int)((members + 511) / 512) * 8;
         u64 *bits = work->bits;  /* one bitset of the block's members per key bit */
         memset(bits, 0, sizeof(u64) * (size_t)(64 * words));
-        for (i64 i = 0; i < members; i++) {
-            u64 x = small[start + i];
-            u64 one = (u64)1 << (i & 63);
-            i64 word = i >> 6;
-            while (x) {
-                int j = CTZ(x);
-                x &= x - 1;
-                bits[j * words + word] |= one;
-            }
-        }
+        K(slice)(small + start, members, width, words, bits);
         u64 *rows = work->rows;
         const i64 table = (i64)256 * words;
         for (int c = 0; c < chunks; c++) {
@@ -256,7 +332,7 @@ KATTR u64 K(join)(u64 *a, i64 na, u64 *b, i64 nb, Work *work) {
     u64 common = any_a & any_b;
     if (common == 0) return (u64)na * (u64)nb;
     u64 product = (u64)na * (u64)nb;
-    if (product >= SPLIT_FROM) {
+    if (product >= work->split_from) {
         /* The bit most likely to be in both members of a pair: pairs having it on both
          * sides never count, so they need not be looked at. Estimated on a sample of
          * each side (SAMPLE keys, evenly spread): exact counts cost more than the
@@ -265,21 +341,8 @@ KATTR u64 K(join)(u64 *a, i64 na, u64 *b, i64 nb, Work *work) {
         memset(on_a, 0, sizeof on_a);
         memset(on_b, 0, sizeof on_b);
         i64 step_a = na > SAMPLE ? na / SAMPLE : 1, step_b = nb > SAMPLE ? nb / SAMPLE : 1;
-        i64 seen_a = 0, seen_b = 0;
-        for (i64 i = 0; i < na; i += step_a, seen_a++) {
-            u64 x = a[i] & common;
-            while (x) {
-                on_a[CTZ(x)]++;
-                x &= x - 1;
-            }
-        }
-        for (i64 i = 0; i < nb; i += step_b, seen_b++) {
-            u64 x = b[i] & common;
-            while (x) {
-                on_b[CTZ(x)]++;
-                x &= x - 1;
-            }
-        }
+        i64 seen_a = K(tally)(a, na, step_a, common, on_a);
+        i64 seen_b = K(tally)(b, nb, step_b, common, on_b);
         int best = -1;
         u64 saved = 0;
         for (int j = 0; j < 64; j++) {
@@ -291,8 +354,13 @@ KATTR u64 K(join)(u64 *a, i64 na, u64 *b, i64 nb, Work *work) {
         }
         if (best >= 0 && saved * SPLIT_SHARE >= (u64)seen_a * (u64)seen_b) {
             u64 bit = (u64)1 << best;
-            i64 a0 = K(partition)(a, na, bit);
-            i64 b0 = K(partition)(b, nb, bit);
+            u64 *spare = scratch(&work->sp, &work->cap_sp, (na > nb ? na : nb) + 8);
+            if (spare == NULL) {
+                work->failed = 1;
+                return 0;
+            }
+            i64 a0 = K(partition)(a, na, bit, spare);
+            i64 b0 = K(partition)(b, nb, bit, spare);
             /* The prefix call first: it reorders only b[0:b0], the full one after. */
             u64 upper = K(join)(a + a0, na - a0, b, b0, work);
             return upper + K(join)(a, a0, b, nb, work);

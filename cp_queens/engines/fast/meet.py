@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -34,9 +35,30 @@ from cp_queens.engines.fast.subproblems import MITM_FROM, RecheckError, check_kn
 if TYPE_CHECKING:
     from cp_queens.problem import Problem
 
-#: Pieces of a count, about: enough for the pool to balance and for a checkpoint to lose
-#: little at a kill (n = 20: some 0.5-2 s of CPU a piece), few enough to cost nothing.
-PIECES = 512
+#: Seconds of one core a piece should take at most (a kill loses at most this much a
+#: worker, and a stop or time limit is seen between pieces by the pool), from the
+#: measured cost per solution below.
+PIECE_SECONDS = 2.0
+#: Pieces per worker, at least: enough for a pool or cluster to balance its workers.
+PIECES_PER_WORKER = 8
+#: No more pieces than this (the coordinator holds them all; n = 24 needs ~700,000).
+MAX_PIECES = 1 << 20
+#: CPU seconds a solution costs the counter on one core (AVX-512 path, this machine's
+#: EPYC), measured per n by benchmarks/mitm_phases.py; beyond, the last one and rising.
+SECONDS_PER_SOLUTION = {
+    14: 3.0e-8, 15: 1.5e-8, 16: 7.5e-9, 17: 1.05e-8, 18: 4.8e-9, 19: 5.0e-9, 20: 4.5e-9,
+}  # fmt: skip
+#: Below this many CPU seconds (estimated) a count runs in this process by default: a
+#: pool's start (~0.2 CPU-s for two workers) and its slices of work cost more than a
+#: second worker saves.
+POOL_FROM_SECONDS = 2.0
+#: Where the join splits on a shared bit first, per n: log2 of the pairs of a join from
+#: which it does (``split`` of the C counter), measured (benchmarks/mitm_phases.py
+#: --splits): a lower split looks at fewer pairs, a higher one at longer lists.
+SPLIT = {16: 24, 17: 24, 18: 24, 19: 24, 20: 24}
+#: The piece size of checkpoints written before pieces were sized per n and worker
+#: count (a fixed 512 pieces), so that they still resume.
+LEGACY_PIECES = 512
 #: The middle value of the piece that counts the symmetric boards.
 SYMMETRIC = -2
 #: The largest class measured per n (halves of one column set, the biggest list a join
@@ -98,19 +120,50 @@ def applies(problem: Problem, force_python: bool) -> bool:
     )
 
 
-def pieces(n: int, per_middle: int | None = None) -> list[Piece]:
-    """The pieces of a count of ``n``: the symmetric one first, then rank ranges.
+def seconds(n: int) -> float:
+    """Estimated CPU seconds of a whole count of ``n`` on one core."""
+    known = max(SECONDS_PER_SOLUTION)
+    each = SECONDS_PER_SOLUTION.get(n) or SECONDS_PER_SOLUTION[known] * 1.2 ** max(0, n - known)
+    return limits.known_or_estimated_total(n) * each
+
+
+def piece_size(n: int, workers: int) -> int:
+    """Classes a piece takes (per middle column): each piece about ``PIECE_SECONDS`` of
+    one core at most, and at least ``PIECES_PER_WORKER`` pieces a worker.
 
     Examples:
-        >>> [p.key for p in pieces(8, per_middle=2)]
+        >>> piece_size(16, 1) == mitm.classes(16)   # a tenth of a second: one piece
+        True
+        >>> mitm.classes(21) // piece_size(21, 1) * len(mitm.middles(21)) >= 700
+        True
+    """
+    ranks = mitm.classes(n)
+    middles = len(mitm.middles(n))
+    wanted = max(
+        math.ceil(seconds(n) / PIECE_SECONDS), PIECES_PER_WORKER * workers if workers > 1 else 1
+    )
+    per_middle = max(1, min(ranks, math.ceil(min(wanted, MAX_PIECES) / middles)))
+    return max(1, math.ceil(ranks / per_middle))
+
+
+def legacy_size(n: int) -> int:
+    """The piece size of a checkpoint written with a fixed ``LEGACY_PIECES`` pieces."""
+    ranks = mitm.classes(n)
+    return max(1, math.ceil(ranks / max(1, LEGACY_PIECES // len(mitm.middles(n)))))
+
+
+def pieces(n: int, size: int | None = None) -> list[Piece]:
+    """The pieces of a count of ``n``, ``size`` classes each (default: for one worker):
+    the symmetric one first, then rank ranges.
+
+    Examples:
+        >>> [p.key for p in pieces(8, size=18)]
         ['mitm:symmetric', 'mitm:-1:0-18', 'mitm:-1:18-35']
     """
     found = [Piece(n, SYMMETRIC)]
-    middles = mitm.middles(n)
     ranks = mitm.classes(n)
-    count = per_middle or max(1, PIECES // len(middles))
-    size = max(1, math.ceil(ranks / count))
-    for middle in middles:
+    size = size or piece_size(n, 1)
+    for middle in mitm.middles(n):
         for lo in range(0, ranks, size):
             found.append(Piece(n, middle, lo, min(ranks, lo + size)))
     return found
@@ -124,7 +177,10 @@ def count_piece(code: Any, piece: Piece) -> MeetPart | None:
         if half[2] or quarter[2]:
             return None
         return MeetPart(0, half[0], quarter[0], half[1] + quarter[1])
-    solutions, _, nodes, _, stopped = code.count_range(piece.n, piece.middle, piece.lo, piece.hi)
+    split = SPLIT.get(piece.n, 0)
+    solutions, _, nodes, _, stopped = code.count_range(
+        piece.n, piece.middle, piece.lo, piece.hi, -1, split
+    )
     return None if stopped else MeetPart(solutions, 0, 0, nodes)
 
 
@@ -180,10 +236,11 @@ def count(problem: Problem, call: Call, *, lost_timeout: float) -> UniqueCount:
     n = problem.n
     stats = call.stats
     budget = call.budget
-    items = pieces(n)
-    workers = where_module.workers(problem, call)
+    workers = default_workers(problem, call)
     here = not budget.elsewhere and workers == 1
-    check_memory(n, parallel.resolve_workers(workers) if not budget.elsewhere else 1)
+    local = parallel.resolve_workers(workers) if not budget.elsewhere else 1
+    check_memory(n, local)
+    stats.extra["memory per worker"] = f"{bytes_per_worker(n) / 1e6:.0f} MB"
     running = {"solutions": 0}
 
     def report(fresh: list[MeetPart], done: int, total: int | None, resumed: int) -> None:
@@ -192,12 +249,18 @@ def count(problem: Problem, call: Call, *, lost_timeout: float) -> UniqueCount:
 
     with contextlib.ExitStack() as stack:
         executor, where, alive = where_module.executor(stack, call, n, False)
+        reach = max(1, alive()) if alive is not None else local
+        size = piece_size(n, reach)
         checkpoint = None
         if budget.checkpoint is not None:
             from cp_queens.parallel.checkpoint import Checkpoint
 
+            size = _resumed_size(budget.checkpoint, n) or size
             job = {"engine": "fast", "method": "mitm", "n": n, "fixed": [], "blocked": []}
+            items = pieces(n, size)
             job["subproblems"] = len(items)
+            if size != legacy_size(n):
+                job["piece_size"] = size
             checkpoint = stack.enter_context(
                 Checkpoint.open(
                     budget.checkpoint, job, [p.key for p in items], MeetPart, sane=_sane(n)
@@ -207,6 +270,8 @@ def count(problem: Problem, call: Call, *, lost_timeout: float) -> UniqueCount:
                 checked = _recheck(items, checkpoint.done, budget.recheck)
                 resumed = sum(p.key in checkpoint.done for p in items)
                 stats.extra["rechecked"] = f"{checked} of {resumed} resumed: ok"
+        else:
+            items = pieces(n, size)
         result = parallel.run(
             items,
             functools.partial(count_pieces, clock=call.clock if here else None),
@@ -239,6 +304,38 @@ def count(problem: Problem, call: Call, *, lost_timeout: float) -> UniqueCount:
     if result.resumed:
         check_known_total(n, total)
     return UniqueCount(total, _unique(n, total, symmetric, bool(result.resumed)))
+
+
+def default_workers(problem: Problem, call: Call) -> int | None:
+    """The workers a count asks for: the budget's; else this process alone while a pool
+    would not pay for its start (``POOL_FROM_SECONDS``); else every core."""
+    budget = call.budget
+    if budget.workers is not None:
+        return budget.workers
+    if budget.checkpoint is None and seconds(problem.n) < POOL_FROM_SECONDS:
+        return 1
+    return where_module.workers(problem, call)
+
+
+def _resumed_size(path: str | os.PathLike[str], n: int) -> int | None:
+    """The piece size of an existing checkpoint of this count (its header says it, or
+    it was written with the fixed legacy pieces), so a resume cuts the work as the
+    first run did whatever its worker count; ``None`` when there is none to follow
+    (``Checkpoint.open`` then judges the file)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            header = json.loads(file.readline())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    job = header.get("job") if isinstance(header, dict) else None
+    if not isinstance(job, dict) or job.get("method") != "mitm" or job.get("n") != n:
+        return None
+    size = job.get("piece_size")
+    if isinstance(size, int) and not isinstance(size, bool) and 1 <= size <= mitm.classes(n):
+        return size
+    return legacy_size(n) if "piece_size" not in job else None
 
 
 def warm_up() -> None:
