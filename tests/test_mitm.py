@@ -108,10 +108,11 @@ def test_a_bad_split_is_refused() -> None:
 def test_pieces_are_sized_per_n_and_per_worker() -> None:
     # one core: a piece takes about PIECE_SECONDS at most; many workers: enough pieces
     assert len(meet.pieces(16)) == 2  # the symmetric piece and one range
-    for n in (19, 21, 23):
+    for n in (19, 21, 22):
         size = meet.piece_size(n, 1)
         per_piece = meet.seconds(n) * size / mitm.classes(n) / len(mitm.middles(n))
-        assert per_piece <= meet.PIECE_SECONDS * 1.01
+        assert per_piece <= meet.PIECE_SECONDS * 1.05  # (sizes round up)
+    assert len(meet.pieces(27)) <= meet.MAX_PIECES + len(mitm.middles(27)) + 1
     big = meet.pieces(21, meet.piece_size(21, 1000))
     assert len(big) - 1 >= meet.PIECES_PER_WORKER * 1000
     ranks = [(p.middle, p.lo, p.hi) for p in big[1:]]

@@ -41,8 +41,10 @@ if TYPE_CHECKING:
 PIECE_SECONDS = 2.0
 #: Pieces per worker, at least: enough for a pool or cluster to balance its workers.
 PIECES_PER_WORKER = 8
-#: No more pieces than this (the coordinator holds them all; n = 24 needs ~700,000).
-MAX_PIECES = 1 << 20
+#: No more pieces than this: the coordinator makes and holds them all before the first
+#: is counted (65,536 take 0.08 s; a million 1.6 s, which a time limit of 0.1 s waited
+#: for). Pieces then grow past PIECE_SECONDS from n = 24 on (~30 s of a core there).
+MAX_PIECES = 1 << 16
 #: CPU seconds a solution costs the counter on one core (AVX-512 path, this machine's
 #: EPYC), measured per n by benchmarks/mitm_phases.py; beyond, the last one and rising.
 SECONDS_PER_SOLUTION = {
