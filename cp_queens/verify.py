@@ -340,48 +340,73 @@ def verify_all(
         'FAILED: 2 placements checked (n=4): 1 invalid'
     """
     from cp_queens.answer import ANSWER, NEGATIVE, Answer
+    from cp_queens.distinct import Seen, packed_keys
     from cp_queens.wording import counted
 
     checked = invalid = 0
     sizes: set[int] = set()
-    seen: dict[int, int] = {}
+    seen: dict[int, Seen] = {}  # per board size, with distinct
     failures: list[dict[str, object]] = []
 
-    def judge(cols: list[int], index: int) -> None:
+    def fail(index: int, n: int, reason: str) -> None:
         nonlocal invalid
-        verdict = verify(cols, problem)
-        if verdict.ok and distinct:
-            earlier = seen.setdefault(hash(tuple(cols)), index)
-            if earlier != index:
-                verdict = Verdict(False, f"repeats placement {earlier}")
-        if not verdict.ok:
-            invalid += 1
-            if len(failures) < LISTED_FAILURES:
-                failures.append({"placement": index, "n": len(cols), "reason": verdict.reason})
-            if on_failure is not None:
-                on_failure(index, len(cols), str(verdict.reason))
+        invalid += 1
+        if len(failures) < LISTED_FAILURES:
+            failures.append({"placement": index, "n": n, "reason": reason})
+        if on_failure is not None:
+            on_failure(index, n, reason)
+
+    def judge_block(block: np.ndarray, first: int) -> None:
+        """Judge a block of placements (numbered from ``first``) all at once; only the
+        failures go one by one, in their order."""
+        import numpy as np
+
+        n = block.shape[1]
+        ok = verify_rows(block)
+        if ok is None:  # boards too large for the bit masks: each row exactly
+            verdicts = [verify(cols, problem) for cols in block.tolist()]
+            ok = np.array([bool(v) for v in verdicts], dtype=bool)
+        else:
+            # The first row also goes through the exact verifier: a cross-check of the
+            # bit masks against it on every block.
+            if bool(verify(block[0].tolist())) != bool(ok[0]):
+                raise AssertionError(f"block check disagrees with verify() on {block[0]}")
+            if problem is not None and problem.n != n:
+                ok[:] = False
+            elif problem is not None:  # its given queens kept, its blocked squares free
+                for row, col in problem.fixed.items():
+                    ok &= block[:, row] == col
+                for row, col in problem.blocked:
+                    ok &= block[:, row] != col
+        reasons: dict[int, str] = {}
+        for offset in (~ok).nonzero()[0].tolist():
+            reasons[offset] = str(verify(block[offset].tolist(), problem).reason)
+        if distinct:
+            valid = ok.nonzero()[0]
+            numbers = first + valid
+            repeats = seen.setdefault(n, Seen()).add(packed_keys(block[valid]), numbers)
+            again = repeats > 0
+            for offset, earlier in zip(valid[again].tolist(), repeats[again].tolist(), strict=True):
+                reasons[offset] = f"repeats placement {earlier}"
+        for offset in sorted(reasons):
+            fail(first + offset, n, reasons[offset])
 
     for item in items:
         if isinstance(item, list):
             checked += 1
             sizes.add(len(item))
-            judge(item, checked)
+            verdict = verify(item, problem)
+            if verdict.ok and distinct:
+                import numpy as np
+
+                judge_block(np.array([item], dtype=np.int64), checked)
+            elif not verdict.ok:
+                fail(checked, len(item), str(verdict.reason))
             continue
-        # A block of placements: judged all at once; only failures go one by one.
         first = checked + 1
         checked += len(item)
         sizes.add(item.shape[1])
-        ok = None if distinct or problem is not None else verify_rows(item)
-        if ok is None:
-            for offset, cols in enumerate(item.tolist()):
-                judge(cols, first + offset)
-            continue
-        # The first row also goes through the exact verifier: a cross-check of the bit
-        # masks against it on every block.
-        if bool(verify(item[0].tolist())) != bool(ok[0]):
-            raise AssertionError(f"block check disagrees with verify() on {item[0]}")
-        for offset in (~ok).nonzero()[0].tolist():
-            judge(item[offset].tolist(), first + offset)
+        judge_block(item, first)
     size_text = ", ".join(f"n={n}" for n in sorted(sizes)) or "no placements"
     problems = []
     if invalid:

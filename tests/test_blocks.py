@@ -161,3 +161,55 @@ def test_verify_cli_on_a_big_block_reports_each_bad_placement(
     assert "FAILED: 92 placements checked (n=8): 1 invalid" in out
     assert main(["verify", str(target), "--distinct"]) == 1
     assert "placement 51 (n=8): repeats placement 50" in capsys.readouterr().out
+
+
+def _one_by_one(items: list, **settings: object) -> tuple[bool, list]:
+    """The verdict and failures as the statement has them: ``verify`` per placement and a
+    dict of tuples for repeats."""
+    problem = settings.get("problem")
+    seen: dict[tuple[int, ...], int] = {}
+    failures = []
+    plain = [row for item in items for row in (item.tolist() if hasattr(item, "ndim") else [item])]
+    for index, cols in enumerate(plain, 1):
+        verdict = verify(cols, problem)  # type: ignore[arg-type]
+        reason = verdict.reason
+        if verdict.ok and settings.get("distinct"):
+            first = seen.setdefault(tuple(cols), index)
+            reason = None if first == index else f"repeats placement {first}"
+        if reason is not None:
+            failures.append({"placement": index, "n": len(cols), "reason": reason})
+    return not failures and bool(plain), failures
+
+
+def _by_blocks(items: list, **settings: object) -> tuple[bool, list]:
+    from cp_queens.verify import verify_all
+
+    answer = verify_all(items, **settings)  # type: ignore[arg-type]
+    return answer.value, answer.details["failures"]
+
+
+@pytest.mark.parametrize("n", [8, 17, 33])  # one 64-bit key; packed bytes; past the bit masks
+def test_distinct_and_n_on_blocks_agree_with_one_by_one(n: int) -> None:
+    # Repeats inside a block, across blocks and between a single line and a block, and
+    # rows that fail the problem (a moved given queen, a blocked square, another size):
+    # the block path must name the same placements for the same reasons.
+    rng = random.Random(n)
+    solutions = list(engines.get("fast").solutions(Problem(8), limit=40)) if n == 8 else []
+    if n == 8:
+        rows = [list(p.cols) for p in solutions]
+    else:
+        from cp_queens.engines.construct import ConstructEngine
+
+        base = list(ConstructEngine().first(Problem(n)).value.cols)
+        rows = [base, base[::-1], [n - 1 - c for c in base], [n - 1 - c for c in base[::-1]]]
+    blocks = [np.array(rows[:3]), [*rows[1]], np.array([rows[0], rows[2], *rows[3:]])]
+    blocks.append(np.array([rows[rng.randrange(len(rows))] for _ in range(5)]))
+    problem = Problem(n, {0: rows[0][0]})
+    for settings in (
+        {"distinct": True},
+        {"distinct": True, "problem": problem},
+        {"problem": problem},
+    ):
+        assert _by_blocks(blocks, **settings) == _one_by_one(blocks, **settings), settings
+    wrong_size = [np.array(rows[:2])]
+    assert not _by_blocks(wrong_size, problem=Problem(n + 1))[0]

@@ -61,6 +61,17 @@ def test_enumerate_output_verifies(capsys, tmp_path: Path, fmt: str) -> None:
     assert "OK: 92 placements checked (n=8)" in out
 
 
+def test_enumerate_takes_the_fastest_exact_engine_and_says_which(capsys) -> None:
+    from cp_queens import default_count_engine
+
+    code, out, err = run(capsys, "enumerate", "9", "--format", "jsonl")
+    assert code == 0 and len(out.splitlines()) == total(9)
+    assert f"engine={default_count_engine()}" in err
+    # an option of the CP-SAT model asks for the model
+    code, out, err = run(capsys, "enumerate", "6", "--format", "jsonl", "--method", "plain")
+    assert code == 0 and len(out.splitlines()) == total(6) and "engine=cpsat" in err
+
+
 def test_enumerate_limit(capsys) -> None:
     code, out, _ = run(capsys, "enumerate", "10", "--format", "jsonl", "--limit", "7")
     assert code == 0 and len(out.splitlines()) == 7

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem
+from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem, default_enumerate_engine
 from cp_queens.cli._common import (
     Tally,
     add_engine_argument,
@@ -47,7 +47,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "  cp-queens enumerate 14 -e fast --format csv -o n14.csv",
     )
     parser.add_argument("n", type=board_size, metavar="N", help="board size (N x N, N queens)")
-    add_engine_argument(parser, DEFAULT_MODEL_ENGINE, f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model")
+    add_engine_argument(
+        parser,
+        None,
+        f"the fastest exact engine installed ({default_enumerate_engine()}); "
+        f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model, when --method or a search option is given",
+    )
     parser.add_argument(
         "--limit", type=non_negative_int, metavar="K", help="stop after K solutions"
     )
@@ -72,9 +77,11 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.symmetry import unique_only
     from cp_queens.verify import checked
 
-    engine, budget = make_engine(
-        args.engine, time_limit=args.time_limit, method=args.method, **strategy_options(args)
+    options = strategy_options(args)
+    spec = args.engine or default_enumerate_engine(
+        args.method is not None or any(value is not None for value in options.values())
     )
+    engine, budget = make_engine(spec, time_limit=args.time_limit, method=args.method, **options)
     problem = Problem(args.n)
     stream: Solutions | Generator[Placement, None, None]
     solution_arrays: Callable[..., Solutions] | None = getattr(engine, "solution_arrays", None)
