@@ -89,19 +89,24 @@ def default_count_engine() -> str:
     return "reference"
 
 
-def default_enumerate_engine(model_options: bool = False) -> str:
-    """The engine ``cp-queens enumerate`` uses when none is named: the fastest exact one
-    installed (the compiled ``fast``: n = 15 in about 2.5 CPU-s where the CP-SAT model
-    took over 110), or the CP-SAT model when options of a model were given
-    (``model_options``: ``--method``, ``--strategy`` and the like are its options).
+def default_enumerate_engine(n: int, model_options: bool = False) -> str:
+    """The engine ``cp-queens enumerate N`` uses when none is named: the fastest exact
+    one installed (the compiled ``fast``: n = 15 in about 3 CPU-s where the CP-SAT model
+    took over 110) on the boards it handles; the CP-SAT model above them, or when options
+    of a model were given (``model_options``: ``--method``, ``--strategy`` and the like
+    are its options).
 
     Examples:
-        >>> default_enumerate_engine(model_options=True) == DEFAULT_MODEL_ENGINE
+        >>> default_enumerate_engine(8, model_options=True) == DEFAULT_MODEL_ENGINE
+        True
+        >>> default_enumerate_engine(10_000) == DEFAULT_MODEL_ENGINE
         True
     """
-    if model_options:
+    name = default_count_engine()
+    largest = engines.engine_class(name).max_n
+    if model_options or (largest is not None and n > largest):
         return DEFAULT_MODEL_ENGINE
-    return default_count_engine()
+    return name
 
 
 #: Largest board for which ``default_solve_engine`` picks the CP-SAT model. Its

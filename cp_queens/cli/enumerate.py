@@ -8,7 +8,13 @@ import sys
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cp_queens import DEFAULT_MODEL_ENGINE, Placement, Problem, default_enumerate_engine
+from cp_queens import (
+    DEFAULT_MODEL_ENGINE,
+    Placement,
+    Problem,
+    default_count_engine,
+    default_enumerate_engine,
+)
 from cp_queens.cli._common import (
     Tally,
     add_engine_argument,
@@ -50,8 +56,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_engine_argument(
         parser,
         None,
-        f"the fastest exact engine installed ({default_enumerate_engine()}); "
-        f"{DEFAULT_MODEL_ENGINE}, the CP-SAT model, when --method or a search option is given",
+        f"the fastest exact engine installed ({default_count_engine()}) on the boards it "
+        f"handles; else {DEFAULT_MODEL_ENGINE}, the CP-SAT model, as when --method or a search "
+        "option is given",
     )
     parser.add_argument(
         "--limit", type=non_negative_int, metavar="K", help="stop after K solutions"
@@ -79,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
     options = strategy_options(args)
     spec = args.engine or default_enumerate_engine(
-        args.method is not None or any(value is not None for value in options.values())
+        args.n, args.method is not None or any(value is not None for value in options.values())
     )
     engine, budget = make_engine(spec, time_limit=args.time_limit, method=args.method, **options)
     problem = Problem(args.n)
