@@ -87,9 +87,9 @@ def _record_the_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     real_run = sandbox.run
 
     def run(
-        source: str, sizes: list[int], limits: sandbox.Limits, beside: Any = None
+        source: str, sizes: list[int], limits: sandbox.Limits, beside: Any = None, **more: Any
     ) -> sandbox.Outcome:
-        outcome = real_run(source, sizes, limits, beside)
+        outcome = real_run(source, sizes, limits, beside, **more)
         RUNS.update(dict.fromkeys(outcome.namespaces, outcome.ended))
         return outcome
 

@@ -69,9 +69,9 @@ def runs() -> Iterator[Runs]:
     label = sandbox.LABEL
 
     def run(
-        source: str, sizes: list[int], limits: sandbox.Limits, beside: Any = None
+        source: str, sizes: list[int], limits: sandbox.Limits, beside: Any = None, **more: Any
     ) -> sandbox.Outcome:
-        outcome = real_run(source, sizes, limits, beside)
+        outcome = real_run(source, sizes, limits, beside, **more)
         ended = outcome.ended  # taken while the run held its namespaces
         seen.ended.update(dict.fromkeys(outcome.namespaces, ended))
         seen.outcomes.append(outcome)

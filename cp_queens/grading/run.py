@@ -20,6 +20,7 @@ import cp_queens.grading.borderline as borderline
 import cp_queens.grading.copies as copies
 import cp_queens.grading.load_errors as load_errors
 import cp_queens.grading.sandbox as sandbox
+import cp_queens.grading.sandbox.protocol as protocol
 import cp_queens.grading.tasks as tasks
 import cp_queens.grading.tasks.variants as variants
 from cp_queens.grading.intake.discover import Submission
@@ -161,8 +162,14 @@ def _run_and_judge(
     outcome = sandbox.Outcome(isolation=rubric.limits.isolation)
     if submission.refused is None:
         try:
+            # A reply is read only up to a few times what the right one costs to read.
+            replies = {n: protocol.reply_budget(expected[n]) for n in sizes}
             outcome = sandbox.run(
-                submission.source, list(sizes), rubric.limits, beside=submission.beside or None
+                submission.source,
+                list(sizes),
+                rubric.limits,
+                beside=submission.beside or None,
+                replies=replies,
             )
         except OSError as error:  # the machine, not the student: say so in their row
             submission.refused = f"the grader could not run it: {error}"
@@ -374,7 +381,11 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
             "submissions at a time",
         )
     if outcome.stopped == "result":
-        return "too much", f"returned more than the {limits.result_mb} MB the grader reads"
+        return "too much", (
+            f"returned more than the grader reads: {limits.result_mb} MB in all, and for one "
+            f"size {protocol.FACTOR} times what its right answer takes (at least "
+            f"{protocol.LEAST >> 20} MB of the grader's memory): it was stopped"
+        )
     sig = outcome.signal
     allowed = outcome.cpu_limit or float(limits.cpu_seconds)
     if (

@@ -43,14 +43,15 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.sandbox import cgroup, plain, room, users
+from cp_queens.grading.sandbox import cgroup, plain, protocol, room, users
 from cp_queens.grading.sandbox import watch as watcher
-from cp_queens.grading.sandbox.protocol import Conversation, Lines
+from cp_queens.grading.sandbox.protocol import Conversation, Lines, TooMuch
 
 TOKEN_VARIABLE = plain.TOKEN_VARIABLE
 
@@ -206,12 +207,19 @@ def finish() -> None:
 
 
 def run(
-    source: str, sizes: list[int], limits: Limits, beside: dict[str, bytes] | None = None
+    source: str,
+    sizes: list[int],
+    limits: Limits,
+    beside: dict[str, bytes] | None = None,
+    replies: Mapping[int, int] | None = None,
 ) -> Outcome:
     """Run ``model(n)`` of the Python ``source`` for each size, in a fresh sandbox;
     ``beside`` (a module's file name -> its bytes) are importable next to it, read-only
-    in the room (a student's folder of several files). Raises ``Stopped`` if ``stop_all``
-    was called before or during the run."""
+    in the room (a student's folder of several files). ``replies``: what the reply to
+    each size may cost the grader to read (``protocol.reply_budget`` of the right
+    answer; ``protocol.MOST`` for a size not named): a line past it stops the run
+    ("result") before it is parsed. Raises ``Stopped`` if ``stop_all`` was called
+    before or during the run."""
     if _STOPPING.is_set():
         raise Stopped("the grader is stopping")
     scratch = Path(tempfile.mkdtemp(prefix="cp-queens-grade-"))
@@ -228,7 +236,7 @@ def run(
             path.write_bytes(data)
             path.chmod(0o644)
             extra.append(path)
-        return _run_in(scratch, token, sizes, limits, extra)
+        return _run_in(scratch, token, sizes, limits, extra, replies or {})
     finally:
         if limits.isolation == "none":
             plain.sweep(token)
@@ -236,7 +244,12 @@ def run(
 
 
 def _run_in(
-    scratch: Path, token: str, sizes: list[int], limits: Limits, beside: list[Path] | None = None
+    scratch: Path,
+    token: str,
+    sizes: list[int],
+    limits: Limits,
+    beside: list[Path] | None = None,
+    replies: Mapping[int, int] | None = None,
 ) -> Outcome:
     result_read, result_write = os.pipe()
     control_read, control_write = os.pipe()
@@ -260,7 +273,16 @@ def _run_in(
     escaped: list[int] = []
     try:
         outcome = _run_as(
-            scratch, token, sizes, limits, settings, uid, result_read, control_write, beside
+            scratch,
+            token,
+            sizes,
+            limits,
+            settings,
+            uid,
+            result_read,
+            control_write,
+            beside,
+            replies,
         )
     finally:
         if uid is not None:
@@ -279,6 +301,7 @@ def _run_as(
     result_read: int,
     control_write: int,
     beside: list[Path] | None = None,
+    replies: Mapping[int, int] | None = None,
 ) -> Outcome:
     result_write, control_read = settings["fd"], settings["control"]
     isolated = limits.isolation != "none"
@@ -351,7 +374,7 @@ def _run_as(
         rooms=lambda: len(_RUNNING),
     )
     try:
-        _collect(child, result_read, control, outcome, limits, started, sizes, watch)
+        _collect(child, result_read, control, outcome, limits, started, sizes, watch, replies)
     finally:
         os.close(result_read)
         control.close()
@@ -402,15 +425,19 @@ def _collect(
     started: float,
     sizes: list[int],
     watch: watcher.Watch,
+    replies: Mapping[int, int] | None = None,
 ) -> None:
     """Read both pipes, ask for each size in turn, watch the limits, until the child is
-    done, or runs out of time or room."""
+    done, or runs out of time or room. A line on the result channel is bounded by what
+    reading it would cost (``replies`` of the size running, ``protocol.LEAST`` while the
+    file loads), counted as it streams: past it the run stops ("result") unparsed."""
     assert child.stdout is not None
     output = child.stdout.fileno()
     open_fds = {results, output}
     kept = bytearray()
     keep = limits.output_kb << 10
-    reader = Lines()
+    budgets = replies or {}
+    reader = Lines(budget=protocol.LEAST)
     capacity = (limits.result_mb << 20) + (1 << 20)  # the items plus the messages around them
     received = 0
     deadline = started + watch.backstop
@@ -459,7 +486,12 @@ def _collect(
                 if received > capacity:
                     outcome.stopped = "result"
                     return
-                for line in reader.feed(data):
+                try:
+                    lines = reader.feed(data)
+                except TooMuch:
+                    outcome.stopped = "result"
+                    return
+                for line in lines:
                     running = talk.running
                     taken = len(talk.accepted)
                     if talk.take(line):
@@ -467,7 +499,10 @@ def _collect(
                         if running is not None:
                             outcome.cpu_by_size[running] = cpu - asked_at
                         asked_at = cpu
-                        control.ask(talk.next_size())
+                        asked = talk.next_size()
+                        if asked is not None:
+                            reader.budget = budgets.get(asked, protocol.MOST)
+                        control.ask(asked)
                     elif len(talk.accepted) > taken:  # CP-SAT's workers, told as it solves
                         _per_thread(watch, talk.accepted[-1], limits)
     finally:

@@ -128,23 +128,81 @@ class Conversation:
             self.notes.append(text)
 
 
+#: What reading one reply may cost the grader at most, whatever the task: a few hundred MB
+#: of its memory (``cost`` estimates it). A forged 64 MB line of one-queen boards parsed
+#: whole held 3.4 GB.
+MOST = 256 << 20
+#: ... and at least, whatever the task: a wrong answer judged as wrong, not stopped (every
+#: permutation of 8 columns, 40,320 boards, costs about 16 MB).
+LEAST = 32 << 20
+#: How much more than the right answer a reply may cost: every solution twice is judged.
+FACTOR = 4
+
+#: Bytes of the grader's memory per character of a reply line, once ``json.loads`` has read
+#: it (a list, a value in one, a mapping; any byte, as in a string): counted as the line
+#: streams, at C speed, before a byte of it is parsed.
+_LIST, _VALUE, _MAPPING, _BYTE = 64, 40, 240, 1
+
+
+def cost(data: bytes | bytearray, start: int = 0, stop: int | None = None) -> int:
+    """About what ``data[start:stop]``, a part of a reply line, costs the grader once
+    parsed: a list ``[`` 64 bytes, each value after a ``,`` 40 (an object and its slot), a
+    mapping 240, every byte one more. Over-counts a string holding these characters:
+    never under."""
+    stop = len(data) if stop is None else stop
+    return (
+        _LIST * data.count(b"[", start, stop)
+        + _VALUE * data.count(b",", start, stop)
+        + _MAPPING * data.count(b"{", start, stop)
+        + _BYTE * (stop - start)
+    )
+
+
+def reply_budget(expected: Any) -> int:
+    """What one reply may cost the grader (``cost``) when ``expected`` is the right
+    answer: ``FACTOR`` times the right answer's own, within ``LEAST .. MOST``."""
+    honest = json.dumps(expected, default=_plain).encode()
+    return max(LEAST, min(MOST, FACTOR * cost(honest)))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    return list(value) if hasattr(value, "__iter__") else str(value)
+
+
+class TooMuch(Exception):
+    """A line on the result channel would cost the grader more than its budget."""
+
+
 class Lines:
     """The result channel cut into lines, in time linear in what it carries: each byte is
     looked at once when it arrives (a reply line of tens of MB comes in thousands of
     reads; searching the whole line again at each read took the grader minutes of CPU).
-    Memory is the line being read, which the grader's byte cap bounds."""
+    A line's cost (``cost``) is counted as it streams: past ``budget``, ``feed`` raises
+    ``TooMuch`` before the line is whole, so no line larger than that is ever parsed."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: int | None = None) -> None:
         self.pending = bytearray()
         self.scanned = 0  # bytes searched for a line's end, for the tests: what was fed
+        self.budget = budget  # what one line may cost; None: no bound
+        self.spent = 0  # the cost of the line being read
 
     def feed(self, data: bytes) -> list[bytes]:
-        """The lines ``data`` completes (without their newline)."""
+        """The lines ``data`` completes (without their newline).
+
+        Raises:
+            TooMuch: the line being read costs more than ``budget``.
+        """
         lines: list[bytes] = []
         start = 0
         while True:
             end = data.find(b"\n", start)
             self.scanned += (len(data) if end < 0 else end + 1) - start
+            stop = len(data) if end < 0 else end
+            self.spent += cost(data, start, stop)
+            if self.budget is not None and self.spent > self.budget:
+                raise TooMuch(f"a line costing more than {self.budget} bytes")
             if end < 0:
                 self.pending += data[start:]
                 return lines
@@ -154,4 +212,5 @@ class Lines:
                 self.pending.clear()
             else:
                 lines.append(data[start:end])
+            self.spent = 0
             start = end + 1
