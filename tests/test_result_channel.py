@@ -52,7 +52,8 @@ FORGER = r"""
 import os
 
 def model(n):
-    head = b'{"event": "result", "n": %d, "kind": "items", "sized": true, "cut": false, "items": [' % n
+    head = b'{"event": "result", "n": %d, "kind": "items", "sized": true, ' % n
+    head += b'"cut": false, "items": ['
     line = head + b"[0]," * (16_700_000) + b"[0]]}\n"
     view = memoryview(line)
     while view:
