@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cp_queens.grading.judge import reference_solutions
 from cp_queens.grading.sandbox import protocol
 from cp_queens.grading.sandbox import room as sandbox_room
+from cp_queens.grading.tasks.solutions.judge import reference_solutions
 
 ROOT = Path(__file__).parent.parent
 
