@@ -30,6 +30,9 @@ keywords or as one ``Budget``:
 
 from __future__ import annotations
 
+import cp_queens._startup  # noqa: F401  (first: the command's signals from its first moment)
+
+# isort: split
 import operator
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any

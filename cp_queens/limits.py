@@ -100,7 +100,18 @@ def known_or_estimated_total(n: int) -> float:
 
 
 def available_memory() -> int:
-    """Bytes this process could still allocate: ``MemAvailable`` on Linux, else all RAM."""
+    """Bytes this process could still allocate: ``MemAvailable`` on Linux (else all RAM),
+    and no more than its own limits leave (``ulimit -v``: ``RLIMIT_AS`` less the address
+    space it holds; ``RLIMIT_DATA`` less its data), which ``MemAvailable`` does not show:
+    a call planned on the machine's memory under ``ulimit -v 3G`` ran 35 s and then failed
+    out of memory."""
+    have = _machine_memory()
+    for limit, used in _own_limits():
+        have = min(have, max(0, limit - used))
+    return have
+
+
+def _machine_memory() -> int:
     try:
         with open("/proc/meminfo", encoding="ascii") as meminfo:
             for line in meminfo:
@@ -112,6 +123,38 @@ def available_memory() -> int:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return 1 << 34
+
+
+def _own_limits() -> list[tuple[int, int]]:
+    """(soft limit, bytes already counted against it) of ``RLIMIT_AS`` and ``RLIMIT_DATA``
+    where they are set; what is counted is read from ``/proc/self/status`` (0 elsewhere)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return []
+    used = _status_bytes(("VmSize:", "VmData:"))
+    found = []
+    for name, field in (("RLIMIT_AS", "VmSize:"), ("RLIMIT_DATA", "VmData:")):
+        which = getattr(resource, name, None)
+        if which is None:
+            continue
+        soft = resource.getrlimit(which)[0]
+        if soft != resource.RLIM_INFINITY and soft >= 0:
+            found.append((soft, used.get(field, 0)))
+    return found
+
+
+def _status_bytes(fields: tuple[str, ...]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                words = line.split()
+                if words and words[0] in fields:
+                    found[words[0]] = int(words[1]) * 1024  # in kB
+    except (OSError, ValueError, IndexError):
+        pass
+    return found
 
 
 def memory_needed(engine: Costs, n: int, free: int | None = None) -> float:

@@ -179,13 +179,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     if sys.stdout is None:
         return fail("cannot write <stdout>: it is closed", ExitCode.IO_ERROR)
-    _warnings_as_one_line()  # before parsing: --workers is checked (and capped) there
-    args = build_parser(lazy=True).parse_args(argv)
-    set_quiet(getattr(args, "quiet", False))
-    debug = args.debug or os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
-    previous = _sigterm_as_interrupt()
-    _file_size_limit_as_error()
+    # First: a signal while a command's modules load (OR-Tools takes a second or more) is
+    # an interrupt like any other, not a kill by SIGTERM nor a failed import.
+    received: list[int] = []
+    previous = _sigterm_as_interrupt(received)
+    debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     try:
+        _warnings_as_one_line()  # before parsing: --workers is checked (and capped) there
+        args = build_parser(lazy=True).parse_args(argv)
+        set_quiet(getattr(args, "quiet", False))
+        debug = debug or args.debug
+        _file_size_limit_as_error()
         choose_format(args)
         check_output(args)
         code = args.run(args)
@@ -200,8 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CpQueensError as error:
         return fail(str(error), ExitCode.BAD_INPUT)
     except KeyboardInterrupt:
-        print("cp-queens: interrupted", file=sys.stderr)
-        return ExitCode.INTERRUPTED
+        return _interrupted()
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: not an error, nothing to say.
         _silence_stdout()
@@ -216,7 +219,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StreamError as error:
         _silence_stdout()
         return fail(str(error), ExitCode.IO_ERROR)
-    except OSError as error:
+    except Exception as error:
+        if received:  # what the interrupt broke on its way (an import it cut short)
+            return _interrupted()
+        return _failed(error, debug)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous[0])
+            signal.signal(signal.SIGINT, previous[1])
+
+
+def _interrupted() -> int:
+    print("cp-queens: interrupted", file=sys.stderr)
+    return ExitCode.INTERRUPTED
+
+
+def _failed(error: Exception, debug: bool) -> int:
+    """The exit code and line of an exception none of ``main``'s own cases took."""
+    if isinstance(error, OSError):
         _silence_stdout()
         if debug:
             import traceback
@@ -224,23 +244,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         where = f"{error.filename}: " if error.filename else ""
         return fail(f"I/O error: {where}{error.strerror or error}", ExitCode.IO_ERROR)
-    except Exception as error:
-        if debug:
-            import traceback
+    if debug:
+        import traceback
 
-            traceback.print_exc()
-            return ExitCode.INTERNAL_ERROR
-        what = "out of memory" if isinstance(error, MemoryError) else type(error).__name__
-        detail = str(error).splitlines()[0][:200] if str(error) else ""
-        return fail(
-            f"internal error: {what}{': ' + detail if detail else ''} (a bug in cp-queens; "
-            f"run again with --debug or {DEBUG_VARIABLE}=1 to see the traceback)",
-            ExitCode.INTERNAL_ERROR,
-        )
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous[0])
-            signal.signal(signal.SIGINT, previous[1])
+        traceback.print_exc()
+        return ExitCode.INTERNAL_ERROR
+    what = "out of memory" if isinstance(error, MemoryError) else type(error).__name__
+    detail = str(error).splitlines()[0][:200] if str(error) else ""
+    return fail(
+        f"internal error: {what}{': ' + detail if detail else ''} (a bug in cp-queens; "
+        f"run again with --debug or {DEBUG_VARIABLE}=1 to see the traceback)",
+        ExitCode.INTERNAL_ERROR,
+    )
 
 
 def _warnings_as_one_line() -> None:
@@ -266,14 +281,13 @@ def _warnings_as_one_line() -> None:
     warnings.simplefilter("always", CpQueensWarning)
 
 
-def _sigterm_as_interrupt():
+def _sigterm_as_interrupt(received: list[int]):
     """Let SIGTERM unwind like Ctrl-C, so that every ``finally`` (workers, files) runs;
     and make a second Ctrl-C (or SIGTERM) end the process at once, cleanup or not.
 
     The first signal raises ``KeyboardInterrupt``: workers are stopped, finished work
     is saved. Should that take too long for the user, the second one does not wait.
     """
-    received: list[int] = []
 
     def interrupt(signum: int, frame: object) -> None:
         if received:

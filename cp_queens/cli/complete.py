@@ -145,6 +145,14 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     with open_input(args.file) as source:
         problem = read_partial(source, name)
+    up_to = FORMATS[args.format].up_to
+    if up_to is not None and problem.n > up_to and not args.count:
+        # Checked before the work, as solve does: a board of 10 million rows drawn as text
+        # would be 2 * 10**14 characters, asked for after the whole search.
+        raise CpQueensError(
+            f"{name}: n={problem.n} is too large to draw as --format {args.format} (at most "
+            f"{up_to}); use --format jsonl or svg"
+        )
     options = {"seed": args.seed, **strategy_options(args)}
     spec, said = args.engine, []
     if spec is None:

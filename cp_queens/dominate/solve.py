@@ -148,41 +148,18 @@ class Domination:
 
 
 def _interruptible(solver: Any, model: Any, listener: Any) -> Any:
-    """``solver.solve``, on a helper thread while this one waits in short slices.
+    """``solver.solve``, stopped at once by Ctrl-C or SIGTERM (``KeyboardInterrupt``).
 
     CP-SAT takes Ctrl-C for itself and returns as if its time ran out ("stopped by the
     time limit", exit 4, with no limit set), and while it runs on the main thread no
-    Python signal handler does (SIGTERM was ignored). Waiting here, Ctrl-C and SIGTERM
-    arrive as ``KeyboardInterrupt``: the search is stopped, waited for, and the
-    interrupt goes on (the CLI exits 130, stdout untouched).
+    Python signal handler does (SIGTERM was ignored). The engines' runner solves on a
+    helper thread it registers before starting it, stops and waits for it however the
+    wait ends (and at exit): a search thread left running when the process ended was a
+    C++ ``std::terminate``, an abort (``terminate called without an active exception``).
     """
-    import threading
+    from cp_queens.engines._cpsat.runner import solve
 
-    if threading.current_thread() is not threading.main_thread():
-        return solver.solve(model, listener)  # signals are delivered to the main thread only
-    outcome: dict[str, Any] = {}
-    # Ctrl-C belongs to Python here; on a thread CP-SAT's own handler aborts the process.
-    solver.parameters.catch_sigint_signal = False
-
-    def search() -> None:
-        try:
-            outcome["status"] = solver.solve(model, listener)
-        except BaseException as error:  # handed to the caller below
-            outcome["error"] = error
-
-    thread = threading.Thread(target=search, name="cp-queens-dominate", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except BaseException:
-        while thread.is_alive():
-            solver.stop_search()  # again, in case the search had not yet started
-            thread.join(0.1)
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["status"]
+    return solve(solver, model, listener)
 
 
 class _OutOfTime(Exception):

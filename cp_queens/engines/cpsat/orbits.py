@@ -330,7 +330,7 @@ def _stream_one(
     try:
         outcome = _solve(n, prefix, settings, clock, send)
     except BaseException as error:  # handed to the consumer, which re-raises it
-        _put(slot, (_ERROR, f"{type(error).__name__}: {error}"))
+        _put(slot, (_ERROR, _portable(error)))
         return
     if outcome.status == STOPPED or (chunk and not _put(slot, chunk)):
         return
@@ -418,6 +418,23 @@ def _orbit(cols: tuple[int, ...]) -> Iterator[Placement]:
         yield Placement(image)
 
 
+def _portable(error: BaseException) -> Exception | str:
+    """The worker's exception as the consumer will raise it: itself where it crosses a
+    process whole (an ``EngineOptionError`` stays one, as ``count`` raises it in this
+    process), else its type and words. Checked here: a queue's feeder thread that fails
+    to pickle an item drops it, and the consumer would wait for it forever."""
+    import pickle
+
+    text = f"{type(error).__name__}: {error}"
+    if not isinstance(error, Exception):
+        return text
+    try:
+        again = pickle.loads(pickle.dumps(error))
+    except Exception:
+        return text
+    return again if type(again) is type(error) and str(again) == str(error) else text
+
+
 def _stream_in_processes(
     n: int,
     prefixes: list[tuple[int, ...]],
@@ -459,6 +476,8 @@ def _stream_in_processes(
                     _merge(stats, item[1], len(prefixes), used)
                     break
                 if isinstance(item, tuple) and item[0] == _ERROR:
+                    if isinstance(item[1], Exception):
+                        raise item[1]  # an EngineOptionError is one from every door
                     raise RuntimeError(f"subproblem {prefixes[index]} failed: {item[1]}")
                 for cols in item:
                     yield from _orbit(cols)
