@@ -154,6 +154,8 @@ def check_isolation(isolation: str) -> None:
         raise IsolationError(f"isolation {isolation!r}: unknown (expected {', '.join(ISOLATIONS)})")
     if isolation == "bwrap":
         why = room.unavailable()
+        if why is not None and why.startswith(users.WHERE):  # the lock folder: its own fix
+            raise IsolationError(f"cannot isolate submissions: {why}", why)
         if why is not None:
             raise IsolationError(
                 f"cannot isolate submissions: {why}. Install bubblewrap (Debian/Ubuntu: "

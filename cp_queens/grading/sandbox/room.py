@@ -350,6 +350,8 @@ def unavailable() -> str | None:
 
     userns = None
     try:
+        if users.dropping():
+            users.check_locks()
         uid = users.acquire() if users.dropping() else None
     except users.UserError as error:  # the uids' lock folder is not safe to use
         return str(error)

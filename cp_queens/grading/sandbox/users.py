@@ -99,6 +99,10 @@ class UserError(OSError):
     """The room's user or its namespace cannot be made here."""
 
 
+#: How every ``UserError`` about the lock folder begins.
+WHERE = "room uids: "
+
+
 def dropping() -> bool:
     """Does a room run as a uid of its own (the grader is root)?"""
     return hasattr(os, "geteuid") and os.geteuid() == 0
@@ -149,7 +153,10 @@ def _take(folder: int) -> int | None:
 def _hold(folder: int, uid: int) -> int | None:
     """The lock file of ``uid``, locked, or None if another run holds it."""
     flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(str(uid), flags, 0o600, dir_fd=folder)
+    try:
+        fd = os.open(str(uid), flags, 0o600, dir_fd=folder)
+    except OSError as error:
+        raise UserError(_stale(uid, error)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -159,6 +166,42 @@ def _hold(folder: int, uid: int) -> int | None:
         os.close(fd)
         raise
     return fd
+
+
+def _stale(uid: int, error: OSError | None = None) -> str:
+    """One line naming an entry of ``LOCKS`` that is not a lock file, and what to do."""
+    path = LOCKS / str(uid)
+    if path.is_symlink():
+        what = "a symbolic link"
+    elif path.is_dir():
+        what = "a folder"
+    elif error is not None:
+        what = f"unusable ({error.strerror or error})"
+    else:
+        what = "not a plain file"
+    return (
+        f"{WHERE}{path} is {what} where the lock file of uid {uid} belongs (left by "
+        f"someone or something else than the grader): remove it (rm -r {path}) and grade again"
+    )
+
+
+def check_locks() -> None:
+    """Refuse, with one line naming it and the fix, an entry of ``LOCKS`` that is not a
+    lock file (a link or a folder): asked once before a class, so that no student's run
+    is the first to meet it."""
+    folder = lock_folder()
+    try:
+        for name in os.listdir(folder):
+            if not name.isdigit() or not BASE <= int(name) < BASE + COUNT:
+                continue
+            try:
+                status = os.stat(name, dir_fd=folder, follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # released and removed meanwhile
+            if not stat.S_ISREG(status.st_mode):
+                raise UserError(_stale(int(name)))
+    finally:
+        os.close(folder)
 
 
 def release(uid: int) -> list[int]:
@@ -196,11 +239,11 @@ def _root_only(path: Path, mode: int, within: int | None = None) -> int:
         flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
         fd = os.open(name, flags, dir_fd=within)
     except OSError as error:
-        raise UserError(f"room uids: cannot use {path}: {_not_a_folder(path, error)}") from None
+        raise UserError(f"{WHERE}cannot use {path}: {_not_a_folder(path, error)}") from None
     problem = _unsafe(os.fstat(fd))
     if problem is not None:
         os.close(fd)
-        raise UserError(f"room uids: refusing {path}: {problem}; only root may write there")
+        raise UserError(f"{WHERE}refusing {path}: {problem}; only root may write there")
     return fd
 
 
