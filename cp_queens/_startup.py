@@ -25,7 +25,8 @@ def started_as_command() -> bool:
     return first == "-m" or os.path.basename(first) in ("cp-queens", "cp-queens.exe")
 
 
-def _leave(signum: int, frame: object) -> None:
+def leave(signum: int, frame: object) -> None:
+    """The handler until ``main``'s: one line, exit 130, at once."""
     os.write(2, b"cp-queens: interrupted\n")
     os._exit(INTERRUPTED)
 
@@ -33,9 +34,9 @@ def _leave(signum: int, frame: object) -> None:
 def take_signals() -> None:
     """End at once on SIGTERM, and on Ctrl-C unless it is ignored (``nohup``, ``&``)."""
     try:
-        signal.signal(signal.SIGTERM, _leave)
+        signal.signal(signal.SIGTERM, leave)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _leave)
+            signal.signal(signal.SIGINT, leave)
     except ValueError:  # not the main thread: not ours to take
         pass
 
