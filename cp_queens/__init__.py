@@ -30,7 +30,7 @@ keywords or as one ``Budget``:
 
 from __future__ import annotations
 
-import cp_queens._startup  # noqa: F401  (first: the command's signals from its first moment)
+import cp_queens.startup  # noqa: F401  (first: the command's signals from its first moment)
 
 # isort: split
 import operator

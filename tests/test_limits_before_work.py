@@ -53,7 +53,7 @@ def test_complete_of_an_empty_huge_board_is_refused_at_once(tmp_path: Path) -> N
     (a completion of nothing is a solve) and refused for its memory, naming both."""
     board = tmp_path / "f"
     board.write_text('{"n": 1000000000}')
-    done = cli("complete", str(board))
+    done = cli("complete", str(board), "--format", "jsonl")  # (boards: too large to draw)
     assert done.returncode == 2, done
     assert done.stdout == ""
     (line,) = done.stderr.splitlines()
@@ -68,7 +68,7 @@ def test_complete_of_a_huge_board_with_one_queen_is_refused_for_its_residue(
     with pytest.raises(UnsupportedTaskError, match="residue of n=1000000000"):
         Problem(10**9, {0: 0}).residue()
     monkeypatch.setattr("sys.stdin", io.StringIO('{"n": 1000000000, "queens": [[0, 0]]}'))
-    code, out, err = run_cli(capsys, "complete", "-")
+    code, out, err = run_cli(capsys, "complete", "-", "--format", "jsonl")
     assert code == 2 and out == ""
     (line,) = err.splitlines()
     assert "999999999 rows left to fill" in line

@@ -118,7 +118,7 @@ def test_complete_by_default_loads_python_constraint_and_no_more(
 #: Our modules a small count needs: the command, the engine, the in-process runner.
 SMALL_COUNT = {
     "cp_queens",
-    "cp_queens._startup",  # the command's signals from its first line
+    "cp_queens.startup",  # the command's signals from its first line
     "cp_queens.answer",
     "cp_queens.budget",
     "cp_queens.cli",

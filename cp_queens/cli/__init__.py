@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, cast
 
-from cp_queens import __version__, _startup
+from cp_queens import __version__, startup
 from cp_queens.cli._common import (
     HelpFormatter,
     OneLineErrorParser,
@@ -302,7 +302,7 @@ def _sigterm_as_interrupt(received: list[int]):
     try:
         previous = signal.signal(signal.SIGTERM, interrupt)
         previous_int = signal.getsignal(signal.SIGINT)
-        if previous_int is _startup.leave:  # the command's own, from its first line
+        if previous_int is startup.leave:  # the command's own, from its first line
             previous_int = signal.default_int_handler
         if previous_int is signal.default_int_handler:  # not ignored (e.g. by nohup)
             signal.signal(signal.SIGINT, interrupt)
