@@ -298,6 +298,9 @@ def test_canvas_export_uses_the_rosters_own_column_or_refuses(
     with pytest.raises(ExportError, match=r"'Assignment 1: every solution \(48211\)'; 'Quiz 0"):
         column(roster, "canvas", None, "default")
     chosen = column(roster, "canvas", "Assignment 1: every solution", "default")
+    bare = write(tmp_path, "bare.csv", 'Student,ID,SIS Login ID,Section\n"Zhang, Wei",1,w,A\n')
+    with pytest.raises(ExportError, match="has no assignment column: create the assignment"):
+        column(read_rosters([bare]), "canvas", None, "default")
     assert chosen == "Assignment 1: every solution (48211)"
     (tmp_path / "class").mkdir()
     (tmp_path / "class" / "zhangwei_48213_700180_queens.py").write_text(RIGHT)
@@ -407,6 +410,14 @@ def test_a_registrars_list_gives_canvas_its_sis_ids_never_an_email_as_id(
     lines = read_csv(path)
     assert lines[2][:4] == ["Ada Lovelace", "", "7001", ""]  # ID blank, SIS User ID the number
     assert [line[-1] for line in lines[2:]] == ["5", "0"]
+
+
+def test_moodle_import_keys_by_a_plain_rosters_own_id_column(tmp_path: Path) -> None:
+    roster = read_rosters([write(tmp_path, "r.csv", "id,name\nu17,Ada Lovelace\n")])
+    placed = place([row("ada_lovelace", {}, 3)], roster, load())
+    path = tmp_path / "m.csv"
+    export(placed, roster, "moodle", path, column(roster, "moodle", None, "week 3"))
+    assert read_csv(path) == [["id", "Full name", "week 3"], ["u17", "Ada Lovelace", "3"]]
 
 
 def test_moodle_gradebook_with_several_grade_items_needs_assignment(tmp_path: Path) -> None:

@@ -136,10 +136,6 @@ class RosterStudent:
     keys: dict[str, str] = field(default_factory=dict)
     lines: dict[int, dict[str, str]] = field(default_factory=dict)
 
-    def ids(self) -> set[str]:
-        """Every key the student is known by, as compared (no case, no blanks)."""
-        return {value.strip().casefold() for value in self.keys.values() if value.strip()}
-
 
 @dataclass(slots=True)
 class RosterFile:

@@ -126,6 +126,12 @@ def column(roster: Roster, lms_name: str, assignment: str | None, default: str) 
                 "as the roster"
             )
         choices = _canvas_assignments(source)
+        if not choices:
+            raise ExportError(
+                f"{source.source} has no assignment column: create the assignment in Canvas "
+                "and export the gradebook again (Canvas makes a new assignment of a column it "
+                "does not know)"
+            )
     else:
         choices = [h for h in (source.header if source else []) if h.startswith("Assignment:")]
         if not choices:
@@ -162,7 +168,7 @@ def export(
         assert source is not None
         table = _worksheet(rows, roster, source, most, done)
     else:
-        table = _gradebook(rows, grade_column, most, done)
+        table = _gradebook(rows, roster, grade_column, most, done)
     written.write_csv(path, table)
     return done
 
@@ -246,15 +252,27 @@ def _worksheet(
     return table
 
 
+#: The keys Moodle's gradebook import maps a user from ("Map from"), best first, with the
+#: header written for each (a plain roster's ``id`` keeps its own header).
+MOODLE_KEYS = (("number", "ID number"), ("email", "Email address"), ("username", "Username"),
+               ("userid", "User id"), ("id", ""))  # fmt: skip
+
+
 def _gradebook(
-    rows: list[StudentResult], grade_column: str, most: points.Number, done: Exported
+    rows: list[StudentResult],
+    roster: Roster,
+    grade_column: str,
+    most: points.Number,
+    done: Exported,
 ) -> list[list[object]]:
-    """Moodle's gradebook import: one key column every line has (``ID number``, else
-    ``Email address``), ``Full name``, the grade; only students with a mark."""
+    """Moodle's gradebook import: one key column, the first kind every marked line has
+    (``ID number``, else ``Email address``...), ``Full name``, the grade; only students
+    with a mark (and a key of that kind: any other is named)."""
     marked = [r for r in rows if markable(r)]
-    kind, header = "number", "ID number"
-    if any(not r.keys.get("number") for r in marked) and all(r.keys.get("email") for r in marked):
-        kind, header = "email", "Email address"
+    present = [(k, h) for k, h in MOODLE_KEYS if any(r.keys.get(k) for r in marked)]
+    complete = [(k, h) for k, h in present if all(r.keys.get(k) for r in marked)]
+    kind, header = (complete or present or [MOODLE_KEYS[0]])[0]
+    header = header or roster.id_column
     table: list[list[object]] = [[header, "Full name", grade_column]]
     for result in marked:
         key = result.keys.get(kind, "")
