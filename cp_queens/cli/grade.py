@@ -1,9 +1,8 @@
 """``cp-queens grade``: grade a folder of students' ``model(n)`` files, each run apart, limited;
 or one file, as a student checks their own before handing it in.
 
-Parsing only: the grading is ``cp_queens.grading.grade.grade`` (and
-``grade_file``), the files it writes ``cp_queens.grading.marking.marks``, a
-lecturer's overrides ``cp_queens.grading.marking.overrides``.
+Parsing and printing only: a class is ``cp_queens.grading.grade_class`` (the whole flow:
+roster, run, overrides, marks, feedback, export), one file ``grade_file``.
 """
 
 from __future__ import annotations
@@ -14,9 +13,6 @@ from typing import Any
 
 import cp_queens.grading.tasks as tasks
 from cp_queens.errors import CpQueensError
-
-#: Where an interrupted run's rows go when a marks.csv is there already.
-PARTIAL_MARKS = "marks.partial.csv"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -147,158 +143,54 @@ def _jobs(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rich.console import Console
-
-    from cp_queens.cli.exit_codes import ExitCode
-    from cp_queens.grading.grade import grade, grade_file, parse_sizes
-    from cp_queens.grading.intake.discover import summary
-    from cp_queens.grading.intake.roster import place
-    from cp_queens.grading.marking.marks import (
-        feedback,
-        flagged,
-        summary_table,
-        write_feedback,
-        write_marks,
-    )
-    from cp_queens.grading.marking.overrides import apply_overrides, read_for_class
-    from cp_queens.grading.points import shown
-    from cp_queens.grading.results import StudentResult
+    from cp_queens.grading.grade import grade_class
+    from cp_queens.grading.marking.marks import flagged, summary_table
     from cp_queens.grading.rubric import load
-    from cp_queens.grading.run import GradingInterrupted
     from cp_queens.grading.sandbox import IsolationError
 
     rubric = load(args.rubric).for_task(args.task)
-    try:
-        sizes = parse_sizes(args.n, rubric.task)
-    except CpQueensError as error:
-        raise CpQueensError(f"--n: {error}") from None
-    variant = None
-    if args.variant is not None or args.show_instance is not None:
-        from cp_queens.grading.tasks import variants
-
-        if args.variant is None:
-            raise CpQueensError(
-                "--show-instance needs --variant SEED (the seed the boards come from)"
-            )
-        variant = variants.Variant.from_option(args.variant)
-        variants.check_sizes(rubric.task, sizes)
-        if args.show_instance == "ALL":
-            return _hand_out(args, variant, rubric.task, sizes)
-        if args.show_instance is not None:
-            print(variants.told(variant, rubric.task, args.show_instance, sizes), end="")
-            return 0
-    instance = None
-    if args.instance is not None:
-        from cp_queens.grading.tasks import variants
-
-        if args.variant is not None:
-            raise CpQueensError("--instance: a student's file of boards, instead of --variant")
-        instance = variants.read_instance(args.instance)
-        rubric = rubric.for_task(instance.task)
-        sizes = sorted(instance.boards)
+    sizes = _sizes(args.n, rubric.task)
+    variant = _variant(args, rubric.task, sizes)
+    if args.show_instance == "ALL":
+        return _hand_out(args, variant, rubric.task, sizes)
+    if args.show_instance is not None:
+        return 0  # the boards were printed: nothing is graded
+    if args.instance is not None:  # a student's own boards, from their instance file
+        rubric, sizes, variant = _instance(args, rubric)
     if args.folder is None:
         raise CpQueensError("FOLDER|FILE: what to grade (a folder of submissions, or one file)")
-    one_file = Path(args.folder).is_file()
-    if instance is not None and not one_file:
+    if Path(args.folder).is_file():
+        return _one_file(args, rubric, sizes, variant)
+    if args.instance is not None:
         raise CpQueensError("--instance: for one FILE (a student's own check), not a FOLDER")
-    if one_file and args.overrides:
-        raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
-    roster, lms, column = _class_list(args, one_file, rubric)
-    overrides = (
-        read_for_class(args.overrides, args.folder, rubric, sizes, roster) if args.overrides else {}
-    )
-    out = Path(args.out if args.out is not None else "grades")
-    if args.out is not None or not one_file:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
-    if args.isolation == "none" and _will_run(args.folder):
-        # Said before any submission runs, once what was asked has been checked (an
-        # error stays one line).
-        print(
-            "cp-queens: WARNING: --isolation none: every submission runs WITHOUT a sandbox, as "
-            "this user, with the network and every file this user can read; grade code you "
-            "do not trust in a container or a virtual machine (docs/course-grading.md)",
-            file=sys.stderr,
-            flush=True,
-        )
-    if one_file:
-        try:
-            result = grade_file(
-                args.folder,
-                sizes,
-                rubric=rubric,
-                isolation=args.isolation,
-                variant=instance if instance is not None else variant,
-            )
-        except IsolationError as error:
-            raise _refused(error) from None
-        print(feedback(result, rubric), end="")
-        if args.out is not None:
-            write_feedback([result], out / "feedback", rubric, replace=False)
-            write_marks([result], out / "marks.csv", rubric)
-        return 0 if result.full_marks else 1
-    progress = Console(stderr=True)
-
-    def show(done: StudentResult) -> None:
-        if progress.is_terminal and not args.quiet:
-            progress.print(
-                f"[dim]graded {done.student}: {shown(done.points, done.max_points)}[/dim]",
-                highlight=False,
-            )
-
+    roster, export = _class_list(args, rubric)
     try:
-        results = grade(
+        report = grade_class(
             args.folder,
             sizes,
             rubric=rubric,
-            jobs=args.jobs,
-            on_done=show,
-            isolation=args.isolation,
+            roster=roster,
+            overrides=args.overrides,
+            export=export,
             variant=variant,
-            variant_ids=_roster_ids(args, rubric, roster) if variant is not None else None,
+            out=args.out if args.out is not None else "grades",
+            jobs=args.jobs,
+            isolation=args.isolation,
+            on_start=lambda: _warn_unisolated(args),
+            on_done=_progress(args),
         )
     except IsolationError as error:
         raise _refused(error) from None
-    except GradingInterrupted as stopped:  # the rows graded before it are kept
-        _warn(apply_overrides(stopped.results, overrides, str(args.overrides)))
-        write_feedback(stopped.results, out / "feedback", rubric, replace=False)
-        # A whole class's marks from an earlier run are never replaced by some rows.
-        kept = out / "marks.csv"
-        marks = out / PARTIAL_MARKS if kept.exists() else kept
-        write_marks(stopped.results, marks, rubric)
-        print(
-            f"cp-queens: interrupted: {len(stopped.results)} of {stopped.total} graded; "
-            f"{marks} holds those"
-            + (f" ({kept} is the earlier run's, untouched)" if marks != kept else ""),
-            file=sys.stderr,
-        )
-        return ExitCode.INTERRUPTED
-    if roster is not None:
-        results = place(results, roster, rubric)
-    _warn(apply_overrides(results, overrides, str(args.overrides)))
-    write_feedback(results, out / "feedback", rubric)
-    write_marks(results, out / "marks.csv", rubric)  # last: whole marks, whole feedback
-    (out / PARTIAL_MARKS).unlink(missing_ok=True)  # an interrupted run's rows: superseded
-    if roster is not None and lms is not None:
-        _export(args, results, roster, lms, column, rubric)
-    screen = Console()
-    if not screen.is_terminal:
-        screen = Console(width=120)
-    title = (
-        f"{summary(results, args.folder)}; task {rubric.task}, n = {args.n}, rubric "
-        f"{rubric.name} ({rubric.digest})"
-    )
-    if variant is not None:  # which seed, without showing it
-        title += f", variant {variant.fingerprint()}"
-    if any(result.isolation == "none" for result in results):
-        title += ", NO SANDBOX (isolation none)"
-    screen.print(summary_table(results, title=title))
-    for line in flagged(results):  # the lecturer's, never the students' feedback
+    _warn(report.warnings)
+    for line in report.notices:
+        print(f"cp-queens: {line}", file=sys.stderr)
+    if report.interrupted:
+        return _interrupted(report)
+    _screen().print(summary_table(report.results, title=_title(args, report, variant)))
+    for line in flagged(report.results):  # the lecturer's, never the students' feedback
         print(line)
     if not args.quiet:
-        print(f"# wrote {out / 'marks.csv'} and {len(results)} files in {out / 'feedback'}")
+        print(f"# wrote {report.marks} and {len(report.results)} files in {report.feedback}")
     return 0
 
 
@@ -321,82 +213,167 @@ def _hand_out(args: argparse.Namespace, variant: Any, task: str, sizes: list[int
     return 0
 
 
-def _class_list(
-    args: argparse.Namespace, one_file: bool, rubric: Any
-) -> tuple[Any, str | None, str]:
-    """``--roster`` read and ``--export`` checked before anything runs: (the roster or
-    None, the LMS or None, the export's grade column)."""
+def _sizes(text: str, task: str) -> list[int]:
+    """``--n``, read by the grader's own reading and bounds."""
+    from cp_queens.grading.grade import parse_sizes
+
+    try:
+        return parse_sizes(text, task)
+    except CpQueensError as error:
+        raise CpQueensError(f"--n: {error}") from None
+
+
+def _variant(args: argparse.Namespace, task: str, sizes: list[int]) -> Any:
+    """``--variant`` read and checked for ``--n`` (None without it); with
+    ``--show-instance``, that student's boards printed."""
+    if args.variant is None and args.show_instance is None:
+        return None
+    from cp_queens.grading.tasks import variants
+
+    if args.variant is None:
+        raise CpQueensError("--show-instance needs --variant SEED (the seed the boards come from)")
+    variant = variants.Variant.from_option(args.variant)
+    variants.check_sizes(task, sizes)
+    if args.show_instance is not None and args.show_instance != "ALL":
+        print(variants.told(variant, task, args.show_instance, sizes), end="")
+    return variant
+
+
+def _instance(args: argparse.Namespace, rubric: Any) -> tuple[Any, list[int], Any]:
+    """``--instance FILE``: the student's boards (the rubric for their task, their sizes)."""
+    from cp_queens.grading.tasks import variants
+
+    if args.variant is not None:
+        raise CpQueensError("--instance: a student's file of boards, instead of --variant")
+    instance = variants.read_instance(args.instance)
+    return rubric.for_task(instance.task), sorted(instance.boards), instance
+
+
+def _one_file(args: argparse.Namespace, rubric: Any, sizes: list[int], variant: Any) -> int:
+    """One FILE, graded as its class would be (a student's own check): its feedback
+    printed, written under ``--out`` only when asked; 0 on full marks, else 1."""
+    from pathlib import Path
+
+    from cp_queens.grading.grade import grade_file
+    from cp_queens.grading.marking.marks import feedback, write_feedback, write_marks
+    from cp_queens.grading.sandbox import IsolationError
+
+    if args.overrides:
+        raise CpQueensError("--overrides: for a class (a FOLDER), not for one FILE")
+    if args.roster or args.export:
+        raise CpQueensError("--roster, --export: for a class (a FOLDER), not for one FILE")
+    out = Path(args.out) if args.out is not None else None
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CpQueensError(f"--out: cannot create {out}: {error.strerror}") from None
+    _warn_unisolated(args)
+    try:
+        result = grade_file(
+            args.folder, sizes, rubric=rubric, isolation=args.isolation, variant=variant
+        )
+    except IsolationError as error:
+        raise _refused(error) from None
+    print(feedback(result, rubric), end="")
+    if out is not None:
+        write_feedback([result], out / "feedback", rubric, replace=False)
+        write_marks([result], out / "marks.csv", rubric)
+    return 0 if result.full_marks else 1
+
+
+def _class_list(args: argparse.Namespace, rubric: Any) -> tuple[Any, Any]:
+    """``--roster`` read (its warnings said) and ``--export`` checked before anything runs:
+    (the roster or None, the ``Export`` or None)."""
+    from cp_queens.grading.grade import Export
     from cp_queens.grading.intake.roster import read_rosters
     from cp_queens.grading.marking.export import FORMATS, ExportError, column
 
     lms = args.export[0].lower() if args.export else None
     if lms is not None and lms not in FORMATS:
         raise CpQueensError(f"--export: one of {', '.join(FORMATS)}, got {args.export[0]!r}")
-    if one_file and (args.roster or lms):
-        raise CpQueensError("--roster, --export: for a class (a FOLDER), not for one FILE")
     if lms is not None and not args.roster:
         raise CpQueensError("--export: needs --roster (the gradebook's ids come from it)")
     if args.feedback_zip and lms is None:
         raise CpQueensError("--feedback-zip: needs --export LMS FILE (whose upload layout)")
     roster = read_rosters(args.roster) if args.roster else None
-    for line in roster.warnings if roster is not None else []:
-        _warn([line])
+    _warn(roster.warnings if roster is not None else [])
     if roster is None or lms is None:
-        return roster, lms, ""
+        return roster, None
     try:
-        return roster, lms, column(roster, lms, args.assignment, rubric.name)
+        chosen = column(roster, lms, args.assignment, rubric.name)
     except ExportError as error:
         raise CpQueensError(f"--assignment: {error} (--assignment 'TITLE')") from None
+    return roster, Export(lms, args.export[1], chosen, args.feedback_zip)
 
 
-def _export(
-    args: argparse.Namespace, results: Any, roster: Any, lms: str, column: str, rubric: Any
-) -> None:
-    """The gradebook file and the feedback upload zip; who has no mark, on stderr."""
-    from cp_queens.grading.marking.export import export
-    from cp_queens.grading.marking.marks import feedback
-    from cp_queens.grading.marking.uploads import beside, feedback_zip
+def _progress(args: argparse.Namespace) -> Any:
+    """What ``grade_class`` calls as each submission is graded: a line on a terminal."""
+    from rich.console import Console
 
-    path = args.export[1]
-    done = export(results, roster, lms, path, column)
-    _warn(done.warnings)
-    for line in done.blank:
-        print(f"cp-queens: {path}: no mark for {line}", file=sys.stderr)
-    zipped = args.feedback_zip or beside(path)
-    uploaded = feedback_zip(results, lms, zipped, lambda row: feedback(row, rubric))
-    for line in uploaded.left_out:
-        print(f"cp-queens: {zipped}: no feedback file for {line}", file=sys.stderr)
+    from cp_queens.grading.points import shown
+
+    progress = Console(stderr=True)
+
+    def show(done: Any) -> None:
+        if progress.is_terminal and not args.quiet:
+            progress.print(
+                f"[dim]graded {done.student}: {shown(done.points, done.max_points)}[/dim]",
+                highlight=False,
+            )
+
+    return show
+
+
+def _interrupted(report: Any) -> int:
+    """Ctrl-C or SIGTERM: which rows were kept, and where."""
+    from cp_queens.cli.exit_codes import ExitCode
+
     print(
-        f"cp-queens: {path}: {done.marks} marks ({done.form}), {len(done.blank)} students "
-        f"without one (named above; marks.csv has every row); {zipped}: "
-        f"{len(uploaded.files)} feedback files",
+        f"cp-queens: interrupted: {len(report.results)} of {report.total} graded; "
+        f"{report.marks} holds those"
+        + (f" ({report.kept} is the earlier run's, untouched)" if report.kept else ""),
         file=sys.stderr,
     )
+    return ExitCode.INTERRUPTED
 
 
-def _roster_ids(args: argparse.Namespace, rubric: Any, roster: Any) -> dict[str, str] | None:
-    """Each submission's roster id, found as the roster places the graded rows (by the
-    LMS's id, else the name), before grading: a variant's boards come from the id."""
-    if roster is None:
-        return None
-    from pathlib import Path
+def _title(args: argparse.Namespace, report: Any, variant: Any) -> str:
+    """The class table's title: what was found, the task, the sizes, the rubric, the
+    variant's fingerprint (never its seed), and a class graded without a sandbox."""
+    from cp_queens.grading.intake.discover import summary
 
-    from cp_queens.grading.intake.discover import find_submissions
-    from cp_queens.grading.intake.roster import NOT_ON_ROSTER, place
-    from cp_queens.grading.results import StudentResult
+    rubric = report.rubric
+    title = (
+        f"{summary(report.results, args.folder)}; task {rubric.task}, n = {args.n}, rubric "
+        f"{rubric.name} ({rubric.digest})"
+    )
+    if variant is not None:
+        title += f", variant {variant.fingerprint()}"
+    if any(result.isolation == "none" for result in report.results):
+        title += ", NO SANDBOX (isolation none)"
+    return title
 
-    found = find_submissions(args.folder, rubric.limits.submission_kb << 10)
-    rows = [
-        StudentResult(s.student, Path(s.path), student_id=s.student_id, keys=dict(s.keys))
-        for s in found
-    ]
-    names = {id(row): row.student for row in rows}
-    place(rows, roster, rubric)
-    return {
-        names[id(row)]: row.student_id
-        for row in rows
-        if row.student_id and NOT_ON_ROSTER not in row.status
-    }
+
+def _screen() -> Any:
+    """Standard output as a Rich console: 120 columns when it is not a terminal."""
+    from rich.console import Console
+
+    screen = Console()
+    return screen if screen.is_terminal else Console(width=120)
+
+
+def _warn_unisolated(args: argparse.Namespace) -> None:
+    """With ``--isolation none``, said before any submission runs, once what was asked
+    has been checked (an error stays one line)."""
+    if args.isolation == "none" and _will_run(args.folder):
+        print(
+            "cp-queens: WARNING: --isolation none: every submission runs WITHOUT a sandbox, as "
+            "this user, with the network and every file this user can read; grade code you "
+            "do not trust in a container or a virtual machine (docs/course-grading.md)",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _refused(error: Exception) -> CpQueensError:

@@ -12,6 +12,24 @@ feedback, overrides, the LMS's export, files written whole). ``grade`` is the do
 ``cp_queens.grading.sandbox`` is the room a submission runs in (bubblewrap, cgroups, the
 watcher, the result protocol, the child harness): nothing of the submission outlives it.
 
-This ``__init__`` imports nothing, so importing one module of the grader loads only
-what that module needs.
+This ``__init__`` imports nothing until asked, so importing one module of the grader
+loads only what that module needs; ``cp_queens.grading.grade_class`` (and ``grade``,
+``grade_file``, ``ClassReport``, ``Export``) load ``grade`` on first use.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cp_queens.grading.grade import ClassReport, Export, grade, grade_class, grade_file
+
+__all__ = ["ClassReport", "Export", "grade", "grade_class", "grade_file"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        import cp_queens.grading.grade as doors
+
+        return getattr(doors, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cp_queens.grading.sandbox as sandbox
@@ -39,10 +40,15 @@ from cp_queens.grading.intake.discover import (
     is_submission_name,
     with_siblings,
 )
+from cp_queens.grading.intake.roster import NOT_ON_ROSTER, Roster, place, read_rosters
+from cp_queens.grading.marking import export as marking_export
+from cp_queens.grading.marking.marks import feedback, write_feedback, write_marks
+from cp_queens.grading.marking.overrides import apply_overrides, read_for_class
+from cp_queens.grading.marking.uploads import beside, feedback_zip
 from cp_queens.grading.results import GradeError, StudentResult
 from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.rubric import load as load_rubric
-from cp_queens.grading.run import DEFAULT_JOBS, grade_submissions
+from cp_queens.grading.run import DEFAULT_JOBS, GradingInterrupted, grade_submissions
 from cp_queens.grading.tasks.variants import InstanceFile, Variant
 
 #: One part of a list of board sizes: ``8`` or ``4..9`` (ASCII digits, a few of them: no
@@ -180,3 +186,177 @@ def _rubric(rubric: Rubric | str | Path | None, task: str | None, isolation: str
         limits = dataclasses.replace(chosen.limits, isolation=isolation)
         chosen = dataclasses.replace(chosen, limits=limits)
     return chosen.for_task(task)
+
+
+#: Where an interrupted run's rows go when a marks.csv is there already.
+PARTIAL_MARKS = "marks.partial.csv"
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """The LMS's gradebook file to write (``lms``: ``canvas`` or ``moodle``) at ``path``,
+    its grade ``column`` (None: the roster's own, else the rubric's name; see
+    ``marking.export.column``), and the feedback upload zip (None: beside the file)."""
+
+    lms: str
+    path: str | Path
+    column: str | None = None
+    feedback_zip: str | Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassReport:
+    """A class graded: its rows (in the class's order, the roster's students placed), the
+    files written, and the lines the lecturer must read (``warnings``: decisions not
+    applied, students without a mark; ``notices``: what the export holds). ``interrupted``:
+    Ctrl-C or SIGTERM stopped the run; ``results`` are then the rows graded before it
+    (``total`` submissions were found) and ``marks`` the file that holds them."""
+
+    results: list[StudentResult]
+    rubric: Rubric
+    sizes: list[int]
+    marks: Path
+    feedback: Path
+    warnings: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    interrupted: bool = False
+    total: int = 0
+    kept: Path | None = None  # an interrupted run's untouched marks.csv of an earlier run
+
+
+def grade_class(
+    folder: str | Path,
+    sizes: Iterable[int],
+    *,
+    rubric: Rubric | str | Path | None = None,
+    task: str | None = None,
+    roster: Roster | str | Path | Sequence[str | Path] | None = None,
+    overrides: str | Path | None = None,
+    export: Export | None = None,
+    variant: Variant | None = None,
+    out: str | Path = "grades",
+    jobs: int = DEFAULT_JOBS,
+    isolation: str | None = None,
+    on_start: Callable[[], None] | None = None,
+    on_done: Callable[[StudentResult], None] | None = None,
+) -> ClassReport:
+    """Grade the class in ``folder`` as ``cp-queens grade FOLDER`` does, and write its files.
+
+    Everything that can be checked is checked before any submission runs (the sizes, the
+    roster, the overrides against the class, the export's column); then ``on_start`` is
+    called, each submission runs (``on_done`` hears of each), the roster's students are
+    placed (``missing`` for those who handed in nothing), the lecturer's overrides applied,
+    ``out/feedback/`` and ``out/marks.csv`` written (marks last), and the LMS's file and
+    upload zip. Interrupted (Ctrl-C, SIGTERM), the rows graded so far are written, never
+    over a whole class's marks.csv (``PARTIAL_MARKS`` then), and the report says so.
+
+    Examples:
+        >>> import tempfile, pathlib
+        >>> folder, out = (pathlib.Path(tempfile.mkdtemp()) for _ in range(2))
+        >>> _ = (folder / "ada.py").write_text("def model(n):\\n    return [[0]] if n == 1 else []\\n")
+        >>> report = grade_class(folder, [1, 2], out=out)
+        >>> [(r.student, str(r.points)) for r in report.results], report.marks.name
+        ([('ada', '2')], 'marks.csv')
+    """  # noqa: E501
+    rubric = _rubric(rubric, task, isolation)
+    chosen = check_sizes(sizes, rubric.task)
+    if variant is not None:
+        variants.check_sizes(rubric.task, chosen)
+    if roster is not None and not isinstance(roster, Roster):
+        roster = read_rosters([roster] if isinstance(roster, str | Path) else roster)
+    column = ""
+    if export is not None:
+        if roster is None:
+            raise GradeError("an export needs a roster (the gradebook's ids come from it)")
+        column = marking_export.column(roster, export.lms, export.column, rubric.name)
+    decisions = read_for_class(overrides, folder, rubric, chosen, roster) if overrides else {}
+    where = Path(out)
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise GradeError(f"{where}: cannot create the folder: {error.strerror}") from None
+    ids = _roster_ids(folder, rubric, roster) if variant is not None and roster else None
+    if on_start is not None:
+        on_start()
+    source = str(overrides)
+    try:
+        results = grade(
+            folder,
+            chosen,
+            rubric=rubric,
+            jobs=jobs,
+            on_done=on_done,
+            variant=variant,
+            variant_ids=ids,
+        )
+    except GradingInterrupted as stopped:  # the rows graded before it are kept
+        warnings = apply_overrides(stopped.results, decisions, source)
+        write_feedback(stopped.results, where / "feedback", rubric, replace=False)
+        kept = where / "marks.csv"  # a whole class's marks are never replaced by some rows
+        marks = where / PARTIAL_MARKS if kept.exists() else kept
+        write_marks(stopped.results, marks, rubric)
+        return ClassReport(
+            stopped.results,
+            rubric,
+            chosen,
+            marks,
+            where / "feedback",
+            warnings,
+            interrupted=True,
+            total=stopped.total,
+            kept=kept if marks != kept else None,
+        )
+    if roster is not None:
+        results = place(results, roster, rubric)
+    warnings = apply_overrides(results, decisions, source)
+    write_feedback(results, where / "feedback", rubric)
+    write_marks(results, where / "marks.csv", rubric)  # last: whole marks, whole feedback
+    (where / PARTIAL_MARKS).unlink(missing_ok=True)  # an interrupted run's rows: superseded
+    notices: list[str] = []
+    if export is not None and roster is not None:
+        warnings += _export(results, roster, export, column, rubric, notices)
+    return ClassReport(
+        results, rubric, chosen, where / "marks.csv", where / "feedback", warnings, notices
+    )
+
+
+def _export(
+    results: list[StudentResult],
+    roster: Roster,
+    export: Export,
+    column: str,
+    rubric: Rubric,
+    notices: list[str],
+) -> list[str]:
+    """The gradebook file and the feedback upload zip: its warnings returned, and what it
+    holds (who has no mark, who has no feedback file, the counts) added to ``notices``."""
+    path = export.path
+    done = marking_export.export(results, roster, export.lms, path, column)
+    notices += [f"{path}: no mark for {line}" for line in done.blank]
+    zipped = export.feedback_zip or beside(path)
+    uploaded = feedback_zip(results, export.lms, zipped, lambda row: feedback(row, rubric))
+    notices += [f"{zipped}: no feedback file for {line}" for line in uploaded.left_out]
+    notices.append(
+        f"{path}: {done.marks} marks ({done.form}), {len(done.blank)} students "
+        f"without one (named above; marks.csv has every row); {zipped}: "
+        f"{len(uploaded.files)} feedback files"
+    )
+    return list(done.warnings)
+
+
+def _roster_ids(folder: str | Path, rubric: Rubric, roster: Roster | None) -> dict[str, str] | None:
+    """Each submission's roster id, found as the roster places the graded rows (by the
+    LMS's id, else the name), before grading: a variant's boards come from the id."""
+    if roster is None:
+        return None
+    found = find_submissions(folder, rubric.limits.submission_kb << 10)
+    rows = [
+        StudentResult(s.student, Path(s.path), student_id=s.student_id, keys=dict(s.keys))
+        for s in found
+    ]
+    names = {row.path: row.student for row in rows}  # a submission's path is its own
+    return {
+        names[row.path]: row.student_id
+        for row in place(rows, roster, rubric)
+        if row.path in names and row.student_id and NOT_ON_ROSTER not in row.status
+    }

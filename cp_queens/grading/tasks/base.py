@@ -24,6 +24,7 @@ How to add one (see ``dominate.py`` for a whole task in one file)::
         def error_row(self, n, expected, problem): ...
         def share(self, row, rubric): ...                # 0..1, exact
         def cells(self, row): ...                        # one cell per column
+        def answers(self, n): ...                        # a right and a wrong answer
 """
 
 from __future__ import annotations
@@ -147,6 +148,11 @@ class Task(ABC):
     def cells(self, row: Any) -> tuple[str, ...]:
         """The feedback table's cells of one size, one per ``columns`` (``row`` is None
         for a size never run)."""
+
+    @abstractmethod
+    def answers(self, n: int) -> tuple[Any, Any]:
+        """A right answer of size ``n`` and a wrong one, as a model would return them: what
+        the task contract (``tests/grading/test_task_contract.py``) judges."""
 
     def details(self, rows: Sequence[Any]) -> list[str]:
         """The findings below the feedback table, each kind of mistake once: a first line,
