@@ -157,3 +157,32 @@ def test_enumerate_to_a_file_and_verify_draw_the_live_line_their_help_promises(
     assert "verifying n10.jsonl" in shown and re.search(r"[0-9,]+ placements", shown)
     code, shown, _ = _on_a_terminal(["verify", str(target), "--quiet"], capsys, monkeypatch)
     assert code == 0 and "verifying" not in shown
+
+
+def test_a_listing_of_known_length_shows_a_fraction_and_an_eta(tmp_path) -> None:
+    """``enumerate`` knows how many it will write (OEIS, or ``--limit``); ``verify`` the
+    placements ``--expect`` names, or the bytes of its file."""
+    import argparse
+
+    from cp_queens.cli._progress import Tally
+    from cp_queens.cli.enumerate import _known_total
+    from cp_queens.cli.verify import _position
+
+    def asked(**given: object) -> argparse.Namespace:
+        return argparse.Namespace(**{"n": 8, "unique": False, "limit": None, **given})
+
+    assert _known_total(asked()) == 92
+    assert _known_total(asked(unique=True)) == 12
+    assert _known_total(asked(limit=10)) == 10 and _known_total(asked(n=40)) is None
+    shown: list[Progress] = []
+    tally = Tally(shown.append, total=92)
+    tally.add(46)
+    assert (shown[-1].done, shown[-1].total) == (46, 92)
+    assert progress_details(shown[-1], parts="solutions")[-1] == "50%"
+    placements = tmp_path / "p.jsonl"
+    placements.write_text("[1, 3, 0, 2]\n" * 100)
+    with placements.open() as source:
+        where = _position(source)
+        assert where is not None and where() == (0, 1300)
+        source.read()
+        assert where() == (1300, 1300)

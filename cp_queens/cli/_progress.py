@@ -28,7 +28,7 @@ BAR_WIDTHS = (20, 12, 6)
 
 
 def progress_details(
-    info: ProgressRecord, since: float = 0.0, noun: str = "solutions"
+    info: ProgressRecord, since: float = 0.0, noun: str = "solutions", parts: str = "parts"
 ) -> list[str]:
     """What the live line can say about ``info``, from the fullest text to the shortest.
 
@@ -36,8 +36,9 @@ def progress_details(
     second between reports (a subproblem may take minutes), so its clock keeps moving
     and its ETA counts down instead of freezing. The rate is always solutions per
     second, said so (``noun``: what is counted, ``placements`` for ``verify``); units of
-    work (subproblems) are "parts", with their own count. Without a known total of parts
-    there is no fraction to show, nor an ETA.
+    work (subproblems) are ``parts``, with their own count (``bytes`` of a file read;
+    the noun itself when the work is counted in what is counted: a listing of known
+    length). Without a known total of parts there is no fraction to show, nor an ETA.
 
     Examples:
         >>> record = ProgressRecord(12_873_980, 40.0, done=5_920, total=6_778)
@@ -51,6 +52,8 @@ def progress_details(
         87%
         >>> progress_details(ProgressRecord(920, 2.0, done=21), since=1.0)[0]
         '21 parts, 920 solutions, 460 solutions/s, 0:00:03'
+        >>> progress_details(ProgressRecord(50, 1.0, done=50, total=92), parts="solutions")[0]
+        '50/92 solutions, 50 solutions/s, 0:00:01, ETA 0:00:01'
     """
     elapsed = _clock(info.elapsed + since)
     solutions = f"{info.solutions:,} {noun}"
@@ -59,16 +62,19 @@ def progress_details(
         head = f"{info.done:,} parts, {solutions}" if info.done is not None else solutions
         fuller = [f"{head}, {rate}, {elapsed}"] if rate else []
         return [*fuller, f"{head}, {elapsed}", solutions]
-    parts = f"{info.done:,}/{info.total:,} parts"
+    if parts == noun:  # the work is what is counted: say it once
+        solutions = ""
+    parts = f"{info.done:,}/{info.total:,} {parts}"
     left = info.eta
     eta = f"ETA {_clock(None if left is None else max(left - since, 0.0))}"
     percent = f"{100 * info.done // max(info.total, 1)}%"
-    fuller = [f"{parts}, {solutions}, {rate}, {elapsed}, {eta}"] if rate else []
+    said = [parts, solutions] if solutions else [parts]
+    fuller = [", ".join([*said, rate, elapsed, eta])] if rate else []
     return [
         *fuller,
-        f"{parts}, {solutions}, {elapsed}, {eta}",
-        f"{parts}, {solutions}, {eta}",
-        f"{percent}, {solutions}, {eta}",
+        ", ".join([*said, elapsed, eta]),
+        ", ".join([*said, eta]),
+        ", ".join([percent, *said[1:], eta]),
         f"{percent}, {eta}",
         percent,
     ]
@@ -119,7 +125,7 @@ def progress_line(console: Console, detail: Callable[[], str]) -> tuple[BarColum
 
 @contextlib.contextmanager
 def progress_display(
-    label: str, console: Console | None = None, noun: str = "solutions"
+    label: str, console: Console | None = None, noun: str = "solutions", parts: str = "parts"
 ) -> Iterator[ProgressCallback | None]:
     """One live Rich line for every engine's ``Progress``; ``None``
     when stderr is not a terminal (or with ``--quiet``).
@@ -142,7 +148,7 @@ def progress_display(
             return "starting"
         info, at = last[-1]
         text, bar_column.bar_width = fit_progress(
-            label, progress_details(info, time.monotonic() - at, noun), console.width
+            label, progress_details(info, time.monotonic() - at, noun, parts), console.width
         )
         return text
 
@@ -160,13 +166,24 @@ def progress_display(
 
 class Tally:
     """Counts what a command writes or reads as it goes and tells a progress display, at
-    most every ``EVERY`` seconds (a call per placement stays a clock read and an add)."""
+    most every ``EVERY`` seconds (a call per placement stays a clock read and an add).
+
+    Where the whole is known, the display gets a fraction and an ETA: ``total``, the
+    count there will be (a listing of a board whose solutions are known), or ``where``,
+    how far the work is and how much there is in all (the bytes of a file read)."""
 
     #: Seconds between two reports: the line is redrawn four times a second anyway.
     EVERY = 0.1
 
-    def __init__(self, show: ProgressCallback) -> None:
+    def __init__(
+        self,
+        show: ProgressCallback,
+        total: int | None = None,
+        where: Callable[[], tuple[int, int]] | None = None,
+    ) -> None:
         self.show = show
+        self.total = total
+        self.where = where
         self.count = 0
         self.started = time.monotonic()
         self._next = self.started
@@ -176,7 +193,16 @@ class Tally:
         now = time.monotonic()
         if now >= self._next:
             self._next = now + self.EVERY
-            self.show(ProgressRecord(self.count, now - self.started))
+            done, total = (self.count, self.total) if self.where is None else self.where()
+            known = total is not None
+            self.show(
+                ProgressRecord(
+                    self.count,
+                    now - self.started,
+                    done=done if known else None,
+                    total=total if known else None,
+                )
+            )
 
 
 def telling_how_long(

@@ -149,8 +149,21 @@ def _progress(args: argparse.Namespace, engine: str) -> Iterator[Tally | None]:
     if to_terminal:
         yield None
         return
-    with progress_display(f"enumerating N={args.n} with {engine}") as show:
-        yield None if show is None else Tally(show)
+    total = _known_total(args)
+    with progress_display(f"enumerating N={args.n} with {engine}", parts="solutions") as show:
+        yield None if show is None else Tally(show, total=total)
+
+
+def _known_total(args: argparse.Namespace) -> int | None:
+    """How many solutions the listing will write, when that is known (OEIS, n <= 27;
+    what ``--limit`` leaves): the progress line then shows a fraction and an ETA."""
+    from cp_queens.limits import KNOWN_TOTALS, KNOWN_UNIQUE
+
+    known = KNOWN_UNIQUE if args.unique else KNOWN_TOTALS
+    total = known[args.n - 1] if args.n <= len(known) else None
+    if args.limit is not None:
+        total = args.limit if total is None else min(total, args.limit)
+    return total
 
 
 def _told(write: Callable[[Any], int], tally: Tally) -> Callable[[Any], int]:

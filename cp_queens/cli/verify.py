@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterable, Iterator
-from typing import Any
+import stat
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from cp_queens.cli._common import (
     Tally,
@@ -19,6 +20,9 @@ from cp_queens.cli._common import (
 from cp_queens.problem import Problem
 from cp_queens.verify import verify_all
 from cp_queens.writers import FORMATS, choices
+
+if TYPE_CHECKING:
+    from cp_queens.answer import Answer
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -55,27 +59,49 @@ def run(args: argparse.Namespace) -> int:
     from cp_queens.formats import read_blocks
 
     name = "<stdin>" if args.file == "-" else args.file
+    with open_input(args.file) as source:
+        # The whole, where it is known: the placements --expect names, else a file's bytes.
+        where = None if args.expect is not None else _position(source)
+        parts = "placements" if args.expect is not None else "bytes" if where else "parts"
+        label = f"verifying {os.path.basename(name)}"
+        with progress_display(label, noun="placements", parts=parts) as show:
+            blocks = read_blocks(source, name)
+            tally = None if show is None else Tally(show, total=args.expect, where=where)
+            verdict = _verdict(args, blocks if tally is None else _told(blocks, tally), name)
+    return deliver(verdict, args.format)
+
+
+def _verdict(args: argparse.Namespace, blocks: Iterable[Any], name: str) -> Answer:
     problem = None if args.n is None else Problem(args.n)
 
     def say(index: int, n: int, reason: str) -> None:
         print(f"{name}: placement {index} (n={n}): {reason}")
 
-    with (
-        open_input(args.file) as source,
-        progress_display(f"verifying {os.path.basename(name)}", noun="placements") as show,
-    ):
-        blocks = read_blocks(source, name)
-        verdict = verify_all(
-            blocks if show is None else _told(blocks, Tally(show)),
-            name,
-            problem=problem,
-            distinct=args.distinct,
-            expect=args.expect,
-            # a listing for people names every failure as it is found; a document keeps
-            # the first ones
-            on_failure=None if FORMATS[args.format].document else say,
-        )
-    return deliver(verdict, args.format)
+    return verify_all(
+        blocks,
+        name,
+        problem=problem,
+        distinct=args.distinct,
+        expect=args.expect,
+        # a listing for people names every failure as it is found; a document keeps
+        # the first ones
+        on_failure=None if FORMATS[args.format].document else say,
+    )
+
+
+def _position(source: Any) -> Callable[[], tuple[int, int]] | None:
+    """How far into a regular file the reading is, and its size (``None`` for a pipe or a
+    terminal: no whole to compare with); the file's own offset, ahead of the reader by
+    at most a buffer."""
+    try:
+        fd = source.fileno()
+        status = os.fstat(fd)
+    except (AttributeError, OSError, ValueError):
+        return None
+    if not stat.S_ISREG(status.st_mode) or status.st_size == 0:
+        return None
+    size = status.st_size
+    return lambda: (min(os.lseek(fd, 0, os.SEEK_CUR), size), size)
 
 
 def _told(blocks: Iterable[Any], tally: Tally) -> Iterator[Any]:
