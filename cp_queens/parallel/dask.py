@@ -368,7 +368,10 @@ def dask_cluster(
                     n_workers=workers,
                     threads_per_worker=1,  # the kernel holds a core; threads would only contend
                     processes=processes,
-                    dashboard_address=None,
+                    # Not None: the scheduler still serves HTTP then, on port 8787, and
+                    # a second count (or test) at once got "Port 8787 is already in use"
+                    # warnings; ":0" takes a free port, which nobody opens anyway.
+                    dashboard_address=":0",
                     memory_limit=0,  # no memory monitor polling in every worker and nanny
                     silence_logs=logging.ERROR,
                 )
