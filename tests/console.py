@@ -7,6 +7,12 @@ Values that change from run to run are written ``...``: inside a line it stands 
 text (a wall time, a branch count); a line that is only ``...`` stands for any number
 of lines (a table's rows whose order or count depends on the machine).
 
+A command shown without its output must still run: it may not fail as a bad request
+(exit 2), a bug (70) or an unknown command (127), nor print a traceback. The
+project's ``examples/`` folder is linked into the directory, as a reader in a clone has it,
+and the files a page shows a reader writing by hand (``board.txt``) are there, from
+``tests/data/console/``.
+
 A block that cannot run here (it needs a Dask cluster, a Ctrl-C typed mid-run, a
 student's folder) says so on the line before it, in a comment the site does not show:
 ``<!-- console: not run: why -->``.
@@ -89,9 +95,25 @@ def interleaves(expected: list[str], out: list[str], err: list[str]) -> bool:
     return match(0, 0, 0)
 
 
+#: Files a page shows a reader writing by hand, put in the page's directory.
+GIVEN = Path(__file__).resolve().parent / "data" / "console"
+
+#: Exit codes that say a command shown without output is stale: a bad request, a bug, a
+#: command that does not exist.
+STALE = (2, 70, 127)
+
+
 def run(command: str, cwd: Path, timeout: float = 300) -> tuple[list[str], list[str]]:
     """Run ``command`` with bash in ``cwd``, this venv's ``cp-queens`` first on the PATH;
     its non-blank stdout and stderr lines."""
+    out, err, _ = run_with_code(command, cwd, timeout)
+    return out, err
+
+
+def run_with_code(
+    command: str, cwd: Path, timeout: float = 300
+) -> tuple[list[str], list[str], int]:
+    """``run``, and the command's exit code."""
     bin_dir = str(Path(sys.executable).parent)
     env = {
         **os.environ,
@@ -104,16 +126,24 @@ def run(command: str, cwd: Path, timeout: float = 300) -> tuple[list[str], list[
         ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
     lines = [line for line in done.stdout.splitlines() if line.strip()]
-    return lines, [line for line in done.stderr.splitlines() if line.strip()]
+    return lines, [line for line in done.stderr.splitlines() if line.strip()], done.returncode
 
 
 def mismatch(command: str, expected: list[str], cwd: Path) -> str | None:
-    """What differs between what ``command`` prints and ``expected`` (``None``: nothing)."""
-    out, err = run(command, cwd)
-    if interleaves(expected, out, err):
+    """What differs between what ``command`` prints and ``expected`` (``None``: nothing);
+    a command shown without output only has to run (see ``STALE``)."""
+    examples = cwd / "examples"
+    if not examples.exists():
+        examples.symlink_to(Path(__file__).resolve().parents[1] / "examples")
+        for given in GIVEN.iterdir():
+            (cwd / given.name).write_bytes(given.read_bytes())
+    out, err, code = run_with_code(command, cwd)
+    if not expected and code not in STALE and not any("Traceback" in line for line in err):
+        return None
+    if expected and interleaves(expected, out, err):
         return None
     return (
-        f"$ {command}\nthe page shows:\n"
+        f"$ {command}\nexit {code}; the page shows:\n"
         + "\n".join(expected)
         + "\n\nstdout:\n"
         + "\n".join(out)
