@@ -168,7 +168,12 @@ def _spread(run: Run) -> str:
     """The fastest and the slowest repeat of a cell run more than once."""
     if run.repeats < 2 or run.wall_time_min is None or run.wall_time_max is None:
         return ""
-    return f"{run.wall_time_min:.3f}-{run.wall_time_max:.3f}"
+    return f"{_seconds(run.wall_time_min)}-{_seconds(run.wall_time_max)}"
+
+
+def _seconds(value: float) -> str:
+    """Milliseconds shown below 10 s, tenths above (a spread stays one short cell)."""
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
 
 def _evenly_spread(sizes: Sequence[int]) -> bool:
@@ -320,7 +325,8 @@ def _line(axes: Any, mine: Sequence[Run], look: Style, metric: str, index: int) 
     floor = 1e-5 if metric == "wall_time" else 0.5  # log scale: keep zeros visible
     values = [max(getattr(run, metric) or 0.0, floor) for run in done]
     first = done[0]
-    said = "; ".join(part for part in (first.method, first.family) if part)
+    method = first.method if first.label != first.engine else ""  # not when pinned
+    said = "; ".join(part for part in (method, first.family) if part)
     label = f"{first.engine} ({said})" if said else first.engine
     errors = None
     if metric == "wall_time" and any(run.repeats > 1 for run in done):
@@ -375,13 +381,14 @@ def _startups(runs: Sequence[Run], names: Sequence[str]) -> dict[str, dict[str, 
 
     found: dict[str, dict[str, float]] = {}
     for name in names:
-        parts = [
-            {**run.startup, "pool": run.pool_start or 0.0}
-            for run in runs
-            if run.engine == name and run.startup
-        ]
-        if parts:
-            found[name] = {key: median(p.get(key, 0.0) for p in parts) for key in STARTUP_PARTS}
+        mine = [run for run in runs if run.engine == name and run.startup]
+        if mine:
+            found[name] = {
+                key: median(run.startup.get(key, 0.0) for run in mine) for key in STARTUP_PARTS
+            }
+            # a pool's start: the median of the runs that started one (cpsat from n = 10)
+            pools = [run.pool_start for run in mine if run.pool_start is not None]
+            found[name]["pool"] = median(pools) if pools else 0.0
     return found
 
 

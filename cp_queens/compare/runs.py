@@ -87,7 +87,8 @@ class Run:
     def label(self) -> str:
         """The engine as the table and the plot name it: with its method when it says one
         (``cpsat (fast)``), so that a switch of method is seen where it happens."""
-        return f"{self.engine} ({self.method})" if self.method else self.engine
+        pinned = f"method={self.method}" in self.engine  # cpsat:method=plain says it already
+        return f"{self.engine} ({self.method})" if self.method and not pinned else self.engine
 
     @property
     def repeats(self) -> int:
