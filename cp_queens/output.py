@@ -104,6 +104,7 @@ class WholeRecords:
     def _write(self, upto: int) -> None:
         data = bytes(self._buffer[:upto])  # a copy: the buffer may be cut while it is out
         done = 0
+        start = self._offset()
         try:
             while done < upto:
                 count = os.write(self.fd, data[done:])
@@ -118,7 +119,21 @@ class WholeRecords:
         finally:
             # Also when a Ctrl-C stops the loop: the bytes already out leave the buffer, so
             # the ``flush_whole`` that follows goes on from there instead of repeating them.
+            # A Ctrl-C can land just as ``os.write`` returns, before ``done`` counts what it
+            # wrote (a whole buffer was then written twice): a file's offset says for sure.
+            end = self._offset()
+            if start is not None and end is not None:
+                done = min(max(done, end - start), upto)
             self._drop(done)
+
+    def _offset(self) -> int | None:
+        """Where a regular file's writes are now (``None`` for a pipe or a terminal)."""
+        if not self._regular:
+            return None
+        try:
+            return os.lseek(self.fd, 0, os.SEEK_CUR)
+        except OSError:
+            return None
 
     def _drop(self, done: int) -> None:
         """Forget the first ``done`` bytes of the buffer: they are written."""

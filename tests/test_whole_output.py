@@ -168,3 +168,29 @@ def test_a_pipe_closed_by_the_reader_is_still_not_an_error() -> None:
         text=True,
     )
     assert done.stdout.count("\n") == 1 and "error" not in done.stderr
+
+
+def test_a_ctrl_c_as_a_write_returns_writes_nothing_twice(tmp_path, monkeypatch) -> None:
+    """Ctrl-C landing just after ``os.write`` returned, before the writer counted what it
+    wrote: the flush that follows must not write the same records again (a file then held
+    its first 64 KB twice)."""
+    from cp_queens import output
+
+    target = tmp_path / "out.jsonl"
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT)
+    sink = output.WholeRecords(fd, str(target), lines=True)
+    real_write = os.write
+
+    def write_then_interrupt(fd_: int, data: bytes) -> int:
+        real_write(fd_, data)
+        raise KeyboardInterrupt
+
+    sink.write("[1, 3, 0, 2]\n", 1)
+    monkeypatch.setattr(output.os, "write", write_then_interrupt)
+    try:
+        sink.flush_whole()
+    except KeyboardInterrupt:
+        monkeypatch.setattr(output.os, "write", real_write)
+        sink.flush_whole()
+    os.close(fd)
+    assert target.read_text() == "[1, 3, 0, 2]\n"
