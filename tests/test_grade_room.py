@@ -24,6 +24,7 @@ from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.sandbox import cgroup, protocol, users
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import watch as sandbox_watch
+from cp_queens.grading.sandbox.watch import StopReason
 from tests.hostile import RIGHT
 
 pytestmark = pytest.mark.skipif(
@@ -332,7 +333,7 @@ def test_memory_resident_in_no_process_counts(
         assert "scratch" not in found  # it never got to 96 MB: stopped on the way
     # Without one the watcher samples every SAMPLE_EVERY seconds: 96 MB written between
     # two samples (an idle machine writes tmpfs that fast) are caught at the next one.
-    assert outcome.stopped == "memory", outcome
+    assert outcome.stopped is StopReason.MEMORY, outcome  # an enumerated reason
 
 
 def test_a_long_reply_line_is_read_in_linear_time() -> None:

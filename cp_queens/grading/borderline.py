@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from cp_queens.grading.results import StudentResult
+from cp_queens.grading.sandbox.watch import StopReason
 
 #: How near a limit a measurement must be (a share of the limit) to be measured again.
 MARGIN = 0.2
@@ -48,7 +49,7 @@ def why(result: StudentResult, memory_mb: int | None, margin: float = MARGIN) ->
         if peak <= memory_mb * (1 + margin):
             return f"{stopped.status} at {at}: {peak:.0f} MB measured"
         return None
-    if result.stopped == "backstop":  # the wall clock of a machine too busy: never its fault
+    if result.stopped == StopReason.BACKSTOP:  # a machine too busy: never the student's fault
         return f"timeout at {at}: the machine was too busy ({result.seconds:.1f} s of wall time)"
     return None
 

@@ -81,7 +81,7 @@ class StudentResult:
     instance: list[str] = field(default_factory=list)  # the student's own boards (--variant)
     cpu_limit: float = 0.0  # the CPU seconds the run was allowed (per solver thread)
     peak_memory: int = 0  # bytes, the largest resident memory of its tree seen
-    stopped: str | None = None  # the limit the grader stopped it at (Outcome.stopped)
+    stopped: str | None = None  # the limit the grader stopped it at (Outcome.stopped's value)
     reruns: list[str] = field(default_factory=list)  # borderline verdicts measured again
     flags: list[str] = field(default_factory=list)  # for the lecturer only (a copied key)
     nearest: str = ""  # the most similar submission of the class and how similar ("bob 0.93")

@@ -26,6 +26,7 @@ import cp_queens.grading.tasks.variants as variants
 from cp_queens.grading.intake.discover import Submission
 from cp_queens.grading.results import Row, SizeResult, StudentResult
 from cp_queens.grading.rubric import Rubric
+from cp_queens.grading.sandbox.watch import StopReason
 from cp_queens.grading.tasks.variants import Instances
 
 #: How many submissions run at once by default: the grader's machine has its own work too.
@@ -352,27 +353,27 @@ def _explained(text: str, submission: Submission, limits: sandbox.Limits) -> str
 def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     """How the child ended, as (status, words) for the size it was working on."""
     limits = rubric.limits
-    if outcome.stopped == "memory":
+    if outcome.stopped == StopReason.MEMORY:
         return (
             "memory",
             f"used more than {limits.memory_mb} MB of memory (the limit: the resident memory "
             "of all its threads and processes, and the files it keeps in /scratch, /tmp and "
             "/dev/shm): it was stopped",
         )
-    if outcome.stopped == "processes":
+    if outcome.stopped == StopReason.PROCESSES:
         return (
             "crashed",
             f"ran more than {sandbox.SPARE_PROCESSES} processes or {sandbox.TASKS} threads at "
             "once: it was stopped",
         )
-    if outcome.stopped == "wall":
+    if outcome.stopped == StopReason.WALL:
         return (
             "timeout",
             f"spent {limits.wall_seconds:g} s neither computing nor waiting for a CPU (the "
             f"limit): sleeping, or waiting for input? It used {outcome.cpu_seconds:.1f} s of "
             "CPU",
         )
-    if outcome.stopped == "backstop":
+    if outcome.stopped == StopReason.BACKSTOP:
         return (
             "timeout",
             f"still running after {outcome.seconds:.0f} s of real time on a machine too busy "
@@ -380,7 +381,7 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
             f"{limits.cpu_seconds} s): not the submission's fault; grade it again with fewer "
             "submissions at a time",
         )
-    if outcome.stopped == "result":
+    if outcome.stopped == StopReason.RESULT:
         return "too much", (
             f"returned more than the grader reads: {limits.result_mb} MB in all, and for one "
             f"size {protocol.FACTOR} times what its right answer takes (at least "
@@ -389,7 +390,7 @@ def _ending(outcome: sandbox.Outcome, rubric: Rubric) -> tuple[str, str]:
     sig = outcome.signal
     allowed = outcome.cpu_limit or float(limits.cpu_seconds)
     if (
-        outcome.stopped == "cpu"  # the watcher's verdict, else the kernel's signal
+        outcome.stopped == StopReason.CPU  # the watcher's verdict, else the kernel's signal
         or sig == signal.SIGXCPU
         or (sig == signal.SIGKILL and outcome.cpu_seconds >= allowed)
     ):

@@ -52,6 +52,7 @@ from cp_queens.errors import CpQueensError
 from cp_queens.grading.sandbox import cgroup, plain, protocol, room, users
 from cp_queens.grading.sandbox import watch as watcher
 from cp_queens.grading.sandbox.protocol import Conversation, Lines, TooMuch
+from cp_queens.grading.sandbox.watch import StopReason
 
 TOKEN_VARIABLE = plain.TOKEN_VARIABLE
 
@@ -104,11 +105,7 @@ class Outcome:
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     returncode: int | None = None
-    # Why the grader ended it: "wall" (idle too long), "backstop" (the wall clock of a
-    # crowded machine), "cpu", "memory", "processes" (a limit),
-    # "result" (too much returned); None if it ended by itself. ("stopping": ``stop_all``
-    # ended it; ``run`` raises ``Stopped`` instead of returning such an outcome.)
-    stopped: str | None = None
+    stopped: StopReason | None = None  # why the grader ended it; None: it ended by itself
     output: str = ""  # the first output_kb of stdout and stderr, merged
     output_bytes: int = 0
     garbled: int = 0  # lines on the result channel that were not JSON objects
@@ -386,9 +383,9 @@ def _run_as(
         with _RUNNING_LOCK:
             _RUNNING.discard(child.pid)
         if outcome.stopped is None and group.out_of_memory():
-            outcome.stopped = "memory"
+            outcome.stopped = StopReason.MEMORY
         group.remove()
-    if outcome.stopped == "stopping":
+    if outcome.stopped == StopReason.STOPPING:
         raise Stopped("the grader is stopping")
     outcome.seconds = time.monotonic() - started
     return outcome
@@ -449,14 +446,14 @@ def _collect(
     try:
         while open_fds:
             if _STOPPING.is_set():
-                outcome.stopped = "stopping"
+                outcome.stopped = StopReason.STOPPING
                 return
             now = time.monotonic()
             if not exited:
                 deadline = max(deadline, started + watch.backstop)  # the machine got busier
             if now >= deadline:
                 if not exited:
-                    outcome.stopped = "backstop"
+                    outcome.stopped = StopReason.BACKSTOP
                 return
             over = watch.check(now)
             if over is not None and not exited:
@@ -486,12 +483,12 @@ def _collect(
                     continue
                 received += len(data)
                 if received > capacity:
-                    outcome.stopped = "result"
+                    outcome.stopped = StopReason.RESULT
                     return
                 try:
                     lines = reader.feed(data)
                 except TooMuch:
-                    outcome.stopped = "result"
+                    outcome.stopped = StopReason.RESULT
                     return
                 for line in lines:
                     running = talk.running
@@ -509,7 +506,7 @@ def _collect(
                         _per_thread(watch, talk.accepted[-1], limits)
     finally:
         if _STOPPING.is_set() and outcome.stopped is None and not talk.finished:
-            outcome.stopped = "stopping"  # ended by stop_all (its pipes closed first)
+            outcome.stopped = StopReason.STOPPING  # ended by stop_all (its pipes closed first)
         running = talk.running
         if running is not None:
             outcome.cpu_by_size[running] = watch.measure() - asked_at

@@ -23,6 +23,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -36,6 +37,20 @@ class Usage:
     resident_bytes: int = 0
     processes: int = 0
     threads: int = 0
+
+
+class StopReason(StrEnum):
+    """Why the grader ended a run (``Outcome.stopped``), as isolate's meta file enumerates
+    how a run ended; a run that ended by itself has none (None). A ``str`` enum: its value
+    is the word marks.csv and the tests have always read."""
+
+    WALL = "wall"  # idle too long: neither computing nor waiting for a CPU
+    BACKSTOP = "backstop"  # the wall clock of a machine too crowded to finish it
+    CPU = "cpu"  # the CPU limit, every thread and process
+    MEMORY = "memory"  # the memory limit (resident memory and the files it keeps)
+    PROCESSES = "processes"  # more processes or threads than allowed at once
+    RESULT = "result"  # returned more than the grader reads
+    STOPPING = "stopping"  # ``stop_all`` ended it (``run`` raises ``Stopped`` instead)
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -271,9 +286,9 @@ class Watch:
         """The wall-clock seconds after which the run is stopped whatever it does."""
         return backstop(self.cpu_seconds, self.idle_seconds, self.crowding)
 
-    def check(self, now: float) -> str | None:
-        """A limit the tree is over ("cpu", "memory", "processes", "wall": idle too long,
-        "backstop": the wall clock), or None."""
+    def check(self, now: float) -> StopReason | None:
+        """A limit the tree is over (``StopReason.CPU``, ``MEMORY``, ``PROCESSES``, ``WALL``:
+        idle too long, ``BACKSTOP``: the wall clock), or None."""
         if now < self.next_sample:
             return None
         self.next_sample = now + SAMPLE_EVERY
@@ -291,15 +306,15 @@ class Watch:
             self.idle += now - self.last
         self.last = now
         if self.cpu >= self.cpu_seconds:
-            return "cpu"
+            return StopReason.CPU
         if usage.processes > self.processes or usage.threads > self.threads:
-            return "processes"
+            return StopReason.PROCESSES
         if self.memory_bytes is not None and memory > self.memory_bytes:
-            return "memory"
+            return StopReason.MEMORY
         if self.idle >= self.idle_seconds:
-            return "wall"
+            return StopReason.WALL
         if now - self.started >= self.backstop:
-            return "backstop"
+            return StopReason.BACKSTOP
         return None
 
     def measure(self) -> float:
