@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cp_queens.grading.marking.written as written
 import cp_queens.grading.sandbox as sandbox
 import cp_queens.grading.tasks as tasks
 import cp_queens.grading.tasks.variants as variants
@@ -50,6 +51,7 @@ from cp_queens.grading.rubric import Rubric
 from cp_queens.grading.rubric import load as load_rubric
 from cp_queens.grading.run import DEFAULT_JOBS, GradingInterrupted, grade_submissions
 from cp_queens.grading.tasks.variants import InstanceFile, Variant
+from cp_queens.output import reason
 
 #: One part of a list of board sizes: ``8`` or ``4..9`` (ASCII digits, a few of them: no
 #: board graded has more than two).
@@ -258,6 +260,7 @@ def grade_class(
         >>> [(r.student, str(r.points)) for r in report.results], report.marks.name
         ([('ada', '2')], 'marks.csv')
     """  # noqa: E501
+    rubric_file = rubric if isinstance(rubric, str | Path) else None
     rubric = _rubric(rubric, task, isolation)
     chosen = check_sizes(sizes, rubric.task)
     if variant is not None:
@@ -275,6 +278,12 @@ def grade_class(
         where.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise GradeError(f"{where}: cannot create the folder: {error.strerror}") from None
+    try:
+        written.check_folder(where / "feedback")  # never written through a link
+    except OSError as error:
+        raise GradeError(reason(error)) from None
+    if export is not None and roster is not None:
+        _check_export(export, where, folder, roster, rubric_file, overrides)
     ids = _roster_ids(folder, rubric, roster) if variant is not None and roster else None
     if on_start is not None:
         on_start()
@@ -291,7 +300,9 @@ def grade_class(
         )
     except GradingInterrupted as stopped:  # the rows graded before it are kept
         warnings = apply_overrides(stopped.results, decisions, source)
-        write_feedback(stopped.results, where / "feedback", rubric, replace=False)
+        write_feedback(
+            stopped.results, where / "feedback", rubric, replace=False, problems=warnings
+        )
         kept = where / "marks.csv"  # a whole class's marks are never replaced by some rows
         marks = where / PARTIAL_MARKS if kept.exists() else kept
         write_marks(stopped.results, marks, rubric)
@@ -309,7 +320,8 @@ def grade_class(
     if roster is not None:
         results = place(results, roster, rubric)
     warnings = apply_overrides(results, decisions, source)
-    write_feedback(results, where / "feedback", rubric)
+    # A feedback file that cannot be written is a warning: the class keeps its marks.
+    write_feedback(results, where / "feedback", rubric, problems=warnings)
     write_marks(results, where / "marks.csv", rubric)  # last: whole marks, whole feedback
     (where / PARTIAL_MARKS).unlink(missing_ok=True)  # an interrupted run's rows: superseded
     notices: list[str] = []
@@ -318,6 +330,29 @@ def grade_class(
     return ClassReport(
         results, rubric, chosen, where / "marks.csv", where / "feedback", warnings, notices
     )
+
+
+def _check_export(
+    export: Export,
+    out: Path,
+    folder: str | Path,
+    roster: Roster,
+    rubric: str | Path | None,
+    overrides: str | Path | None,
+) -> None:
+    """The export and its upload zip, checked before any submission runs: never one of the
+    files the run reads or writes itself, in a folder that exists and takes a new file."""
+    ours: dict[str, str | Path | None] = {
+        "the run's marks.csv": out / "marks.csv",
+        f"the run's {PARTIAL_MARKS}": out / PARTIAL_MARKS,
+        "the rubric": rubric,
+        "the overrides": overrides,
+        "the class folder": folder,
+    }
+    ours.update({f"the roster ({file.source})": file.source for file in roster.files})
+    written.check_target(export.path, "the export", ours)
+    zipped = export.feedback_zip or beside(export.path)
+    written.check_target(zipped, "the feedback zip", {**ours, "the export": export.path})
 
 
 def _export(

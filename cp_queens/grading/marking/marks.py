@@ -248,16 +248,21 @@ def write_feedback(
     rubric: Rubric | None = None,
     *,
     replace: bool = True,
+    problems: list[str] | None = None,
 ) -> list[Path]:
-    """One ``STUDENT.md`` per student in ``folder`` (created if needed); the paths written,
-    all or none (``cp_queens.grading.marking.written.write_files``).
+    """One ``STUDENT.md`` per student in ``folder`` (created if needed, never through a
+    link), a path of their own (namesakes told apart by id or a counter, names cut to 255
+    bytes: ``written.file_names``); the paths written, all or none
+    (``cp_queens.grading.marking.written.write_files``), or with ``problems``, each file
+    that cannot be written said there and the others written.
 
     With ``replace`` (a class), feedback files an earlier run wrote for students not graded
     now are removed (unless changed since): a folder graded again holds this run's
     feedback only, and the lecturer's own files in it.
     """
-    texts = {written.file_name(result.student): feedback(result, rubric) for result in results}
-    return written.write_files(folder, texts, replace=replace)
+    names = written.file_names([(result.student, result.student_id) for result in results])
+    texts = {name: feedback(result, rubric) for name, result in zip(names, results, strict=True)}
+    return written.write_files(folder, texts, replace=replace, problems=problems)
 
 
 def flagged(results: Sequence[StudentResult]) -> list[str]:

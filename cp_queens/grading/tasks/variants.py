@@ -85,10 +85,14 @@ class Variant:
         """``--variant SEED``, or ``--variant @FILE`` (the seed in a file, kept out of the
         shell's history and of ``ps``)."""
         if text.startswith("@"):
+            from cp_queens.grading.intake.textfile import CONFIG_BYTES, read_capped
+
             path = Path(text[1:])
+            # Capped like the rubric and the roster: @/dev/zero read until killed.
+            data = read_capped(path, CONFIG_BYTES, "seed file")
             try:
-                seed = path.read_text(encoding="utf-8").strip()
-            except (OSError, UnicodeDecodeError) as error:
+                seed = data.decode("utf-8").strip()
+            except UnicodeDecodeError as error:
                 raise VariantError(f"cannot read the seed from {path}: {error}") from None
             return cls(seed)
         return cls(text)
@@ -230,15 +234,15 @@ def write_instances(
     model.py --instance ID.json``. The paths written."""
     import json
 
-    from cp_queens.grading.marking.written import file_name, write_files
+    from cp_queens.grading.marking.written import file_names, write_files
 
     chosen = sorted(set(sizes))
+    ids = list(students)
+    # One file per student, never shared, each name within 255 bytes (written.file_names).
+    names = file_names([(student, "") for student in ids], extension=".json")
     texts = {
-        file_name(student)[: -len(".md")] + ".json": json.dumps(
-            instance_record(variant, task, student, chosen), indent=1
-        )
-        + "\n"
-        for student in students
+        name: json.dumps(instance_record(variant, task, student, chosen), indent=1) + "\n"
+        for name, student in zip(names, ids, strict=True)
     }
     return write_files(folder, texts, replace=False)
 
