@@ -167,4 +167,4 @@ def test_an_export_onto_the_run_s_own_files_is_refused_before_any_student_runs(
 def test_a_seed_file_is_capped_like_the_rubric(tmp_path: Path) -> None:
     done = _grade(tmp_path, "--variant", "@/dev/zero", "--out", str(tmp_path / "out"))
     assert done.returncode == 2, done.stderr
-    assert "/dev/zero: larger than 4 MB: not a seed file" in done.stderr
+    assert "cannot read the seed from /dev/zero: larger than 4 MB: not a seed file" in done.stderr

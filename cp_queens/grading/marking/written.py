@@ -248,7 +248,7 @@ def _refusal(path: Path, error: OSError) -> str:
     if path.is_symlink():
         return (
             f"refusing to write into {path}: it is a symbolic link (the grader writes and "
-            "removes files there; remove the link, or choose another --out)"
+            "removes files there; remove the link, or choose another output folder)"
         )
     if error.errno == errno.ENOTDIR:
         return f"cannot write into {path}: it is not a folder"

@@ -85,11 +85,13 @@ class Variant:
         """``--variant SEED``, or ``--variant @FILE`` (the seed in a file, kept out of the
         shell's history and of ``ps``)."""
         if text.startswith("@"):
-            from cp_queens.grading.intake.textfile import CONFIG_BYTES, read_capped
+            from cp_queens.grading.intake.textfile import CONFIG_BYTES, TextFileError, read_capped
 
             path = Path(text[1:])
-            # Capped like the rubric and the roster: @/dev/zero read until killed.
-            data = read_capped(path, CONFIG_BYTES, "seed file")
+            try:  # capped like the rubric and the roster: @/dev/zero read until killed
+                data = read_capped(path, CONFIG_BYTES, "seed file")
+            except TextFileError as error:
+                raise VariantError(f"cannot read the seed from {error}") from None
             try:
                 seed = data.decode("utf-8").strip()
             except UnicodeDecodeError as error:
