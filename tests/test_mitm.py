@@ -99,6 +99,28 @@ def test_every_split_counts_a_class_as_the_statement(n: int, middle: int) -> Non
         assert found == {expected}, hex(top)
 
 
+def test_the_statement_of_the_split_counts_as_the_plain_join() -> None:
+    n = 14
+    for top in random_tops(n, -1, 3, seed=5):
+        tops = mitm.halves(n, -1, top)
+        bottoms = mitm.halves(n, -1, ((1 << n) - 1) ^ top, as_bottom=True)
+        expected = mitm.join(tops, bottoms)
+        assert {mitm.split_join(tops, bottoms, 1 << s) for s in (4, 10)} == {expected}
+
+
+@needs_c
+def test_the_timed_count_counts_as_the_plain_one() -> None:
+    # benchmarks/mitm_phases.py reads the phases: the count must be the same, the
+    # phases' seconds within the join's
+    for middle in mitm.middles(13):
+        ranks = mitm.classes(13)
+        found = C.phases(13, middle, 0, ranks, -1, 8)
+        assert found[0] == C.count_range(13, middle, 0, ranks, -1, 8)[0]
+        halves, join, partition, scan = found[2:6]
+        assert min(halves, partition, scan) >= 0 and partition + scan <= join * 1.01 + 1e-4
+        assert found[6] is False
+
+
 @needs_c
 def test_a_bad_split_is_refused() -> None:
     with pytest.raises(ValueError, match="split"):

@@ -9,6 +9,8 @@
  *                                                        pairs, stopped)
  *   count_class(n, middle, top, path=-1, split=0) -> (pairs, nodes)
  * (split: joins of at least 2^split pairs split on a shared bit first; 0: the default)
+ *   phases(n, middle, lo, hi, path=-1, split=0) -> (solutions, pairs, halves_s, join_s,
+ *                                                   partition_s, scan_s, stopped)
  *   symmetric(n, quarter) -> (boards, nodes, stopped)
  *   request_stop(), clear_stop(), stop_requested() -> bool
  *   PATHS: the paths this CPU can run (0 scalar, 1 AVX2, 2 AVX-512); VARIANT: the chosen one.
@@ -64,7 +66,27 @@ typedef struct Work {
     u64 *bits, *rows, *pad;
     u64 pairs;
     u64 split_from; /* joins of at least this many pairs split first */
+    int timed;      /* phases(): add each phase's seconds to spent[] */
+    double spent[4];
 } Work;
+
+/* The phases phases() times: making the halves, the whole join, and within the join the
+ * choice of a bit and the partitions, and the scans (the rest of the join: compressing
+ * the keys, slicing a block, building its tables). */
+enum { PHASE_HALVES, PHASE_JOIN, PHASE_PARTITION, PHASE_SCAN };
+
+#include <time.h>
+/* The thread's CPU time: on a shared machine wall time would count the other tenants. */
+static double now(void) {
+    struct timespec t;
+#ifdef CLOCK_THREAD_CPUTIME_ID
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+#else
+    clock_gettime(CLOCK_MONOTONIC, &t);
+#endif
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+#define TIC(work) ((work)->timed ? now() : 0.0)
 
 /* Room for `count` keys in a scratch buffer; NULL when out of memory. */
 static u64 *scratch(u64 **buf, i64 *cap, i64 count) {
@@ -460,39 +482,53 @@ static u64 symmetric_search(Sym *s) {
 
 /* -- Python functions ----------------------------------------------------------------- */
 
-static PyObject *count_range(PyObject *self, PyObject *args) {
+/* count_range and phases: the same arguments, the same count; phases also times it. */
+static PyObject *range_call(PyObject *args, int timed) {
+    const char *name = timed ? "phases" : "count_range";
     int n, middle, path = -1, split = 0;
     unsigned long long lo, hi;
-    if (!PyArg_ParseTuple(args, "iiKK|ii:count_range", &n, &middle, &lo, &hi, &path, &split))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "iiKK|ii", &n, &middle, &lo, &hi, &path, &split)) return NULL;
     if (split < 0 || split > 62)
-        return PyErr_Format(PyExc_ValueError, "count_range: split must be 1..62 (0: the default)");
+        return PyErr_Format(PyExc_ValueError, "%s: split must be 1..62 (0: the default)", name);
     Board board;
     const char *bad = make_board(&board, n, middle);
-    if (bad) return PyErr_Format(PyExc_ValueError, "count_range: %s", bad);
+    if (bad) return PyErr_Format(PyExc_ValueError, "%s: %s", name, bad);
     if (board.middle >= 0 && 2 * board.middle + 1 > n)
         return PyErr_Format(PyExc_ValueError,
-                            "count_range: the middle column must be at most (n-1)/2 (mirror)");
+                            "%s: the middle column must be at most (n-1)/2 (mirror)", name);
     u64 classes = binomial[board.places][board.k];
     if (lo > hi || hi > classes)
-        return PyErr_Format(PyExc_ValueError, "count_range: ranks must satisfy 0 <= lo <= hi <= %llu",
-                            (unsigned long long)classes);
+        return PyErr_Format(PyExc_ValueError, "%s: ranks must satisfy 0 <= lo <= hi <= %llu",
+                            name, (unsigned long long)classes);
     int p = pick_path(path);
-    if (p < 0) return PyErr_Format(PyExc_ValueError, "count_range: path %d is not available", path);
+    if (p < 0) return PyErr_Format(PyExc_ValueError, "%s: path %d is not available", name, path);
     Quarters *quarters = quarters_for(&board);
     Work work;
     if (quarters == NULL || work_init(&work, split ? split : SPLIT_DEFAULT) != 0) return PyErr_NoMemory();
+    work.timed = timed;
     u64 out[4] = {0, 0, 0, 0};
     int status = 0;
     Py_BEGIN_ALLOW_THREADS
     if (lo < hi) status = range_paths[p](&board, quarters, lo, hi, out, &work);
     Py_END_ALLOW_THREADS
+    double spent[4];
+    memcpy(spent, work.spent, sizeof spent);
     work_free(&work);
     if (status < 0) return PyErr_NoMemory();
+    PyObject *stopped = status ? Py_True : Py_False;
+    if (timed)
+        return Py_BuildValue("(KKddddO)", (unsigned long long)out[0], (unsigned long long)out[3],
+                             spent[PHASE_HALVES], spent[PHASE_JOIN], spent[PHASE_PARTITION],
+                             spent[PHASE_SCAN], stopped);
     return Py_BuildValue("(KKKKO)", (unsigned long long)out[0], (unsigned long long)out[1],
-                         (unsigned long long)out[2], (unsigned long long)out[3],
-                         status ? Py_True : Py_False);
+                         (unsigned long long)out[2], (unsigned long long)out[3], stopped);
 }
+
+static PyObject *count_range(PyObject *self, PyObject *args) { return range_call(args, 0); }
+
+/* count_range with each phase timed in CPU seconds (for benchmarks/mitm_phases.py; the
+ * clock is read a few times per class, per split and per block, which costs some). */
+static PyObject *phases(PyObject *self, PyObject *args) { return range_call(args, 1); }
 
 static PyObject *count_class(PyObject *self, PyObject *args) {
     int n, middle, path = -1, split = 0;
@@ -558,6 +594,9 @@ static PyMethodDef methods[] = {
     {"count_class", count_class, METH_VARARGS,
      "count_class(n, middle, top, path=-1, split=0) -> (pairs, nodes): the solutions whose top rows "
      "use the columns `top` (see mitm.count_class)."},
+    {"phases", phases, METH_VARARGS,
+     "phases(n, middle, lo, hi, path=-1, split=0) -> (solutions, pairs, halves_s, join_s, "
+     "partition_s, scan_s, stopped): count_range with its phases timed (CPU seconds)."},
     {"symmetric", symmetric, METH_VARARGS,
      "symmetric(n, quarter) -> (boards, nodes, stopped): the solutions a half turn (or, with "
      "quarter, a quarter turn) maps to themselves (see mitm.symmetric)."},

@@ -297,7 +297,9 @@ KATTR u64 K(sliced)(const u64 *small, i64 nsmall, const u64 *big, i64 nbig, int 
             else
                 pad[w] = ~(u64)0 << (members - first);
         }
+        double started = TIC(work);
         pairs += K(scan)(big, nbig, rows, chunks, words, pad);
+        if (work->timed) work->spent[PHASE_SCAN] += now() - started;
         work->pairs += (u64)members * (u64)nbig;
     }
     return pairs;
@@ -337,6 +339,7 @@ KATTR u64 K(join)(u64 *a, i64 na, u64 *b, i64 nb, Work *work) {
          * sides never count, so they need not be looked at. Estimated on a sample of
          * each side (SAMPLE keys, evenly spread): exact counts cost more than the
          * split saves. */
+        double started = TIC(work);
         i64 on_a[64], on_b[64];
         memset(on_a, 0, sizeof on_a);
         memset(on_b, 0, sizeof on_b);
@@ -352,7 +355,9 @@ KATTR u64 K(join)(u64 *a, i64 na, u64 *b, i64 nb, Work *work) {
                 best = j;
             }
         }
-        if (best >= 0 && saved * SPLIT_SHARE >= (u64)seen_a * (u64)seen_b) {
+        if (best < 0 || saved * SPLIT_SHARE < (u64)seen_a * (u64)seen_b) {
+            if (work->timed) work->spent[PHASE_PARTITION] += now() - started;
+        } else {
             u64 bit = (u64)1 << best;
             u64 *spare = scratch(&work->sp, &work->cap_sp, (na > nb ? na : nb) + 8);
             if (spare == NULL) {
@@ -361,6 +366,7 @@ KATTR u64 K(join)(u64 *a, i64 na, u64 *b, i64 nb, Work *work) {
             }
             i64 a0 = K(partition)(a, na, bit, spare);
             i64 b0 = K(partition)(b, nb, bit, spare);
+            if (work->timed) work->spent[PHASE_PARTITION] += now() - started;
             /* The prefix call first: it reorders only b[0:b0], the full one after. */
             u64 upper = K(join)(a + a0, na - a0, b, b0, work);
             return upper + K(join)(a, a0, b, nb, work);
@@ -407,17 +413,22 @@ KATTR int K(count_range)(const Board *board, const Quarters *quarters, u64 lo, u
         int weight = orbit_weight(board, top);
         if (weight == 0) continue;
         u64 bottom = board->all ^ top;
+        double started = TIC(work);
         i64 na = K(halves_q)(quarters, board->middle, top, 0, board->width, &work->a,
                              &work->cap_a, &out[2]);
         if (na < 0) return -1;
         if (na == 0) {
             out[1]++;
+            if (work->timed) work->spent[PHASE_HALVES] += now() - started;
             continue;
         }
         i64 nb = K(halves_q)(quarters, board->middle, bottom, 1, board->width, &work->b,
                              &work->cap_b, &out[2]);
         if (nb < 0) return -1;
+        double joined = TIC(work);
+        if (work->timed) work->spent[PHASE_HALVES] += joined - started;
         u64 pairs = K(join)(work->a, na, work->b, nb, work);
+        if (work->timed) work->spent[PHASE_JOIN] += now() - joined;
         if (work->failed) return -1;
         if (STOPPED()) return 1;
         out[0] += (u64)weight * pairs;

@@ -180,6 +180,31 @@ def join(tops: list[int], bottoms: list[int]) -> int:
     return pairs
 
 
+#: A split must spare at least 1 / SPLIT_SHARE of the join's pairs (``SPLIT_SHARE`` in C).
+SPLIT_SHARE = 12
+
+
+def split_join(tops: list[int], bottoms: list[int], split_from: int) -> int:
+    """``join``, first split as the C counter splits: a join of at least ``split_from``
+    pairs takes the bit most often in both sides' keys; pairs having it on both sides
+    never count, so the tops with it meet only the bottoms without it, and the tops
+    without it meet every bottom. (The C counter tallies a sample of each side to choose
+    the bit; here every key is counted. Either choice gives the same count.)"""
+    if len(tops) * len(bottoms) < split_from or not tops or not bottoms:
+        return join(tops, bottoms)
+    both = {
+        bit: sum(key >> bit & 1 for key in tops) * sum(key >> bit & 1 for key in bottoms)
+        for bit in range(64)
+    }
+    bit = max(both, key=lambda b: (both[b], -b))
+    if both[bit] * SPLIT_SHARE < len(tops) * len(bottoms):
+        return join(tops, bottoms)
+    with_bit = [key for key in tops if key >> bit & 1]
+    without = [key for key in tops if not key >> bit & 1]
+    free_bottoms = [key for key in bottoms if not key >> bit & 1]
+    return split_join(with_bit, free_bottoms, split_from) + split_join(without, bottoms, split_from)
+
+
 def mirror(n: int, cols: int) -> int:
     """The columns seen in a mirror (column ``c`` to ``n - 1 - c``)."""
     return sum(1 << (n - 1 - c) for c in range(n) if cols >> c & 1)
