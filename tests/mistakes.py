@@ -11,22 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests import hostile
+
 #: A right model in plain Python: the base most mistakes below are made from.
-RIGHT = """\
-def model(n):
-    found = []
-
-    def place(row, q):
-        if row == n:
-            found.append(list(q))
-            return
-        for col in range(n):
-            if all(col != q[r] and abs(col - q[r]) != row - r for r in range(row)):
-                place(row + 1, [*q, col])
-
-    place(0, [])
-    return found
-"""
+RIGHT = hostile.RIGHT.lstrip("\n")
 
 #: A right model of a variant (``--variant``): every completion of the board it is given.
 COMPLETIONS = """
@@ -119,15 +107,11 @@ def model(n):
     return collect.found
 """
 
-_CPSAT_HEAD = TIME_LIMIT.split("def model(n):")[0] + (
-    "def model(n):\n"
-    "    m = cp_model.CpModel()\n"
-    '    q = [m.new_int_var(0, n - 1, f"q{r}") for r in range(n)]\n'
-    "    m.add_all_different(q)\n"
-    "    m.add_all_different(q[r] + r for r in range(n))\n"
-    "    m.add_all_different(q[r] - r for r in range(n))\n"
-    "    solver = cp_model.CpSolver()\n"
-)
+#: The card's CP-SAT model, inside ``model(n)``: the start of every CP-SAT submission here.
+_CARD = TIME_LIMIT[
+    TIME_LIMIT.index("    m = cp_model.CpModel()") : TIME_LIMIT.index("    solver.parameters")
+]
+_CPSAT_HEAD = TIME_LIMIT.split("def model(n):")[0] + "def model(n):\n" + _CARD
 _CPSAT_TAIL = "    collect = Collect(q)\n    solver.solve(m, collect)\n    return collect.found\n"
 
 #: Parallel enumeration, the parameters set through ``setattr`` from a dict.
@@ -159,17 +143,10 @@ PARALLEL_MERGE = (
 
 #: A right model on 8 CP-SAT workers, no enumeration: one solve per solution, each found
 #: board forbidden before the next solve.
-EIGHT_WORKERS = """\
-from ortools.sat.python import cp_model
-
-
-def model(n):
-    m = cp_model.CpModel()
-    q = [m.new_int_var(0, n - 1, f"q{r}") for r in range(n)]
-    m.add_all_different(q)
-    m.add_all_different(q[r] + r for r in range(n))
-    m.add_all_different(q[r] - r for r in range(n))
-    solver = cp_model.CpSolver()
+EIGHT_WORKERS = (
+    "from ortools.sat.python import cp_model\n\n\ndef model(n):\n"
+    + _CARD
+    + """\
     solver.parameters.num_workers = 8
     found = []
     while solver.solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -182,6 +159,7 @@ def model(n):
         m.add_bool_or([~s for s in same])
     return found
 """
+)
 
 #: No diagonal checked: every permutation of the columns.
 NO_DIAGONAL = """\
