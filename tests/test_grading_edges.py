@@ -335,3 +335,20 @@ def test_the_class_summary_tells_the_lecturer_what_is_flagged(
     assert "flagged for the lecturer: zoe: copy: the course's examples/assignment" in said
     assert "bob:" not in said
     assert "examples/assignment" not in (out / "feedback" / "zoe.md").read_text("utf-8")
+
+
+def test_a_verdict_that_stays_at_the_limit_is_measured_three_times_and_stands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cp_queens.grading import grade as grading
+    from cp_queens.grading.borderline import RERUNS
+
+    runs = iter([_outcome([1, 4], 4, 5.02 + i / 100) for i in range(1 + RERUNS)])
+    monkeypatch.setattr(grading.sandbox, "run", lambda *args, **kwargs: next(runs))
+    mistakes.write(tmp_path / "class", "ada", mistakes.RIGHT)
+    [result] = grading.grade(tmp_path / "class", [1, 4], isolation="none")
+    assert result.statuses() == ["ok", "cpu limit"]
+    [said] = result.reruns
+    assert "5.02 s" in said and "5.03 s" in said and "5.04 s" in said
+    assert "the first run counts" in said
+    assert next(runs, None) is None  # every run asked for was made, and no more

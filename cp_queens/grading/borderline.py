@@ -8,25 +8,29 @@ limit 5 s) graded six at a time got full marks four or five times in six: marks 
 lecturer cannot defend. So a size whose verdict is a limit (``cpu limit``, a memory
 limit, the wall-clock backstop of a busy machine) and whose measurement is within
 ``MARGIN`` of it is run again after the class, alone (no other submission running),
-and the better run counts. Both measurements are kept: ``marks.csv`` has them in its
-``measured`` column and the feedback says them, as what was measured, never the limit
-printed back as a measurement.
+up to ``RERUNS`` times while its best run stays near the limit (on a loaded machine one
+re-run may be as crowded as the class was), and the best run counts. The measurements
+are kept: ``marks.csv`` has them in its ``measured`` column and the feedback says them,
+as what was measured, never the limit printed back as a measurement.
 
-A run far over a limit is not run again: a model that needs 50 s is stopped at 5 s
-either way; its measurement (the CPU used when it was stopped) is at the limit, so it
-is measured again once, and then its verdict stands.
+A model that needs far more than the limit is stopped at it every time: its verdict
+stands after its re-runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from fractions import Fraction
 
 from cp_queens.grading.results import StudentResult
 from cp_queens.grading.sandbox.watch import StopReason
 
 #: How near a limit a measurement must be (a share of the limit) to be measured again.
 MARGIN = 0.2
+
+#: How many times at most a borderline submission is run again (while it stays borderline).
+RERUNS = 2
 
 #: The sizes' statuses that are a limit's verdict.
 LIMITS = ("cpu limit", "memory", "timeout")
@@ -66,24 +70,34 @@ def rerun(
     again: Callable[[int], StudentResult],
     memory_mb: int | None,
     margin: float = MARGIN,
+    times: int = RERUNS,
 ) -> list[StudentResult]:
     """``results`` with each borderline one run again by ``again(index)`` (alone: one at a
-    time, after the class) and the better of its two runs kept; both are said in the
-    kept result's ``reruns`` and in a note of its feedback."""
+    time, after the class), up to ``times`` times while its best run is still borderline,
+    and the best of its runs kept; every run is said in the kept result's ``reruns`` and in
+    a note of its feedback."""
     kept = list(results)
     for index, first in enumerate(results):
         reason = why(first, memory_mb, margin)
         if reason is None:
             continue
-        second = again(index)
-        better = second if second.computed_points > first.computed_points else first
+        runs = [first]
+        while len(runs) <= times and why(max(runs, key=_points), memory_mb, margin):
+            runs.append(again(index))
+        best = max(runs, key=_points)  # the earliest of the best, on a tie
+        which = ("first", "second", "third", "fourth")[runs.index(best)] if len(runs) <= 4 else ""
         words = (
-            f"class run: {reason}; run again alone: {measured(second)}; "
-            f"the {'second' if better is second else 'first'} run counts"
+            f"class run: {reason}; run again alone: "
+            + "; then ".join(measured(run) for run in runs[1:])
+            + f"; the {which or 'best'} run counts"
         )
         note = (
-            f"near a limit, measured twice: {words} (a verdict at a limit is measured again "
+            f"near a limit, measured again: {words} (a verdict at a limit is measured again "
             "before it costs marks)"
         )
-        kept[index] = replace(better, reruns=[*better.reruns, words], notes=[note, *better.notes])
+        kept[index] = replace(best, reruns=[*best.reruns, words], notes=[note, *best.notes])
     return kept
+
+
+def _points(result: StudentResult) -> Fraction:
+    return result.computed_points
