@@ -238,3 +238,36 @@ def test_a_deadline_in_this_process_is_seen_between_items_not_only_tasks() -> No
 def _work(items: list[int]) -> list[tuple[str, int]]:
     """``_slow_work`` at once: each item's record is the size of the call it came in."""
     return [(str(item), len(items)) for item in items]
+
+
+_GIVEN_UP_START = """
+import multiprocessing
+from cp_queens.budget import Clock
+from cp_queens.parallel import local
+
+context = multiprocessing.get_context("forkserver")
+context.set_forkserver_preload(["slow_import"])  # a fork server busy for 2 s
+pool, seconds = local.started_pool(2, Clock.start(0.3), context=context)
+print("pool" if pool is not None else "given up")
+"""
+
+
+def test_a_pool_start_given_up_by_the_clock_prints_nothing_after_the_answer(tmp_path) -> None:
+    """A clock that runs out while the fork server is still busy (imports on a loaded
+    machine) gives the pool up; the process then exits. It waits for the start it gave up
+    on to end its workers: exiting first removed the workers' barrier, and each printed a
+    traceback after the answer (`count 30 --time-limit 1` at load 26, 5 runs in 6)."""
+    import subprocess
+    import sys
+
+    from tests.helpers import ENV
+
+    (tmp_path / "slow_import.py").write_text("import time\n\ntime.sleep(2)\n")
+    env = {**ENV, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ENV['PYTHONPATH']}"}
+    done = subprocess.run(
+        [sys.executable, "-c", _GIVEN_UP_START],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "given up"
+    assert "Traceback" not in done.stderr, done.stderr

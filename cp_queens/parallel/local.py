@@ -263,12 +263,25 @@ class _PoolStart(threading.Thread):
             if not self.ready:
                 self.abandoned = True
         if not self.ready:
+            if self.is_alive():
+                # Still asking the fork server for a worker: this thread ends the pool
+                # once that returns. The process must not exit before it does: the
+                # worker would then unpickle a barrier whose semaphore the exit has
+                # already removed, and print a traceback on our stderr after the answer.
+                import atexit
+
+                atexit.register(self.join, _ABANDONED_START_WAIT)
             if self.pool is not None and not self.is_alive():
                 stop_now(self.pool)
             if self.error is not None and not self.is_alive():
                 raise self.error  # a worker that could not start, Ctrl-C while starting
             return None
         return self.pool
+
+
+#: Seconds an exiting process waits at most for a pool start it gave up on (a fork server
+#: busy importing the solver, on a loaded machine) to end that pool.
+_ABANDONED_START_WAIT = 30.0
 
 
 #: The barrier a worker of ``started_pool`` meets once it has started.
