@@ -400,9 +400,11 @@ def asleep(grader: psutil.Process) -> bool:
 )
 def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int, earlier: bool) -> None:
     """Three quick submissions, then two that sleep: SIGINT (or SIGTERM) once the first
-    sleeper runs. Exit 130 within 5 s, the three quick ones in marks.csv, the sleepers'
-    rooms gone. A whole class's marks.csv from an earlier run is left as it was: the
-    rows go to marks.partial.csv, which the next complete run removes."""
+    sleeper runs. Exit 130 long before the sleeper would wake (it sleeps 600 s; the bound
+    is 120 s, not a quiet machine's figure: at load 18 the exit once took over 5 s), the
+    three quick ones in marks.csv, the sleepers' rooms gone. A whole class's marks.csv from
+    an earlier run is left as it was: the rows go to marks.partial.csv, which the next
+    complete run removes."""
     folder = tmp_path / "class"
     folder.mkdir()
     for name in ("a1", "a2", "a3"):
@@ -441,11 +443,11 @@ def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int, earli
         time.sleep(0.01)
     sent = time.monotonic()
     child.send_signal(stop)
-    _, stderr = child.communicate(timeout=30)
+    _, stderr = child.communicate(timeout=120)
     seconds = time.monotonic() - sent
     print(f"\nexited {seconds:.2f} s after {signal.Signals(stop).name}")
     assert child.returncode == 130, stderr
-    assert seconds < 5
+    assert seconds < 120  # the sleeper would hold a grader that waited for it 600 s
     written = out / ("marks.partial.csv" if earlier else "marks.csv")
     with open(written, encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
