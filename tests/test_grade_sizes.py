@@ -65,3 +65,29 @@ def test_a_class_overrides_are_checked_before_it_runs(tmp_path) -> None:
         path.write_text(f"student,points,reason\n{line}\n", encoding="utf-8")
         with pytest.raises(OverrideError, match=says):
             read_for_class(path, folder, rubric, sizes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["4 .. 5", "4..5", " 8 ", "4,6, 8", "4 ..5,7", "+4..5", "4-9", "4...5", "a", "", "4,,5",
+     "١٢", "1" * 5000, "0..3", "5..4", "4 . . 5"],
+)  # fmt: skip
+def test_compare_and_grade_read_the_same_sizes(text: str) -> None:
+    """One grammar for every --n (cp_queens.sizes): a text within both commands' bounds is
+    read by both, to the same sizes, or refused by both."""
+    from cp_queens.compare import CompareError, parse_range
+
+    try:
+        compared: list[int] | None = parse_range(text)
+    except CompareError:
+        compared = None
+    try:
+        graded: list[int] | None = parse_sizes(text)
+    except GradeError:
+        graded = None
+    assert compared == graded
+
+
+def test_the_command_lines_take_spaces_around_the_dots(capsys, tmp_path) -> None:
+    code, _, err = run_cli(capsys, "grade", str(tmp_path / "none"), "--n", "4 .. 5")
+    assert code == 2 and "--n" not in err, err  # read; what is refused is the folder

@@ -48,7 +48,6 @@ Examples:
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -70,6 +69,7 @@ from cp_queens.compare.runs import CompareInterrupted as CompareInterrupted
 from cp_queens.compare.runs import Run as Run
 from cp_queens.compare.runs import median_run as median_run
 from cp_queens.errors import CpQueensError
+from cp_queens.sizes import UnreadableSize, ranges
 from cp_queens.stats import STOPPED, Stats
 
 TASKS = engines.TASKS
@@ -113,26 +113,16 @@ class CompareError(CpQueensError):
 # -- parsing requests --------------------------------------------------------------------------
 
 
-#: One part of a ``--n`` list: ``8`` or ``4..12``, spaces allowed around the numbers.
-_SIZES = re.compile(r"(?P<low>[+-]?[0-9]+)(?:\s*\.\.\s*(?P<high>[+-]?[0-9]+))?")
-
-
 def parse_range(text: str) -> list[int]:
     """Board sizes from ``"4..12"``, ``"8"`` or ``"4,6,8"`` (ranges inclusive)."""
     sizes: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        # ASCII digits only: int() would also read "1_000" and other scripts' digits.
-        match = _SIZES.fullmatch(part)
-        if match is None:
-            raise CompareError(
-                f"board sizes: cannot read {part!r} in {text!r} (expected e.g. 4..12 or 4,6,8)"
-            )
-        try:
-            low = int(match["low"])
-            high = low if match["high"] is None else int(match["high"])
-        except ValueError:  # more digits than int() converts
-            raise CompareError(f"board sizes: {part[:20]!r}... has too many digits") from None
+    try:
+        parts = ranges(text)  # the one grammar of every --n (cp_queens.sizes)
+    except UnreadableSize as error:
+        raise CompareError(
+            f"board sizes: cannot read {error.args[0]!r} in {text!r} (expected e.g. 4..12 or 4,6,8)"
+        ) from None
+    for part, low, high in parts:
         if low < 1:
             raise CompareError(f"board sizes start at 1, got {low} in {text!r}")
         if high > MAX_SIZE:

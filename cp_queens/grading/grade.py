@@ -27,7 +27,6 @@ Examples:
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,10 +51,7 @@ from cp_queens.grading.rubric import load as load_rubric
 from cp_queens.grading.run import DEFAULT_JOBS, GradingInterrupted, grade_submissions
 from cp_queens.grading.tasks.variants import InstanceFile, Variant
 from cp_queens.output import reason
-
-#: One part of a list of board sizes: ``8`` or ``4..9`` (ASCII digits, a few of them: no
-#: board graded has more than two).
-_SIZES = re.compile(r"(?P<low>[0-9]{1,6})(?:\.\.(?P<high>[0-9]{1,6}))?")
+from cp_queens.sizes import UnreadableSize, ranges
 
 
 def parse_sizes(text: str, task: str = "solutions") -> list[int]:
@@ -73,15 +69,14 @@ def parse_sizes(text: str, task: str = "solutions") -> list[int]:
     """  # noqa: E501
     largest = tasks.get(task).largest
     sizes: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        match = _SIZES.fullmatch(part)
-        if match is None:
-            raise GradeError(
-                f"cannot read {_short(part)} in {_short(text)} (expected e.g. 1..9 or 4,6,8)"
-            )
-        low = int(match["low"])
-        high = low if match["high"] is None else int(match["high"])
+    try:
+        parts = ranges(text)  # the one grammar of every --n (cp_queens.sizes)
+    except UnreadableSize as error:
+        part = error.args[0]
+        raise GradeError(
+            f"cannot read {_short(part)} in {_short(text)} (expected e.g. 1..9 or 4,6,8)"
+        ) from None
+    for part, low, high in parts:
         if high < low:
             raise GradeError(f"{_short(part)} is an empty range (the end is below the start)")
         for n in (low, high):
