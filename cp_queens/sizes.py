@@ -20,7 +20,7 @@ import re
 
 #: One part: ``8`` or ``4..12``, ASCII digits only (``int`` would also read ``1_000`` and
 #: other scripts' digits), a sign allowed (a size below 1 is then a bound's refusal).
-_PART = re.compile(r"(?P<low>[+-]?[0-9]{1,12})(?:\s*\.\.\s*(?P<high>[+-]?[0-9]{1,12}))?")
+_PART = re.compile(r"(?P<low>[+-]?[0-9]{1,40})(?:\s*\.\.\s*(?P<high>[+-]?[0-9]{1,40}))?")
 
 
 class UnreadableSize(ValueError):
