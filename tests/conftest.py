@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from cp_queens import budget
 from cp_queens.engines.base import Engine, TemplateEngine
@@ -26,6 +27,12 @@ from tests.helpers import (
     run_example_once,
     session_folder,
 )
+
+# Hypothesis' per-example deadline (200 ms by default) is a timed assertion: on CI's shared
+# machine at load 30 an orbit of a 12-queens placement took longer, whatever the code did.
+# No property test here is about speed, so none has a deadline.
+settings.register_profile("cp-queens", deadline=None)
+settings.load_profile("cp-queens")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
