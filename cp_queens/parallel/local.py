@@ -368,7 +368,9 @@ def stop_now(executor: Executor) -> None:
     executor.shutdown(wait=False, cancel_futures=True)  # drops `manager`: keep it
     for process in processes:
         process.terminate()
-    if manager is not None:
+    if manager is not None and manager.ident is not None:
+        # (Not started: a pool whose first submit failed half-way, as one does at exit on
+        # 3.12, which starts no thread then. Joining it would raise.)
         # Its workers gone, the pool's manager thread ends within milliseconds.
         # Left running, it races Python's exit hook, which then writes to the
         # wake-up pipe the thread is closing ("Bad file descriptor" at exit).
