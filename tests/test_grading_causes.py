@@ -144,7 +144,8 @@ def test_an_8_worker_cp_sat_model_is_told_why_by_the_grader(tmp_path: Path) -> N
     path = tmp_path / "par.py"
     path.write_text(PARALLEL.replace("{workers}", "8"), encoding="utf-8")
     marks = [grade_file(path, range(1, 9)) for _ in range(2)]
-    assert [m.points for m in marks] == [0, 0]
+    # Its boards are scored less the rubric's deduction (issue 46), the same on every run.
+    assert marks[0].points == marks[1].points > 0
     assert all(s == causes.STATUS for s in marks[0].statuses())
     assert "8 workers" in feedback(marks[0])
 

@@ -47,10 +47,12 @@ def _records(checkpoint: Path) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGKILL"])
 def test_a_signal_stops_every_worker_at_once(tmp_path: Path, how: str) -> None:
-    checkpoint = tmp_path / "n18.jsonl"
-    process = _count(18, checkpoint)
-    deadline = time.monotonic() + 60
-    while _records(checkpoint) < 20 and time.monotonic() < deadline:
+    # n = 20: minutes of counting in pieces of seconds (n = 18 now ends in a few seconds,
+    # before a signal could find it at work).
+    checkpoint = tmp_path / "n20.jsonl"
+    process = _count(20, checkpoint)
+    deadline = time.monotonic() + 120
+    while _records(checkpoint) < 3 and time.monotonic() < deadline:
         time.sleep(0.2)
     sent = time.perf_counter()
     if how == "SIGKILL":
@@ -69,21 +71,21 @@ def test_a_signal_stops_every_worker_at_once(tmp_path: Path, how: str) -> None:
 
 @pytest.mark.slow
 def test_resume_after_ctrl_c_is_exact(tmp_path: Path) -> None:
-    checkpoint = tmp_path / "n17.jsonl"
-    process = _count(17, checkpoint)
-    deadline = time.monotonic() + 60
-    while _records(checkpoint) < 50 and time.monotonic() < deadline:
+    checkpoint = tmp_path / "n19.jsonl"  # tens of seconds in pieces of seconds
+    process = _count(19, checkpoint)
+    deadline = time.monotonic() + 120
+    while _records(checkpoint) < 3 and time.monotonic() < deadline:
         time.sleep(0.1)
     os.killpg(process.pid, signal.SIGINT)
     process.communicate(timeout=60)
     assert process.returncode == 130
     saved = _records(checkpoint)
     resumed = subprocess.run(
-        [sys.executable, "-m", "cp_queens", "count", "17", "--checkpoint", str(checkpoint)],
+        [sys.executable, "-m", "cp_queens", "count", "19", "--checkpoint", str(checkpoint)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert resumed.returncode == 0, resumed.stderr
-    assert f"n=17: {total(17)} solutions" in resumed.stdout
+    assert f"n=19: {total(19)} solutions" in resumed.stdout
     assert f"resumed={saved}" in resumed.stderr

@@ -315,7 +315,7 @@ def test_a_signal_stops_a_count_in_this_process_at_once(tmp_path: Path, how: str
 def test_a_count_killed_halfway_resumes_exactly(tmp_path: Path) -> None:
     path = tmp_path / "n17.jsonl"
     process = _cli_count(17, "--workers", "2", "--checkpoint", str(path))
-    pieces = len(meet.pieces(17))
+    pieces = len(meet.pieces(17, meet.piece_size(17, 2)))  # as sized for its two workers
     deadline = time.monotonic() + 300
     while _records(path) < pieces // 2 and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -279,6 +279,7 @@ def write_files(
     with Folder(folder) as where:
         staged: list[tuple[str, str]] = []
         done: dict[str, str] = {}
+        failed: set[str] = set()  # not written this time: the earlier file stays, listed
         try:
             for name, text in texts.items():
                 data = text.encode("utf-8")
@@ -288,10 +289,11 @@ def write_files(
                     if problems is None:
                         raise
                     problems.append(f"{where.path / name}: not written: {reason(error)}")
+                    failed.add(name)
                     continue
                 done[name] = hashlib.sha256(data).hexdigest()
             earlier = _manifest(where)
-            kept = {} if replace else earlier
+            kept = {n: d for n, d in earlier.items() if not replace or n in failed}
             manifest = json.dumps({**kept, **done}, indent=0, sort_keys=True).encode()
             staged.append((MANIFEST, where.stage(MANIFEST, manifest)))
             for name, temporary in staged:
@@ -304,7 +306,9 @@ def write_files(
                 where.remove(temporary)
         if replace:
             for name, digest in earlier.items():
-                if name not in done and name != MANIFEST and _digest(where, name) == digest:
+                if name in done or name in failed or name == MANIFEST:
+                    continue
+                if _digest(where, name) == digest:
                     where.remove(name)
         return [where.path / name for name in done]
 
