@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from cp_queens.errors import CpQueensError
-from cp_queens.grading.sandbox import cgroup, plain, protocol, room, users
+from cp_queens.grading.sandbox import cgroup, neutral, plain, protocol, room, users
 from cp_queens.grading.sandbox import watch as watcher
 from cp_queens.grading.sandbox.protocol import Conversation, Lines, TooMuch
 from cp_queens.grading.sandbox.watch import StopReason
@@ -221,7 +221,10 @@ def run(
     before or during the run."""
     if _STOPPING.is_set():
         raise Stopped("the grader is stopping")
-    scratch = Path(tempfile.mkdtemp(prefix="cp-queens-grade-"))
+    # In a room the submission's file is bound from here: a folder whose path names
+    # nothing of the grader (``neutral``), not a TMPDIR that may be in a home folder.
+    beneath = neutral.folder() if limits.isolation != "none" else None
+    scratch = Path(tempfile.mkdtemp(prefix="cp-queens-grade-", dir=beneath))
     token = uuid.uuid4().hex
     try:
         submission = scratch / "submission.py"

@@ -50,6 +50,7 @@ def main(argv: list[str]) -> None:
     except OSError as error:  # the grader must know: running without its limits is no run
         os.write(out, json.dumps({"event": "setup_error", "error": str(error)}).encode() + b"\n")
         os._exit(0)
+    _say_why_memfd_fails()
     budget = [int(settings["result_bytes"])]
 
     def send(message: dict[str, Any], text: str | None = None) -> None:
@@ -348,7 +349,25 @@ def _limit(settings: dict[str, Any]) -> None:
     if processes is not None:
         resource.setrlimit(resource.RLIMIT_NPROC, (int(processes), int(processes)))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    files = min(FILES, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+    resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
     _seccomp(_filter(bool(settings.get("allow_processes", False))))
+
+
+def _say_why_memfd_fails() -> None:
+    """``os.memfd_create`` fails with a message naming the rule (the filter refuses the
+    system call itself whatever calls it, with a bare EPERM): a student who reads the
+    feedback learns why, not just "Operation not permitted"."""
+    import posix
+
+    def memfd_create(name: str, flags: int = 0) -> int:
+        raise PermissionError(
+            _EPERM,
+            "memfd_create is not allowed here: the kernel holds a memfd's memory outside "
+            "every process, where the grader's memory limit cannot count it",
+        )
+
+    os.memfd_create = posix.memfd_create = memfd_create
 
 
 def _own_session_keyring() -> None:
@@ -370,19 +389,32 @@ def _own_session_keyring() -> None:
             raise OSError(error, f"keyctl(JOIN_SESSION_KEYRING) failed: {os.strerror(error)}")
 
 
-#: The system calls refused whatever the rubric says: memory behind them is resident in
-#: no process (a memfd written and closed, a System V segment detached), so neither the
-#: watcher's resident memory nor, without a control group, anything else would count it
-#: against the limit (3 GB in memfds scored full marks). POSIX shared memory lives in
-#: /dev/shm and files in /scratch: size-capped tmpfs whose use the grader counts.
-_MEMFD_CREATE, _MEMFD_SECRET, _SHMGET = 319, 447, 29
+#: The system calls refused whatever the rubric says: memory behind them is held by the
+#: kernel, resident in no process (a memfd written and closed, a System V segment
+#: detached, semaphore sets and message queues: 400 sets of 32,000 semaphores hold 0.9 GB,
+#: 32,000 queues 0.5 GB), so neither the watcher's resident memory nor, without a control
+#: group, anything else would count it against the limit (3 GB in memfds scored full
+#: marks). POSIX shared memory lives in /dev/shm and files in /scratch: size-capped tmpfs
+#: whose use the grader counts. The room's IPC namespace is its own: nothing made
+#: before it is there to use.
+_MEMFD_CREATE, _MEMFD_SECRET, _SHMGET, _SEMGET, _MSGGET = 319, 447, 29, 64, 68
 #: The kernel's keyrings: the session keyring the grader started in may hold the
 #: lecturer's keys, and a uid's user keyring outlives the run that wrote it. Refused.
 _ADD_KEY, _REQUEST_KEY, _KEYCTL = 248, 249, 250
+#: Sockets hold what was sent and not yet read, in no process either: a socket pair
+#: whose buffer is raised to the kernel's largest (``SO_SNDBUF``, 8 MB here) holds that
+#: much, a TCP connection on the room's loopback 10 MB. Only Unix sockets (asyncio and
+#: multiprocessing use them) at the kernel's default buffer size: ``FILES`` of them hold
+#: at most ``FILES`` x 0.3 MB.
+_SOCKET, _SOCKETPAIR, _SETSOCKOPT, _AF_UNIX, _SOL_SOCKET = 41, 53, 54, 1, 1
+_BUFFER_SIZES = (7, 8, 32, 33)  # SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE
+#: Open files (soft and hard): what bounds the pipes' and sockets' buffers (a pipe holds
+#: 1 MB at most, and the kernel's per-user allowance, 64 MB, ends that sooner).
+FILES = 256
 #: Without processes: fork, vfork and clone without CLONE_THREAD fail with EAGAIN (Python
 #: raises BlockingIOError), clone3 with ENOSYS (glibc then starts threads with clone).
 _FORK, _VFORK, _CLONE, _CLONE3, _CLONE_THREAD = 57, 58, 56, 435, 0x10000
-_EPERM, _EAGAIN, _ENOSYS = 1, 11, 38
+_EPERM, _EAGAIN, _ENOSYS, _EAFNOSUPPORT = 1, 11, 38, 97
 _AUDIT_ARCH_X86_64 = 0xC000003E
 _LD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
@@ -391,10 +423,12 @@ _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 def _filter(processes: bool) -> list[tuple[int, int, int, int]]:
     """The seccomp program (classic BPF): every system call made through another entry than
     x86_64's (the 32-bit ``int 0x80``, x32) fails with EPERM (a filter that checks one
-    table must refuse the others); shared memory resident nowhere and the kernel's
-    keyrings are refused; without
-    ``processes``, threads may start but processes may not."""
+    table must refuse the others); memory the kernel would hold outside every process
+    (memfds, System V IPC, socket buffers past the default, sockets but Unix ones) and
+    the kernel's keyrings are refused; without ``processes``, threads may start but
+    processes may not."""
     refused = [(_MEMFD_CREATE, _EPERM), (_MEMFD_SECRET, _ENOSYS), (_SHMGET, _EPERM)]
+    refused += [(_SEMGET, _EPERM), (_MSGGET, _EPERM)]
     refused += [(_ADD_KEY, _EPERM), (_REQUEST_KEY, _EPERM), (_KEYCTL, _EPERM)]
     if not processes:
         refused += [(_FORK, _EAGAIN), (_VFORK, _EAGAIN), (_CLONE3, _ENOSYS)]
@@ -408,6 +442,22 @@ def _filter(processes: bool) -> list[tuple[int, int, int, int]]:
     ]
     for number, error in refused:
         program += [(_JEQ, 0, 1, number), (_RET, 0, 0, _ERRNO | error)]
+    program += [
+        (_JEQ, 1, 0, _SOCKET),  # socket, socketpair: a Unix socket only
+        (_JEQ, 0, 4, _SOCKETPAIR),
+        (_LD, 0, 0, 16),  # the family (the low word of the first argument)
+        (_JEQ, 0, 1, _AF_UNIX),
+        (_RET, 0, 0, _ALLOW),
+        (_RET, 0, 0, _ERRNO | _EAFNOSUPPORT),
+        (_JEQ, 0, 9, _SETSOCKOPT),  # setsockopt: no buffer sizes
+        (_LD, 0, 0, 24),  # the level
+        (_JEQ, 0, 6, _SOL_SOCKET),
+        (_LD, 0, 0, 32),  # the option
+        *[(_JEQ, 3 - i, 0, option) for i, option in enumerate(_BUFFER_SIZES[:3])],
+        (_JEQ, 0, 1, _BUFFER_SIZES[3]),
+        (_RET, 0, 0, _ERRNO | _EPERM),
+        (_RET, 0, 0, _ALLOW),
+    ]
     if not processes:
         program += [
             (_JEQ, 0, 4, _CLONE),  # clone: look at its flags; anything else: allow

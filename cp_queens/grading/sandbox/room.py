@@ -2,13 +2,15 @@
 
 The room is built from nothing: a fresh mount namespace holding, read-only,
 the system's ``/usr`` (the C library and what the interpreter links to), the
-interpreter's own prefix (its standard library), and, in ``/site``, only the
-installed distributions that hold the modules the rubric allows plus the
-distributions they need (read from their metadata, wherever they are
-installed: a venv, a venv chained to another through a ``.pth`` file, the
-system). Every site-packages folder of the interpreter is covered by an empty
-folder, so whatever else is installed there (``cp_queens`` above all, its
-keys, the teacher's own packages) is not in the room. Writable: a small
+interpreter's own prefix (its standard library) as ``/opt/python``, and, in
+``/site``, only the installed distributions that hold the modules the rubric
+allows plus the distributions they need (read from their metadata, wherever they
+are installed: a venv, a venv chained to another through a ``.pth`` file, the
+system). Every site-packages folder of the interpreter is empty there, so
+whatever else is installed (``cp_queens`` above all, its keys, the teacher's own
+packages) is not in the room. Nothing names the host's folders: each tree is
+bound from its copy in hard links (``neutral``), since a bind mount shows its
+source in ``/proc/self/mountinfo``. Writable: a small
 private ``/scratch`` (``/tmp`` points there) that vanishes with the run. The
 submission's file is bound read-only, and so is the harness
 (``child.py``, which imports nothing of ``cp_queens``).
@@ -33,6 +35,8 @@ import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
+
+import cp_queens.grading.sandbox.neutral as neutral
 
 #: Where the allowed distributions appear inside the room.
 SITE = "/site"
@@ -274,17 +278,28 @@ def command(
         root = Path(prefix).resolve()
         if root not in roots and not any(root.is_relative_to(r) for r in roots):
             roots.append(root)
-    for root in roots:
-        if not root.is_relative_to("/usr"):
-            args += ["--ro-bind", str(root), str(root)]
-    if not any(python.is_relative_to(root) for root in [*roots, Path("/usr")]):
-        args += ["--ro-bind", str(python), str(python)]
-    for folder in site_folders(str(python)):
-        if any(folder.is_relative_to(root) for root in [*roots, Path("/usr")]):
-            args += ["--tmpfs", str(folder)]
+    places = _places([root for root in roots if not root.is_relative_to("/usr")])
+    covered = [
+        folder
+        for folder in site_folders(str(python))
+        if any(folder.is_relative_to(root) for root in [*roots, Path("/usr")])
+    ]
     toolkit = _toolkit_folder()
     if toolkit is not None and any(toolkit.is_relative_to(r) for r in [*roots, Path("/usr")]):
-        args += ["--tmpfs", str(toolkit)]  # an install of the toolkit in a bound tree: covered
+        covered.append(toolkit)  # an install of the toolkit in a bound tree: covered
+    for root, place in places.items():
+        bound = neutral.source(root, place, [f for f in covered if f.is_relative_to(root)])
+        args += ["--ro-bind", str(bound), place]
+        if bound == root:  # not linked: cover what the links would have left out
+            for folder in covered:
+                if folder.is_relative_to(root):
+                    args += ["--tmpfs", _inside(folder, places)]
+    for folder in covered:
+        if folder.is_relative_to("/usr"):
+            args += ["--tmpfs", str(folder)]
+    inside = _inside(python, places)
+    if inside == str(python) and not python.is_relative_to("/usr"):
+        args += ["--ro-bind", str(python), inside]
     # /proc/sys read-only: bubblewrap covers it only where it could write it, and a few
     # files there (ns_last_pid) and the network's sysctls are writable by their owner.
     args += ["--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev"]
@@ -292,8 +307,8 @@ def command(
     args += ["--perms", "01777", "--size", str(1 << 20), "--tmpfs", "/dev/shm"]
     args += ["--symlink", SCRATCH, "/tmp", "--dir", SITE]
     for name, where in sorted(allowed_entries(modules).items()):
-        args += ["--ro-bind", str(where), f"{SITE}/{name}"]
-    harness = Path(__file__).with_name("child.py")
+        args += ["--ro-bind", str(neutral.source(where, f"{SITE}/{name}")), f"{SITE}/{name}"]
+    harness = neutral.source(Path(__file__).with_name("child.py"), HARNESS)
     args += ["--ro-bind", str(harness), HARNESS, "--ro-bind", str(submission), SUBMISSION]
     for path in beside:
         args += ["--ro-bind", str(path), f"{SUBMISSION.rsplit('/', 1)[0]}/{path.name}"]
@@ -301,9 +316,28 @@ def command(
     # The room's own root is a tmpfs bubblewrap made to hold the mount points: read-only
     # once they are made, or a submission could fill memory there, outside every cap.
     args += ["--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
-    for key, value in _environment().items():
+    for key, value in _environment(places).items():
         args += ["--setenv", key, value]
-    return [*args, "--", str(python), "-I", "-u", HARNESS, *harness_argv]
+    return [*args, "--", inside, "-I", "-u", HARNESS, *harness_argv]
+
+
+#: Where the interpreter's prefix appears in the room (a second prefix, if its
+#: ``exec_prefix`` is another tree, one beside it): a path that names nothing of the host.
+PYTHON = "/opt/python"
+
+
+def _places(roots: list[Path]) -> dict[Path, str]:
+    """Each tree of the interpreter outside ``/usr`` -> where the room shows it."""
+    return {root: PYTHON if i == 0 else f"{PYTHON}-{i}" for i, root in enumerate(roots)}
+
+
+def _inside(path: Path, places: dict[Path, str]) -> str:
+    """Where the room shows the host's ``path`` (under one of ``places``, or where it is)."""
+    for root, place in places.items():
+        if path.is_relative_to(root):
+            relative = path.relative_to(root)
+            return place if str(relative) == "." else f"{place}/{relative}"
+    return str(path)
 
 
 def _open_folders(args: list[str]) -> list[str]:
@@ -324,8 +358,20 @@ def _open_folders(args: list[str]) -> list[str]:
 _MOUNTS = ("--ro-bind", "--bind", "--dev-bind")
 
 
-def _environment() -> dict[str, str]:
+def _environment(places: dict[Path, str]) -> dict[str, str]:
+    """The room's variables. An interpreter linked to its own ``libpython`` finds it through
+    a ``RUNPATH`` naming the host's prefix, absent in the room: ``LD_LIBRARY_PATH`` names
+    where the room shows it."""
+    import sysconfig
+
+    extra = {}
+    library = sysconfig.get_config_var("LIBDIR")
+    if sysconfig.get_config_var("Py_ENABLE_SHARED") and library:
+        inside = _inside(Path(library).resolve(), places)
+        if inside != str(Path(library).resolve()):
+            extra["LD_LIBRARY_PATH"] = inside
     return {
+        **extra,
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": SCRATCH,
         "TMPDIR": SCRATCH,
