@@ -52,6 +52,16 @@ def fill(fd):
         pass
     return total
 
+# the room's writable folders: their sizes; and nothing else takes a file
+for path in ("/scratch", "/tmp", "/dev/shm"):
+    tell("size " + path, os.statvfs(path).f_blocks * os.statvfs(path).f_frsize)
+for path in ("/", "/dev", "/opt/python", "/site", "/submission", "/usr"):
+    try:
+        open(os.path.join(path, "hoard"), "wb").close()
+        tell("write " + path, "made")
+    except OSError as error:
+        tell("write " + path, type(error).__name__)
+
 # memfds: through os, and through the system call itself
 try:
     os.memfd_create("hoard")
@@ -164,6 +174,12 @@ def test_memory_parked_in_the_kernel_is_refused_or_bounded_without_a_cgroup(
     outcome = sandbox.run(HOARDS, [6], limits)
     held = _hoards(outcome.output)
     assert "pipe-bytes" in held, outcome.output  # every hoard was tried, to the end
+    # Files: /scratch (and /tmp, a link to it) and /dev/shm, size-capped tmpfs whose use the
+    # watcher adds to the memory; nothing else writable.
+    assert held["size /scratch"] == held["size /tmp"] == limits.scratch_mb << 20
+    assert held["size /dev/shm"] == 1 << 20
+    for path in ("/", "/dev", "/opt/python", "/site", "/submission", "/usr"):
+        assert held[f"write {path}"] in ("PermissionError", "OSError"), (path, held)
     # The 3 GB in memfds: refused, and the feedback says why.
     assert "memfd_create is not allowed" in str(held["memfd-os"])
     assert held["memfd-syscall"] == held["memfd-x32"] == "Operation not permitted"
