@@ -99,7 +99,7 @@ def _link(path: Path, target: Path, skip: set[Path]) -> None:
     """``target`` as a copy of ``path`` in hard links: folders made with their modes,
     files linked, symbolic links copied (one pointing inside the tree made relative, so
     that it names no host path); sockets and devices left out. (Plain strings and
-    ``scandir``: a tree of 15,000 entries, linked once per process.)"""
+    ``scandir``: 14,900 entries for Python 3.11 and OR-Tools, linked once per process.)"""
     if not path.is_dir():
         os.link(path, target, follow_symlinks=True)
         return
