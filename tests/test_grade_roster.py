@@ -36,9 +36,8 @@ CANVAS_ROSTER = (
 
 
 def result(student: str, student_id: str = "", got: int = 3) -> StudentResult:
-    done = StudentResult(student, Path(f"{student}.py"), student_id=student_id)
-    done.sizes = [SizeResult(n, "ok", points.exact(1 if n <= got else 0), 1) for n in (1, 2, 3)]
-    return done
+    sizes = [SizeResult(n, "ok", points.exact(1 if n <= got else 0), 1) for n in (1, 2, 3)]
+    return StudentResult(student, Path(f"{student}.py"), tuple(sizes), student_id=student_id)
 
 
 def read_csv(path: Path) -> list[list[str]]:
@@ -88,7 +87,7 @@ def test_submissions_are_matched_as_downloads_name_them(tmp_path: Path) -> None:
     ]  # fmt: skip
     grace = rows[("Hopper, Grace", "203")]
     assert (grace.status, grace.points, grace.max_points) == ("missing", 0, 3)
-    assert grace.notes == ["nothing handed in"]
+    assert grace.notes == ("nothing handed in",)
     assert rows[("mallory", "")].status == "graded, not on the roster"
 
     canvas = tmp_path / "F.csv"

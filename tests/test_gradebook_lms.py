@@ -115,16 +115,22 @@ def read_csv(path: Path) -> list[list[str]]:
 
 def row(student: str, keys: dict[str, str], mark: int, status: str = "graded") -> StudentResult:
     """A row as the grader makes it for ``--n 1..4`` (5 points): ``mark`` of them."""
-    done = StudentResult(student, Path(f"{student}.py"), keys=dict(keys), status=status)
-    done.student_id = keys.get("participant") or keys.get("canvas_user", "")
-    done.entries = [f"{student}_entry"]
+    sizes = []
     left = mark
     for n in range(1, 5):
         worth = points.exact(load().points_for(n))
         got = min(worth, points.exact(left))
         left -= int(got)
-        done.sizes.append(SizeResult(n, "ok" if got == worth else "1 missing", got, worth))
-    return done
+        sizes.append(SizeResult(n, "ok" if got == worth else "1 missing", got, worth))
+    return StudentResult(
+        student,
+        Path(f"{student}.py"),
+        tuple(sizes),
+        keys=dict(keys),
+        status=status,
+        student_id=keys.get("participant") or keys.get("canvas_user", ""),
+        entries=(f"{student}_entry",),
+    )
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -358,13 +364,14 @@ def test_an_override_by_a_shared_name_is_refused_naming_both(tmp_path: Path) -> 
         [row("Wei Zhang", {"participant": "1", "moodle_name": "Wei Zhang"}, 5)], roster, load()
     )
     by_name = write(tmp_path, "o.csv", 'student,points,reason\n"Zhang, Wei",4,late\n')
-    refused = apply_overrides(results, read_overrides(by_name), "o.csv")
+    results, refused = apply_overrides(results, read_overrides(by_name), "o.csv")
     assert refused == [
         "o.csv: Zhang, Wei: the name fits 3 students: Wei Zhang (s2001); Wei Zhang [s2002]; "
         "Wei Zhang [1]; give the id instead: not applied"
     ]
     by_id = write(tmp_path, "p.csv", "student,points,reason\ns2002,4,late but right\n")
-    assert apply_overrides(results, read_overrides(by_id), "p.csv") == []
+    results, refused = apply_overrides(results, read_overrides(by_id), "p.csv")
+    assert refused == []
     assert [r.student_id for r in results if r.override is not None] == ["s2002"]
     assert all(r.status == AMBIGUOUS for r in results if r.student_id in ("s2001", "s2002"))
     folder = moodle_class(tmp_path / "download")

@@ -90,13 +90,13 @@ def test_every_way_of_saying_it_is_found(source: str) -> None:
 
 def judged(source: str, answers: dict[int, list[list[int]]]) -> StudentResult:
     rubric = load()
-    result = StudentResult("par", Path("par.py"))
+    sizes = []
     for n, produced in answers.items():
         row = tasks.judge("solutions", n, produced, tasks.reference("solutions", n))
         worth = rubric.points_for(n)
         status = row.verdict()
-        result.sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
-    return causes.settle(result, source)
+        sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
+    return causes.settle(StudentResult("par", Path("par.py"), tuple(sizes)), source)
 
 
 def run_of(seed: int) -> dict[int, list[list[int]]]:

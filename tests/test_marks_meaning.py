@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -99,13 +100,13 @@ def expected(task: str, n: int) -> Any:
 def result_of(task: str, answers: dict[int, Any]) -> StudentResult:
     """A submission's answers judged and marked as the grader does, without running it."""
     rubric = load().for_task(task)
-    result = StudentResult("student", Path("student.py"), task=task)
+    sizes = []
     for n, produced in answers.items():
         row = tasks.judge(task, n, produced, expected(task, n))
         worth = rubric.points_for(n)
         status = "error" if row.error is not None else row.verdict()
-        result.sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
-    return result
+        sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
+    return StudentResult("student", Path("student.py"), tuple(sizes), task=task)
 
 
 def test_a_count_is_told_it_is_an_int_not_that_all_is_right() -> None:
@@ -249,11 +250,11 @@ def test_an_override_may_be_a_correction(tmp_path: Path) -> None:
     from cp_queens.grading.marking.overrides import apply_overrides, read_overrides
 
     result = result_of("solutions", {4: queens4(), 5: tasks.reference("solutions", 5)[2:]})
-    result.student = "eve"
+    result = replace(result, student="eve")
     path = tmp_path / "overrides.csv"
     path.write_text("student,points,reason\neve,-0.5,helper copied from lesson 02\n")
     computed = result.computed_points
-    apply_overrides([result], read_overrides(path), str(path))
+    [result], _ = apply_overrides([result], read_overrides(path), str(path))
     assert result.points == computed - exact_half()
     assert "The lecturer's correction (-0.5): helper copied" in feedback(result)
 
@@ -278,11 +279,11 @@ def test_a_decision_that_no_longer_fits_the_rubric_is_flagged(
     from cp_queens.grading.marking.overrides import apply_overrides, read_overrides
 
     result = result_of("solutions", {4: queens4(), 5: tasks.reference("solutions", 5)[:5]})
-    result.student = "eve"
+    result = replace(result, student="eve")
     assert result.computed_points == 3 and result.max_points == 4
     path = tmp_path / "overrides.csv"
     path.write_text(f"student,points,reason\neve,{points},why\n")
-    refused = apply_overrides([result], read_overrides(path), str(path))
+    [result], refused = apply_overrides([result], read_overrides(path), str(path))
     assert len(refused) == 1 and refused[0].startswith(f"{path}: eve: ")
     assert message in refused[0]
     # not applied, and the class keeps its marks: the row says so

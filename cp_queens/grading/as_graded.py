@@ -22,6 +22,7 @@ the grader's path all the same.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import os
@@ -88,11 +89,11 @@ def check_model(
         if graded is True and getattr(model, "__module__", None) != "__main__":
             raise
         report = judge.check_model(model, n_max, n_min=n_min, name=name)
-        report.notes.append(
+        here = (
             f"checked in this process, not as the grader runs it: {why} (save the model "
             "in a file and run check_model('file.py') or cp-queens grade file.py)"
         )
-        return report
+        return dataclasses.replace(report, notes=(*report.notes, here))
     with tempfile.TemporaryDirectory(prefix="cp-queens-check-") as folder:
         path = Path(folder) / "model.py"
         path.write_text(source, encoding="utf-8")
@@ -165,8 +166,7 @@ def _check_notebook(
             saved.write_text(json.dumps(_notebook(cells)), encoding="utf-8")
         result = grade_file(saved, sizes, rubric=rubric, task="solutions")
     report = report_from(result, label, judged)
-    report.notes[:0] = notes
-    return report
+    return dataclasses.replace(report, notes=(*notes, *report.notes))
 
 
 def _notebook(cells: list[str]) -> dict[str, Any]:
@@ -201,7 +201,7 @@ def report_from(result: StudentResult, name: str, judged: str = "") -> CheckRepo
         rows.append(row)
     how = f"for {judged}" if judged else "as the grader marks it"
     marks = f"{shown(result.points, result.max_points)} of {shown(result.max_points)} points, {how}"
-    return CheckReport(name, rows, notes=list(result.notes), marks=marks)
+    return CheckReport(name, tuple(rows), notes=result.notes, marks=marks)
 
 
 def submission_source(function: Callable[..., Any]) -> str:

@@ -95,7 +95,7 @@ def rerun(
             f"near a limit, measured again: {words} (a verdict at a limit is measured again "
             "before it costs marks)"
         )
-        kept[index] = replace(best, reruns=[*best.reruns, words], notes=[note, *best.notes])
+        kept[index] = replace(best, reruns=(*best.reruns, words), notes=(note, *best.notes))
     return kept
 
 

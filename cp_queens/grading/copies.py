@@ -23,7 +23,7 @@ import hashlib
 import io
 import json
 import tokenize
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -53,7 +53,7 @@ def normalised(source: str) -> str:
     return " ".join(tokens)
 
 
-def fingerprint(source: str, beside: dict[str, bytes] | None = None) -> str:
+def fingerprint(source: str, beside: Mapping[str, bytes] | None = None) -> str:
     """A digest of the normalised source (and of the files beside it)."""
     parts = [normalised(source)]
     for name, data in sorted((beside or {}).items()):

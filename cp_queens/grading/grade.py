@@ -136,8 +136,10 @@ def grade(
         chosen = variants.with_hidden(rubric.task, chosen) if hidden else chosen
     submissions = find_submissions(folder, rubric.limits.submission_kb << 10)
     if variant_ids:
-        for submission in submissions:
-            submission.student_id = variant_ids.get(submission.student, submission.student_id)
+        submissions = [
+            dataclasses.replace(s, student_id=variant_ids.get(s.student, s.student_id))
+            for s in submissions
+        ]
     return grade_submissions(submissions, chosen, rubric, jobs, on_done, variant)
 
 
@@ -173,7 +175,7 @@ def grade_file(
             f"the grader also grades n = {', '.join(map(str, variant.hidden))}, a board you "
             "have not seen: your model must solve the board it is given, not only these"
         )
-        result = dataclasses.replace(result, notes=[*result.notes, unseen])
+        result = dataclasses.replace(result, notes=(*result.notes, unseen))
     return result
 
 
@@ -294,15 +296,13 @@ def grade_class(
             variant_ids=ids,
         )
     except GradingInterrupted as stopped:  # the rows graded before it are kept
-        warnings = apply_overrides(stopped.results, decisions, source)
-        write_feedback(
-            stopped.results, where / "feedback", rubric, replace=False, problems=warnings
-        )
+        graded, warnings = apply_overrides(stopped.results, decisions, source)
+        write_feedback(graded, where / "feedback", rubric, replace=False, problems=warnings)
         kept = where / "marks.csv"  # a whole class's marks are never replaced by some rows
         marks = where / PARTIAL_MARKS if kept.exists() else kept
-        write_marks(stopped.results, marks, rubric)
+        write_marks(graded, marks, rubric)
         return ClassReport(
-            stopped.results,
+            graded,
             rubric,
             chosen,
             marks,
@@ -314,7 +314,7 @@ def grade_class(
         )
     if roster is not None:
         results = place(results, roster, rubric)
-    warnings = apply_overrides(results, decisions, source)
+    results, warnings = apply_overrides(results, decisions, source)
     # A feedback file that cannot be written is a warning: the class keeps its marks.
     write_feedback(results, where / "feedback", rubric, problems=warnings)
     write_marks(results, where / "marks.csv", rubric)  # last: whole marks, whole feedback

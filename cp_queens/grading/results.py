@@ -8,10 +8,11 @@ are what the stages hand each other.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import cp_queens.grading.points as points
 from cp_queens.errors import CpQueensError
@@ -20,11 +21,19 @@ from cp_queens.grading.points import Number
 
 class Row(Protocol):
     """What every task's judged row of one size offers the stages after the judge
-    (``cp_queens.grading.tasks``: each task has its own row type)."""
+    (``cp_queens.grading.tasks``: each task has its own row type). A frozen dataclass: a
+    stage that changes a row makes a new one (``dataclasses.replace``)."""
 
-    n: int
-    error: str | None  # model(n) raised, hit a limit, or returned something unusable
-    came_back: str  # what came back, shown, when it was not an answer at all
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def n(self) -> int: ...
+
+    @property
+    def error(self) -> str | None: ...  # model(n) raised, hit a limit, or returned nothing usable
+
+    @property
+    def came_back(self) -> str: ...  # what came back, shown, when it was not an answer at all
 
     @property
     def expected(self) -> int: ...  # the feedback's reference figure (solutions, minimum)
@@ -39,7 +48,7 @@ class GradeError(CpQueensError):
     """A folder with nothing to grade, a notebook that is not one, sizes out of range."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SizeResult:
     """One board size of one submission: the check (None if it never ran), status, points."""
 
@@ -50,17 +59,17 @@ class SizeResult:
     row: Row | None = None  # the task's judged row; None: never ran
     problem: str | None = None  # a limit, a crash, an exception: the reason in words
     cpu_seconds: float | None = None  # CPU of the whole tree while model(n) ran; None: not run
-    solver: dict[str, Any] | None = None  # CP-SAT's parameters seen as it solved (the harness)
+    solver: Mapping[str, Any] | None = None  # CP-SAT's parameters seen as it solved (the harness)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class StudentResult:
     """A submission graded: points per size, the sentences of its feedback."""
 
     student: str
     path: Path
-    sizes: list[SizeResult] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # about the run as a whole
+    sizes: tuple[SizeResult, ...] = ()
+    notes: tuple[str, ...] = ()  # about the run as a whole
     isolation: str = "bwrap"  # how it ran: "bwrap" (a sandbox) or "none"
     output: str = ""
     output_bytes: int = 0
@@ -74,16 +83,16 @@ class StudentResult:
     # the roster" is added to a submission that matches no line of the roster.
     status: str = "graded"
     student_id: str = ""  # the roster's id (or the LMS's, from the download's names)
-    keys: dict[str, str] = field(default_factory=dict)  # the LMS's keys (intake.lms, roster)
-    entries: list[str] = field(default_factory=list)  # the class folder's names behind it
+    keys: Mapping[str, str] = field(default_factory=dict)  # the LMS's keys (intake.lms, roster)
+    entries: tuple[str, ...] = ()  # the class folder's names behind it
     override_given: str = ""  # the decision as written: "12", "12 of 13", "-3"
     override_refused: str = ""  # a decision that could not stand, and why (not applied)
-    instance: list[str] = field(default_factory=list)  # the student's own boards (--variant)
+    instance: tuple[str, ...] = ()  # the student's own boards (--variant)
     cpu_limit: float = 0.0  # the CPU seconds the run was allowed (per solver thread)
     peak_memory: int = 0  # bytes, the largest resident memory of its tree seen
     stopped: str | None = None  # the limit the grader stopped it at (Outcome.stopped's value)
-    reruns: list[str] = field(default_factory=list)  # borderline verdicts measured again
-    flags: list[str] = field(default_factory=list)  # for the lecturer only (a copied key)
+    reruns: tuple[str, ...] = ()  # borderline verdicts measured again
+    flags: tuple[str, ...] = ()  # for the lecturer only (a copied key)
     nearest: str = ""  # the most similar submission of the class and how similar ("bob 0.93")
 
     @property

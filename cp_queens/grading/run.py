@@ -117,8 +117,13 @@ def _flag_copies(
     results: list[StudentResult], submissions: Sequence[Submission]
 ) -> list[StudentResult]:
     """A copy of a course file or of another student's submission, flagged for the
-    lecturer (``flags``, never the feedback), and each one's nearest classmate."""
-    read = [s.refused is None and bool(s.source.strip()) for s in submissions]
+    lecturer (``flags``, never the feedback), and each one's nearest classmate. A
+    submission the grader could not run (its row "not graded") is left out, as one
+    refused when it was found."""
+    read = [
+        s.refused is None and result.status != "not graded" and bool(s.source.strip())
+        for s, result in zip(submissions, results, strict=True)
+    ]
     sources = [s.source if ok else None for s, ok in zip(submissions, read, strict=True)]
     prints = [
         copies.fingerprint(s.source, s.beside) if ok else None
@@ -130,7 +135,7 @@ def _flag_copies(
     return [
         dataclasses.replace(
             result,
-            flags=[*result.flags, *(f"copy: {what}" for what in said[index])],
+            flags=(*result.flags, *(f"copy: {what}" for what in said[index])),
             nearest=nearest[index] if nearest else result.nearest,
         )
         for index, result in enumerate(results)
@@ -169,13 +174,15 @@ def _run_and_judge(
                 submission.source,
                 list(sizes),
                 rubric.limits,
-                beside=submission.beside or None,
+                beside=dict(submission.beside) or None,
                 replies=replies,
             )
         except OSError as error:  # the machine, not the student: say so in their row
-            submission.refused = f"the grader could not run it: {error}"
+            refused = f"the grader could not run it: {error}"
+            submission = dataclasses.replace(submission, refused=refused)
         except Exception as error:  # a bug of the grader: the same
-            submission.refused = f"the grader could not run it: {type(error).__name__}: {error}"
+            refused = f"the grader could not run it: {type(error).__name__}: {error}"
+            submission = dataclasses.replace(submission, refused=refused)
     try:
         result = judge_outcome(submission, outcome, sizes, expected, rubric)
         result = _guard_the_check(result, submission.source)
@@ -192,10 +199,14 @@ def _run_and_judge(
             expected,
             rubric,
         )
-        result.status = "grader error"
-        result.output, result.output_bytes = outcome.output, outcome.output_bytes
-        result.seconds, result.cpu_seconds = outcome.seconds, outcome.cpu_seconds
-        return result
+        return dataclasses.replace(
+            result,
+            status="grader error",
+            output=outcome.output,
+            output_bytes=outcome.output_bytes,
+            seconds=outcome.seconds,
+            cpu_seconds=outcome.cpu_seconds,
+        )
 
 
 def judge_outcome(
@@ -206,6 +217,9 @@ def judge_outcome(
     rubric: Rubric,
 ) -> StudentResult:
     """Turn what the child sent, and how it ended, into checked sizes and points."""
+    status = submission.status
+    if submission.refused is not None and submission.status == "graded":
+        status = "not graded"  # refused after it was found (the machine failed)
     result = StudentResult(
         submission.student,
         submission.path,
@@ -218,61 +232,64 @@ def judge_outcome(
         cpu_limit=outcome.cpu_limit or float(rubric.limits.cpu_seconds),
         peak_memory=outcome.peak_memory,
         stopped=outcome.stopped,
+        status=status,
+        student_id=submission.student_id,
+        keys=dict(submission.keys),
+        entries=tuple(submission.entries),
     )
-    result.status = submission.status
-    if submission.refused is not None and submission.status == "graded":
-        result.status = "not graded"  # refused after it was found (the machine failed)
-    result.student_id = submission.student_id
-    result.keys = dict(submission.keys)
-    result.entries = list(submission.entries)
+    if submission.refused is not None:
+        not_run = (
+            SizeResult(n, "not run", 0.0, rubric.points_for(n), None, "not run: not read")
+            for n in sizes
+        )
+        return dataclasses.replace(
+            result,
+            notes=(f"not graded: {submission.refused}", *submission.notes),
+            sizes=tuple(not_run),
+        )
     graded = tasks.get(rubric.task)
     limits = rubric.limits
-    if submission.refused is not None:
-        result.notes.append(f"not graded: {submission.refused}")
-        result.notes += submission.notes
-        for n in sizes:
-            worth = rubric.points_for(n)
-            result.sizes.append(SizeResult(n, "not run", 0.0, worth, None, "not run: not read"))
-        return result
+    notes: list[str] = []  # about the run as a whole
+    sized: list[SizeResult] = []  # one per size, in order
     if outcome.isolation == "none":
-        result.notes.append(
+        notes.append(
             "graded without a sandbox (isolation none): the limits held, the namespaces "
             "did not exist"
         )
-    result.notes += submission.notes
+    notes += submission.notes
     events = {(m.get("event"), m.get("n")): m for m in outcome.messages}
     load_error = events.get(("load_error", None)) or events.get(("setup_error", None))
     ended = _ending(outcome, rubric)
-    result.notes += outcome.notes
+    notes += outcome.notes
     if outcome.garbled:
-        result.notes.append(
+        notes.append(
             f"{outcome.garbled} line(s) on the grader's result channel were not the grader's: "
             "they were ignored"
         )
     if outcome.escaped:
-        result.notes.append(
+        notes.append(
             f"{len(outcome.escaped)} process(es) of this run still ran outside its sandbox "
             "after it ended, and were killed: the sandbox did not hold (please report it)"
         )
     if outcome.survivors:
-        result.notes.append(
+        notes.append(
             f"{len(outcome.survivors)} process(es) of this run could not be ended (still "
             f"there after the grader's kill: {', '.join(map(str, outcome.survivors))}); "
             "the machine needs a look (please report it)"
         )
     if outcome.output_bytes > limits.output_kb << 10:
-        result.notes.append(
+        notes.append(
             f"printed {_size(outcome.output_bytes)}; the feedback keeps the first "
             f"{limits.output_kb} KB (printing does not cost points, but slows a model down)"
         )
     if load_error is not None and load_error.get("event") == "setup_error":
-        result.notes.append(f"the grader could not set its limits: {load_error.get('error')}")
+        notes.append(f"the grader could not set its limits: {load_error.get('error')}")
     elif load_error is not None:
         said = _explained(str(load_error.get("error")), submission, limits)
         problem = with_line(said, submission.source)
-        result.notes.append(f"the file could not be loaded: {problem}")
+        notes.append(f"the file could not be loaded: {problem}")
     elif ("loaded", None) not in events:
-        result.notes.append(f"the file could not be loaded: {ended[1]}")
+        notes.append(f"the file could not be loaded: {ended[1]}")
     stopped_at: int | None = None
     for n in sizes:
         worth = rubric.points_for(n)
@@ -286,9 +303,10 @@ def judge_outcome(
         elif message is not None:
             row = graded.judged(n, _decode_result(message), expected[n])
             if message.get("cut"):
-                row.error = (
-                    f"model({n}) returned more than the {limits.result_mb} MB the grader reads: "
-                    "an endless generator?"
+                row = dataclasses.replace(
+                    row,
+                    error=f"model({n}) returned more than the {limits.result_mb} MB the grader "
+                    "reads: an endless generator?",
                 )
             size = SizeResult(n, _status(row), graded.points(row, worth, rubric), worth, row)
         elif error is not None:
@@ -321,10 +339,12 @@ def judge_outcome(
             else:
                 problem = "not run"
             size = SizeResult(n, "not run", 0.0, worth, None, problem)
-        size.cpu_seconds = outcome.cpu_by_size.get(n)
-        size.solver = events.get(("solver", n))
-        result.sizes.append(size)
-    return result
+        sized.append(
+            dataclasses.replace(
+                size, cpu_seconds=outcome.cpu_by_size.get(n), solver=events.get(("solver", n))
+            )
+        )
+    return dataclasses.replace(result, notes=tuple(notes), sizes=tuple(sized))
 
 
 #: What the grader says of a notebook handed in with its check cell (``check_model``).
@@ -340,7 +360,7 @@ def _guard_the_check(result: StudentResult, source: str) -> StudentResult:
     with a note saying how to keep the check and hand the file in."""
     toolkit = any("toolkit is not available" in note for note in result.notes)
     if toolkit and "check_model" in source and GUARD not in result.notes:
-        return dataclasses.replace(result, notes=[*result.notes, GUARD])
+        return dataclasses.replace(result, notes=(*result.notes, GUARD))
     return result
 
 

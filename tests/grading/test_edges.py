@@ -120,7 +120,7 @@ def test_a_verdict_far_over_the_limit_is_not_measured_again(
     monkeypatch.setattr(grading.sandbox, "run", lambda *args, **kwargs: next(runs))
     mistakes.write(tmp_path / "class", "ada", mistakes.RIGHT)
     [result] = grading.grade(tmp_path / "class", [1, 4], isolation="none")
-    assert result.statuses() == ["ok", "cpu limit"] and result.reruns == []
+    assert result.statuses() == ["ok", "cpu limit"] and result.reruns == ()
     assert "stopped after 7.50 s of CPU" in result.sizes[1].problem  # measured, not 5
 
 
@@ -226,7 +226,7 @@ def test_the_course_sample_key_handed_in_is_flagged_for_the_lecturer_only(tmp_pa
         assert any("examples/assignment/submissions/ada.py" in f for f in rows[name].flags)
         assert "ada.py" not in feedback(rows[name])  # the lecturer's, not the student's
     assert rows["zoe"].nearest == "yan 1.00"
-    assert rows["bob"].flags == [] and rows["bob"].full_marks
+    assert rows["bob"].flags == () and rows["bob"].full_marks
 
 
 def test_the_course_class_graded_where_it_ships_is_no_copy_of_itself() -> None:

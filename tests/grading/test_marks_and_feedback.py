@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import functools
+from dataclasses import replace
 from itertools import permutations
 from pathlib import Path
 
@@ -47,13 +48,13 @@ def one_based(n: int) -> list[list[int]]:
 def marked(model, sizes=range(1, 8), rubric=None) -> StudentResult:  # type: ignore[no-untyped-def]
     """``model`` judged and marked as the grader does, without running it apart."""
     rubric = rubric or load()
-    result = StudentResult("student", Path("student.py"))
+    marks = []
     for n in sizes:
         row = tasks.judge("solutions", n, model(n), queens(n))
         worth = rubric.points_for(n)
         status = row.verdict()
-        result.sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
-    return result
+        marks.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
+    return StudentResult("student", Path("student.py"), tuple(marks))
 
 
 @functools.cache
@@ -156,16 +157,14 @@ def test_the_one_based_hint_waits_for_a_board_that_shows_it() -> None:
 
 
 def test_an_override_shows_in_marks_csv_and_the_feedback(tmp_path: Path) -> None:
-    eve = marked(one_based)
-    eve.student = "eve"
-    ada = marked(lambda n: queens(n))
-    ada.student = "ada"
+    eve = replace(marked(one_based), student="eve")
+    ada = replace(marked(lambda n: queens(n)), student="ada")
     decisions = tmp_path / "overrides.csv"
     decisions.write_text(
         'student,points,reason\neve,10,"right model, columns from 1: one point off"\n',
         encoding="utf-8",
     )
-    apply_overrides([ada, eve], read_overrides(decisions))
+    [ada, eve], _ = apply_overrides([ada, eve], read_overrides(decisions))
     assert (eve.points, eve.computed_points) == (10, 2)
     write_marks([ada, eve], tmp_path / "marks.csv", load())
     rows = {row["student"]: row for row in csv.DictReader((tmp_path / "marks.csv").open())}
@@ -205,24 +204,23 @@ def test_an_override_for_nobody_or_above_the_maximum_is_not_applied(tmp_path: Pa
     """Told after the class ran, a decision that cannot stand is a warning and a flagged
     row: the class keeps its computed marks (``read_for_class`` refuses these before a
     class runs; see test_cli_grade_overrides_are_checked_before_the_class_runs)."""
-    eve = marked(one_based)
-    eve.student = "eve"
+    eve = replace(marked(one_based), student="eve")
     computed = eve.points
     path = tmp_path / "overrides.csv"
     path.write_text("student,points,reason\nevee,12,typo\n", encoding="utf-8")
-    refused = apply_overrides([eve], read_overrides(path))
+    [eve], refused = apply_overrides([eve], read_overrides(path))
     assert len(refused) == 1 and "evee: no such student" in refused[0]
     assert eve.override is None and eve.points == computed
     path.write_text("student,points,reason\neve,120,typo\n", encoding="utf-8")
-    refused = apply_overrides([eve], read_overrides(path))
+    [eve], refused = apply_overrides([eve], read_overrides(path))
     assert len(refused) == 1 and "120 points is more than the maximum 11" in refused[0]
     assert eve.override is None and eve.points == computed
     assert reason(eve).startswith("override 120 not applied: 120 points is more than")
 
 
 def test_grading_again_into_a_folder_leaves_no_stale_feedback(tmp_path: Path) -> None:
-    first, second = marked(one_based), marked(lambda n: queens(n))
-    first.student, second.student = "old", "new"
+    first = replace(marked(one_based), student="old")
+    second = replace(marked(lambda n: queens(n)), student="new")
     write_feedback([first, second], tmp_path / "feedback")
     write_feedback([second], tmp_path / "feedback")
     assert sorted(p.name for p in (tmp_path / "feedback").glob("*.md")) == ["new.md"]
@@ -268,10 +266,11 @@ def test_a_dominating_set_is_marked_by_how_many_queens_above_the_minimum() -> No
 
 def test_the_dominate_feedback_names_an_undominated_square_and_explains_the_marks() -> None:
     rubric = load().for_task("dominate")
-    result = StudentResult("cora", Path("cora.py"), task="dominate")
+    sizes = []
     for n in (4, 5):
         row = tasks.judge("dominate", n, [(0, 0)], tasks.reference("dominate", n))
-        result.sizes.append(SizeResult(n, row.verdict(), tasks.points(row, 2, rubric), 2, row))
+        sizes.append(SizeResult(n, row.verdict(), tasks.points(row, 2, rubric), 2, row))
+    result = StudentResult("cora", Path("cora.py"), tuple(sizes), task="dominate")
     text = feedback(result, rubric)
     assert "| 4 | 2 | 1 | not dominating | 0 of 2 |" in text
     assert "n=4: square (1, 2) (row 1, column 2) is neither occupied nor attacked" in text

@@ -21,14 +21,15 @@ its size, and no file larger than the rubric's ``submission_kb`` is read at all.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import cp_queens.grading.intake.lms as lms
 from cp_queens.errors import ParseError
@@ -47,25 +48,27 @@ SUFFIXES = (".py", ".ipynb")
 ARCHIVES = (".zip", ".tar", ".tgz", ".gz", ".bz2", ".xz", ".7z", ".rar", ".zst")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Submission:
     """One student's work, or one entry of the class folder that is not: a name, where it
-    is, its Python code, or why it was not read (``refused``)."""
+    is, its Python code, or why it was not read (``refused``). A value: each step of
+    intake makes a new one (``dataclasses.replace``)."""
 
     student: str
     path: Path
     source: str
     refused: str | None = None
-    beside: dict[str, bytes] = field(default_factory=dict)  # files importable beside it
+    beside: Mapping[str, bytes] = field(default_factory=dict)  # files importable beside it
     status: str = "graded"  # "graded", "not graded", "conflict"
     student_id: str = ""  # the LMS's id, from the download's names
-    keys: dict[str, str] = field(default_factory=dict)  # the LMS's keys (cp_queens.grading.lms)
-    notes: list[str] = field(default_factory=list)  # said in the feedback, not fatal
-    entries: list[str] = field(default_factory=list)  # the class folder's names it stands for
+    keys: Mapping[str, str] = field(default_factory=dict)  # the LMS's keys (grading.intake.lms)
+    notes: tuple[str, ...] = ()  # said in the feedback, not fatal
+    entries: tuple[str, ...] = ()  # the class folder's names it stands for
 
     def __post_init__(self) -> None:
         if self.refused is not None and self.status == "graded":
-            self.status = "not graded"
+            # Still being made: a refused submission is "not graded" from the start.
+            object.__setattr__(self, "status", "not graded")
 
 
 def is_submission_name(name: str) -> bool:
@@ -165,7 +168,7 @@ def _other_entry(name: str, path: Path, mode: int) -> Submission | None:
 
 def _not_graded(name: str, path: Path, why: str) -> Submission:
     student = name if name.startswith(".") else _stem(name) or name
-    return Submission(student, path, "", why, status="not graded", entries=[name])
+    return Submission(student, path, "", why, status="not graded", entries=(name,))
 
 
 def _from_group(group: _Group, max_bytes: int | None) -> Submission:
@@ -181,7 +184,7 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
             f"{len(names)} submissions for {group.student}: {listed} (keep one and grade "
             "again, or decide by an override)",
             status="conflict",
-            entries=names,
+            entries=tuple(names),
         )
     files: list[tuple[str, Path]] = []  # (the name the student gave it, where it is)
     other: list[str] = []
@@ -205,19 +208,23 @@ def _from_group(group: _Group, max_bytes: int | None) -> Submission:
             f"an archive ({', '.join(archives)}), nothing else to grade: unpack it (each "
             "submission a file or folder) and grade again",
             status="not graded",
-            entries=names,
+            entries=tuple(names),
             student_id=group.student_id,
             keys=dict(group.keys),
         )
     submission = _entry_point(group.student, where, files, max_bytes)
-    submission.student_id = group.student_id
-    submission.keys = dict(group.keys)
-    submission.entries = names
+    notes = list(submission.notes)
     if other and submission.refused is None:
-        submission.notes.append(f"also handed in, not graded: {', '.join(sorted(other))}")
+        notes.append(f"also handed in, not graded: {', '.join(sorted(other))}")
     if any(name != name.strip() or not name.isprintable() for name in names):
-        submission.notes.append(f"handed in as {', '.join(shown(n) for n in names)}")
-    return submission
+        notes.append(f"handed in as {', '.join(shown(n) for n in names)}")
+    return dataclasses.replace(
+        submission,
+        student_id=group.student_id,
+        keys=dict(group.keys),
+        entries=tuple(names),
+        notes=tuple(notes),
+    )
 
 
 def _folder_files(folder: Path, other: list[str]) -> list[tuple[str, Path]]:
@@ -294,12 +301,14 @@ def _with_beside(
     """``submission`` (the file ``name``) with the ``.py`` files of ``others`` importable
     beside it, as in its room; refused when they are together over ``max_bytes``."""
     total = len(submission.source.encode())
+    notes = list(submission.notes)
+    beside = dict(submission.beside)
     for other_name, other_path in others:
         if other_path == submission.path or not other_name.rstrip().lower().endswith(".py"):
             continue
         module = other_name.rstrip()
         if module == "submission.py" or not module[:-3].isidentifier():
-            submission.notes.append(f"{shown(other_name)} is not importable by that name")
+            notes.append(f"{shown(other_name)} is not importable by that name")
             continue
         data = other_path.read_bytes()
         total += len(data)
@@ -311,12 +320,10 @@ def _with_beside(
                 "its files together are over submission_kb: not read",
                 status="not graded",
             )
-        submission.beside[module] = data
-    if submission.beside:
-        submission.notes.append(
-            f"graded {shown(name)}, with {', '.join(sorted(submission.beside))} beside it"
-        )
-    return submission
+        beside[module] = data
+    if beside:
+        notes.append(f"graded {shown(name)}, with {', '.join(sorted(beside))} beside it")
+    return dataclasses.replace(submission, beside=beside, notes=tuple(notes))
 
 
 def with_siblings(student: str, path: Path, max_bytes: int | None = None) -> Submission:
@@ -416,7 +423,7 @@ def read_submission(student: str, path: Path, max_bytes: int | None = None) -> S
             text, note = read_source(data)
         except SyntaxError as error:
             return Submission(student, path, "", f"Python cannot read the file: {error.msg}")
-        return Submission(student, path, text, notes=[note] if note else [])
+        return Submission(student, path, text, notes=(note,) if note else ())
     except GradeError as error:
         return Submission(student, path, "", str(error))
     except OSError as error:
@@ -444,11 +451,11 @@ def _notebook_over(student: str, path: Path, size: int, max_bytes: int) -> Submi
         student,
         path,
         code,
-        notes=[
+        notes=(
             f"the notebook is {_size(size)}, nearly all of it outputs (plots): graded by its "
             f"code cells ({_size(len(code.encode()))}); clear the outputs before handing in "
-            "(Kernel > Restart & Clear Output, then save) to keep it small"
-        ],
+            "(Kernel > Restart & Clear Output, then save) to keep it small",
+        ),
     )
 
 
@@ -498,8 +505,16 @@ def _only_code(pairs: Iterable[tuple[str, object]]) -> dict[str, object] | None:
 
 
 class _Named(Protocol):
-    student: str
-    student_id: str
+    """A row with a student's name and id (a ``Submission``, a ``StudentResult``): a
+    dataclass, so that a namesake is told apart in a new row."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def student(self) -> str: ...
+
+    @property
+    def student_id(self) -> str: ...
 
 
 Named = TypeVar("Named", bound=_Named)
@@ -510,6 +525,7 @@ def tell_apart(found: list[Named]) -> list[Named]:
     namesakes (of an LMS download, or of a roster) is told apart by its id, else by a
     number."""
     seen: set[str] = set()
+    told: list[Named] = []
     for submission in found:
         name = submission.student
         if name.casefold() in seen:
@@ -520,14 +536,18 @@ def tell_apart(found: list[Named]) -> list[Named]:
             while name.casefold() in seen:
                 name = f"{submission.student} ({number})"
                 number += 1
-            submission.student = name
+            submission = dataclasses.replace(submission, student=name)
         seen.add(name.casefold())
-    return found
+        told.append(submission)
+    return told
 
 
 class _Found(Protocol):
-    status: str
-    entries: list[str]
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def entries(self) -> Sequence[str]: ...
 
 
 def summary(found: Iterable[_Found], folder: str | Path) -> str:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 #: Moodle's download: the prefix (the full name, ``_``, the participant id), then
@@ -156,7 +157,7 @@ def moodle_feedback_folder(name: str, participant: str) -> str:
     return f"{clean}_{participant}_assignfeedback_file"
 
 
-def canvas_feedback_file(keys: dict[str, str], suffix: str = "feedback.md") -> str | None:
+def canvas_feedback_file(keys: Mapping[str, str], suffix: str = "feedback.md") -> str | None:
     """A student's feedback file as Canvas's re-upload reads it (their download's prefix,
     user id and one of their attachment ids), or None where the keys cannot name one
     (an anonymous submission carries no user id; no attachment, nothing handed in)."""

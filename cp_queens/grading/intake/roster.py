@@ -43,7 +43,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cp_queens.grading.intake.lms as lms
@@ -325,28 +325,30 @@ def place(results: Sequence[StudentResult], roster: Roster, rubric: Rubric) -> l
     for result in results:
         matched, candidates = _match(result, by_key, by_name, kinds)
         if matched is None or id(matched) in taken:
-            if matched is not None:
-                result.notes.insert(
-                    0,
-                    f"{NOT_ON_ROSTER}: {matched.name} ({matched.id}) matched another "
-                    "submission first",
-                )
+            said: list[str] = []  # put before the row's own notes
             if len(candidates) > 1:
                 listed = "; ".join(f"{s.name} ({s.id})" for s in candidates)
-                result.notes.insert(
-                    0,
+                said.append(
                     f"{AMBIGUOUS}: the name {result.student} fits {len(candidates)} students of "
                     f"the roster: {listed}; given to none (a roster with the LMS's ids, such as "
                     "Moodle's grading worksheet, tells them apart)",
                 )
                 for student in candidates:
                     maybe.setdefault(id(student), []).append(result.student)
-            result.status = f"{result.status}, {NOT_ON_ROSTER}"
-            unmatched.append(result)
+            if matched is not None:
+                said.append(
+                    f"{NOT_ON_ROSTER}: {matched.name} ({matched.id}) matched another "
+                    "submission first",
+                )
+            status = f"{result.status}, {NOT_ON_ROSTER}"
+            unmatched.append(replace(result, status=status, notes=(*said, *result.notes)))
             continue
-        taken[id(matched)] = result
-        result.student, result.student_id = matched.name, matched.id
-        result.keys = {**matched.keys, **result.keys}
+        taken[id(matched)] = replace(
+            result,
+            student=matched.name,
+            student_id=matched.id,
+            keys={**matched.keys, **result.keys},
+        )
     sizes = [size.n for size in results[0].sizes] if results else []
     placed = []
     for student in roster.students:
@@ -384,15 +386,21 @@ def ambiguous(
 def _not_handed_in(
     student: RosterStudent, sizes: Sequence[int], rubric: Rubric, status: str, said: str
 ) -> StudentResult:
-    result = StudentResult(
-        student.name, Path(""), task=rubric.task, isolation=rubric.limits.isolation
+    not_run = (
+        SizeResult(n, "not run", points.exact(0), points.exact(rubric.points_for(n)), None, said)
+        for n in sizes
     )
-    result.status, result.student_id, result.keys = status, student.id, dict(student.keys)
-    result.notes.append(said)
-    for n in sizes:
-        worth = points.exact(rubric.points_for(n))
-        result.sizes.append(SizeResult(n, "not run", points.exact(0), worth, None, said))
-    return result
+    return StudentResult(
+        student.name,
+        Path(""),
+        sizes=tuple(not_run),
+        notes=(said,),
+        task=rubric.task,
+        isolation=rubric.limits.isolation,
+        status=status,
+        student_id=student.id,
+        keys=dict(student.keys),
+    )
 
 
 def _match(

@@ -37,6 +37,7 @@ import io
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -278,8 +279,9 @@ def read_for_class(
 
 def apply_overrides(
     results: Sequence[StudentResult], overrides: dict[str, Override], source: str = "overrides"
-) -> list[str]:
-    """Set each overridden student's mark; what could not be applied, one line each.
+) -> tuple[list[StudentResult], list[str]]:
+    """The rows with each overridden student's mark (new rows: the rows given are left
+    as they are); and what could not be applied, one line each.
 
     A decision that cannot stand against the marks (a correction taking a student below 0
     or above the maximum, a student no longer in the class, a name two students share) is
@@ -288,19 +290,25 @@ def apply_overrides(
     returned goes to the lecturer. Decisions that can be judged before the run were
     checked then (``read_for_class``): a typo must not give a mark to nobody, or 120 of 13.
     """
+    rows = list(results)
     refused: list[str] = []
     for student, override in overrides.items():
-        result = _whose(student, results)
+        result = _whose(student, rows)
         if isinstance(result, str):
             refused.append(f"{source}: {student}: {result}: not applied")
             continue
+        at = next(index for index, row in enumerate(rows) if row is result)
         try:
             mark = override.mark(result.computed_points, result.max_points)
         except OverrideProblem as why:
-            result.override_refused = f"{override.describe()} not applied: {why}"
-            refused.append(f"{source}: {student}: {result.override_refused}")
+            said = f"{override.describe()} not applied: {why}"
+            rows[at] = replace(result, override_refused=said)
+            refused.append(f"{source}: {student}: {said}")
             continue
-        result.override = mark
-        result.override_reason = override.reason
-        result.override_given = override.describe()
-    return refused
+        rows[at] = replace(
+            result,
+            override=mark,
+            override_reason=override.reason,
+            override_given=override.describe(),
+        )
+    return rows, refused

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -182,8 +182,7 @@ class Task(ABC):
                 f"model({n}) returned {shown(produced)}, which the grader could not judge "
                 f"({describe(error)}): return plain lists of whole numbers",
             )
-            row.came_back = shown(produced, 24)
-            return row
+            return replace(row, came_back=shown(produced, 24))
 
     def points(self, row: Any, worth: float, rubric: Any) -> Fraction:
         """The points a size's row earns: its worth times its share, exact."""

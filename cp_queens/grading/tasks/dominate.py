@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -67,7 +67,7 @@ DOMINATION_NUMBERS = (
 MOST_SQUARES = 25 * 25
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class DominateRow:
     """What ``model(n)`` returned for one size of the ``dominate`` task, judged."""
 
@@ -197,37 +197,40 @@ class Dominate(Task):
 def judge_dominate(n: int, produced: Any, minimum: int) -> DominateRow:
     """A set of ``(row, column)`` squares checked by ``cp_queens.dominate.check.dominates``;
     when a square is left undominated, all such squares are found and drawn."""
-    row = DominateRow(n, minimum)
     try:
         squares = _squares(n, produced)
     except UnusableOutput as error:
-        row.error = str(error)
-        row.came_back = shown(produced, 24)
-        return row
-    row.queens = len(squares)
+        return DominateRow(n, minimum, error=str(error), came_back=shown(produced, 24))
     holes = getattr(minimum, "holes", None)
     if holes is not None:  # one student's board with holes (--variant)
-        row.reason, left = check_holes(n, squares, holes)
-        row.valid, row.uncovered = not row.reason, tuple(left)
-        if left:
-            row.board = draw_domination(n, squares, left, holes)
-        return row
+        reason, left = check_holes(n, squares, holes)
+        return DominateRow(
+            n,
+            minimum,
+            queens=len(squares),
+            valid=not reason,
+            reason=reason,
+            uncovered=tuple(left),
+            board=draw_domination(n, squares, left, holes) if left else None,
+        )
     verdict = dominates(n, squares)
-    row.valid, row.reason = verdict.ok, verdict.reason
+    row = DominateRow(n, minimum, queens=len(squares), valid=verdict.ok, reason=verdict.reason)
     if not verdict.ok and "neither occupied nor attacked" in verdict.reason:
         on_board = [square for square in squares if 0 <= square[0] < n and 0 <= square[1] < n]
-        row.uncovered = tuple(
+        uncovered = tuple(
             (r, c)
             for r in range(n)
             for c in range(n)
             if not any(attacks(queen, (r, c)) for queen in on_board)
         )
-        row.board = draw_domination(n, on_board, row.uncovered)
-        first = row.uncovered[0]
-        row.reason = (
-            f"square {first} (row {first[0]}, column {first[1]}) is neither occupied nor "
-            f"attacked; {len(row.uncovered)} square{'s' if len(row.uncovered) > 1 else ''} "
-            "in all are not dominated"
+        first = uncovered[0]
+        row = replace(
+            row,
+            uncovered=uncovered,
+            board=draw_domination(n, on_board, uncovered),
+            reason=f"square {first} (row {first[0]}, column {first[1]}) is neither occupied "
+            f"nor attacked; {len(uncovered)} square{'s' if len(uncovered) > 1 else ''} in "
+            "all are not dominated",
         )
     return row
 

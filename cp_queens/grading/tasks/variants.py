@@ -149,7 +149,7 @@ def settle(result: StudentResult, instances: dict[int, Instance], lines: int = 0
             )
         sizes.append(size)
     boards = [f"{instances[n].describe()}: `{instances[n].call()}`" for n in sorted(instances)]
-    return replace(result, instance=boards, sizes=sizes)
+    return replace(result, instance=tuple(boards), sizes=tuple(sizes))
 
 
 def told(variant: Variant, task: str, student: str, sizes: Iterable[int]) -> str:

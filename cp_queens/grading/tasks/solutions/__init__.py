@@ -113,7 +113,7 @@ class Solutions(Task):
 
     def details(self, rows: Sequence[Any]) -> list[str]:
         """The first missing, invalid and repeated board, and the hints (the report's)."""
-        report = CheckReport("model", [row for row in rows if isinstance(row, CheckRow)])
+        report = CheckReport("model", tuple(row for row in rows if isinstance(row, CheckRow)))
         return [line for line in report.details() if not line.startswith("error: ")]
 
     def settle(self, result: StudentResult, source: str, rubric: Any) -> StudentResult:

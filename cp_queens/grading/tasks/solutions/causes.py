@@ -37,12 +37,13 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from cp_queens.grading.points import exact
-from cp_queens.grading.results import StudentResult
+from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.tasks.solutions.judge import CheckRow
 
 #: The parameters that set CP-SAT's number of workers (the second is the older name).
@@ -233,46 +234,70 @@ def settle(result: StudentResult, source: str, deduction: float = 0.5) -> Studen
     ``deduction``, whatever came back. Without either, a size that both misses and
     repeats solutions of a model importing OR-Tools gets the cause as its first hint,
     and no symmetry guess. A time limit of the student's own is named too."""
-    _name_the_time_limit(result, source)
+    result = _name_the_time_limit(result, source)
     evidence = find(source)
     seen = [size for size in result.sizes if (size.solver or {}).get("parallel_enumeration")]
     keep = Fraction(1) - exact(deduction)
     if seen or evidence is not None:
-        result.notes.insert(0, _sentence(evidence, seen, deduction))
+        sizes = []
         for size in result.sizes:
             row = size.row
-            if not isinstance(row, CheckRow) or row.error is not None:
+            several = not seen or size in seen  # enumerated on several workers
+            if not isinstance(row, CheckRow) or row.error is not None or not several:
+                sizes.append(size)  # no answer, or never enumerated on several workers
                 continue
-            if seen and size not in seen:
-                continue  # this size never enumerated on several workers
-            row.hints = [hint for hint in row.hints if not _symmetry(hint)]
-            size.status = STATUS
             if seen:
-                size.points = size.points * keep
-                size.problem = (
+                earned = size.points * keep
+                problem = (
                     f"model({size.n}) enumerated with several CP-SAT workers: run on one, its "
                     f"boards earn {_percent(keep)} of their points (see above)"
                 )
             else:
-                size.points = exact(size.max_points) * keep
-                size.problem = (
+                earned = exact(size.max_points) * keep
+                problem = (
                     f"model({size.n}) enumerated with several CP-SAT workers: {_percent(keep)} "
                     "of the size's points, whatever came back (the answer is luck: see above)"
                 )
-        return result
+            sizes.append(
+                replace(
+                    size,
+                    row=_without_symmetry(row),
+                    status=STATUS,
+                    points=earned,
+                    problem=problem,
+                )
+            )
+        notes = (_sentence(evidence, seen, deduction), *result.notes)
+        return replace(result, notes=notes, sizes=tuple(sizes))
     if "ortools" not in source:
         return result
+    cause = (
+        "some solutions are returned more than once while others are missing: that is what "
+        "CP-SAT gives when it enumerates all solutions on several workers (num_workers or "
+        f"num_search_workers > 1). {POSITION}"
+    )
+    return _hinted(result, lambda row, _: bool(row.duplicates and row.missing), cause)
+
+
+def _without_symmetry(row: CheckRow, first: str | None = None) -> CheckRow:
+    """The row without the symmetry guesses among its hints (a cause is known), and with
+    ``first`` as its first hint if given."""
+    kept = tuple(hint for hint in row.hints if not _symmetry(hint))
+    return replace(row, hints=kept if first is None else (first, *kept))
+
+
+def _hinted(
+    result: StudentResult, wanted: Callable[[CheckRow, SizeResult], bool], hint: str
+) -> StudentResult:
+    """The result with ``hint`` first (and no symmetry guess) at each size whose answer
+    was read and is ``wanted``."""
+    sizes = []
     for size in result.sizes:
         row = size.row
-        if isinstance(row, CheckRow) and row.error is None and row.duplicates and row.missing:
-            row.hints = [hint for hint in row.hints if not _symmetry(hint)]
-            row.hints.insert(
-                0,
-                "some solutions are returned more than once while others are missing: that "
-                "is what CP-SAT gives when it enumerates all solutions on several workers "
-                f"(num_workers or num_search_workers > 1). {POSITION}",
-            )
-    return result
+        if isinstance(row, CheckRow) and row.error is None and wanted(row, size):
+            size = replace(size, row=_without_symmetry(row, hint))
+        sizes.append(size)
+    return replace(result, sizes=tuple(sizes))
 
 
 def _sentence(evidence: Evidence | None, seen: list[Any], deduction: float) -> str:
@@ -312,7 +337,7 @@ TIME_LIMIT = (
 )
 
 
-def _name_the_time_limit(result: StudentResult, source: str) -> None:
+def _name_the_time_limit(result: StudentResult, source: str) -> StudentResult:
     """A ``max_time_in_seconds`` of the student's own (seen as CP-SAT solved): said in the
     notes, and first at each size that misses solutions."""
     limits = [
@@ -321,19 +346,16 @@ def _name_the_time_limit(result: StudentResult, source: str) -> None:
         if size.solver and isinstance(size.solver.get("time_limit"), int | float)
     ]
     if not limits:
-        return
+        return result
     line = next(
         (i for i, text in enumerate(source.splitlines(), 1) if "max_time_in_seconds" in text),
         None,
     )
     where = f", line {line}" if line is not None else ""
     said = f"model sets CP-SAT's max_time_in_seconds = {min(limits):g}{where}: {TIME_LIMIT}"
-    result.notes.append(said)
-    for size in result.sizes:
-        row = size.row
-        if isinstance(row, CheckRow) and row.error is None and row.missing and size.solver:
-            row.hints = [hint for hint in row.hints if not _symmetry(hint)]
-            row.hints.insert(0, f"solutions are missing and {said}")
+    result = replace(result, notes=(*result.notes, said))
+    hint = f"solutions are missing and {said}"
+    return _hinted(result, lambda row, size: bool(row.missing and size.solver), hint)
 
 
 def _symmetry(hint: str) -> bool:

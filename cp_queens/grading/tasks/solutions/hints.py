@@ -257,7 +257,7 @@ def _short(value: Any, width: int = 40) -> str:
     return shown if len(shown) <= width else shown[: width - 3] + "..."
 
 
-def unique_hints(per_size: Iterable[tuple[int, list[str]]]) -> list[str]:
+def unique_hints(per_size: Iterable[tuple[int, Sequence[str]]]) -> list[str]:
     """Each hint once, at the first board size it appeared, prefixed with ``n=``."""
     shown: set[str] = set()
     lines = []

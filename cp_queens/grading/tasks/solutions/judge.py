@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence, Sized
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from html import escape
 from typing import Any
 
@@ -77,7 +77,7 @@ class Finding:
         return f"{self}\n{_indent(self.board)}"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class CheckRow:
     """What ``fn(n)`` returned for one board size, against the reference."""
 
@@ -94,7 +94,7 @@ class CheckRow:
     first_missing: Finding | None = None
     first_invalid: Finding | None = None
     first_duplicate: Finding | None = None
-    hints: list[str] = field(default_factory=list)  # the pattern behind the mistakes, if any
+    hints: tuple[str, ...] = ()  # the pattern behind the mistakes, if any
 
     @property
     def ok(self) -> bool:
@@ -123,7 +123,7 @@ class CheckRow:
         return ", ".join(parts)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class CheckReport:
     """The answer of ``check_model``: truthy when every board size is complete and exact.
 
@@ -133,8 +133,8 @@ class CheckReport:
     """
 
     name: str
-    rows: list[CheckRow] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # about the run as a whole (graded runs)
+    rows: tuple[CheckRow, ...] = ()
+    notes: tuple[str, ...] = ()  # about the run as a whole (graded runs)
     marks: str = ""  # "13 of 13 points": the grader's mark, when it ran as graded
 
     @property
@@ -304,7 +304,7 @@ def check_model(
             f"check_model: expected a function n -> solutions, got {type(fn).__name__}"
         )
     label = name or getattr(fn, "__name__", None) or repr(fn)
-    report = CheckReport(label)
+    rows = []
     for n in range(n_min, n_max + 1):
         expected = reference_solutions(n)
         started = time.perf_counter()
@@ -314,11 +314,11 @@ def check_model(
             row = CheckRow(n, len(expected), error=f"{label}({n}) raised {describe(error)}")
         else:
             row = judge(n, produced, expected, label)
-        row.seconds = time.perf_counter() - started
+        row = replace(row, seconds=time.perf_counter() - started)
         if not row.ok and row.error is None and row.seconds < AGAIN_UNDER:
-            _again(fn, n, row, expected, label)
-        report.rows.append(row)
-    return report
+            row = _again(fn, n, row, expected, label)
+        rows.append(row)
+    return CheckReport(label, tuple(rows))
 
 
 #: A wrong size that took less than this (seconds) is run a second time: an answer that
@@ -328,26 +328,26 @@ AGAIN_UNDER = 2.0
 
 def _again(
     fn: Callable[[int], Iterable[Any]], n: int, row: CheckRow, expected: Any, label: str
-) -> None:
-    """Run ``fn(n)`` again; when the second answer differs from the first, say so first:
-    no pattern in one answer explains an answer that is luck."""
+) -> CheckRow:
+    """Run ``fn(n)`` again; when the second answer differs from the first, the row says
+    so first: no pattern in one answer explains an answer that is luck."""
     try:
         second = judge(n, fn(n), expected, label)
     except Exception:  # raised the second time only: the first answer stands
-        return
+        return row
     counts = (row.returned, row.correct, row.duplicates, row.invalid)
     again = (second.returned, second.correct, second.duplicates, second.invalid)
     if second.error is None and again == counts:
-        return
-    row.hints = [h for h in row.hints if "symmetry" not in h and "mirror" not in h]
-    row.hints.insert(
-        0,
+        return row
+    luck = (
         f"{label}({n}) answered differently when run again ({row.returned} boards, "
         f"{row.correct} distinct solutions the first time; {second.returned} and "
         f"{second.correct} the second): an answer that changes from run to run is luck - "
         "CP-SAT enumerating all solutions on several workers does this (OR-Tools does not "
-        "support it, google/or-tools#1186, #1591): set solver.parameters.num_workers = 1",
+        "support it, google/or-tools#1186, #1591): set solver.parameters.num_workers = 1"
     )
+    kept = (h for h in row.hints if "symmetry" not in h and "mirror" not in h)
+    return replace(row, hints=(luck, *kept))
 
 
 def judge(n: int, produced: Any, expected: Sequence[tuple[int, ...]], label: str) -> CheckRow:
@@ -387,20 +387,23 @@ def compare_solutions(
     if expected is None:
         expected = reference_solutions(n)
     truth = set(expected)
-    row = CheckRow(n, len(expected))
     seen: dict[tuple[int, ...], int] = {}
     # One student's board (--variant) carries its Problem: given queens, blocked squares.
     problem = getattr(expected, "problem", None) or Problem(n)
     limit = None if isinstance(produced, Sized) else READ_AT_MOST
     tally = Tally()
+    error: str | None = None
+    returned = invalid = duplicates = correct = 0
+    first_invalid: Finding | None = None
+    first_duplicate: Finding | None = None
     for index, item in enumerate(produced, start=1):
         if limit is not None and index > limit:
-            row.error = (
+            error = (
                 f"stopped reading after {limit:,} solutions for n={n} (there are only "
                 f"{len(expected)}): does the generator loop endlessly?"
             )
             break
-        row.returned += 1
+        returned += 1
         cols, problem_text = as_columns(item, n)
         tally.note(index, cols)
         if problem_text is None:
@@ -409,32 +412,45 @@ def compare_solutions(
         if problem_text is None and cols not in truth:  # valid by verify, unknown to the oracle
             problem_text = "not a solution according to the reference engine"
         if problem_text is not None:
-            row.invalid += 1
+            invalid += 1
             tally.note_invalid(item, cols, n, truth)
-            if row.first_invalid is None:
+            if first_invalid is None:
                 shown = cols if isinstance(cols, tuple) else (cols,)
-                row.first_invalid = Finding(
+                first_invalid = Finding(
                     n, index, shown, problem_text, draw_attack(cols, n, problem_text)
                 )
             continue
         tally.hits[cols] += 1
         if cols in seen:
-            row.duplicates += 1
-            if row.first_duplicate is None:
-                row.first_duplicate = Finding(
+            duplicates += 1
+            if first_duplicate is None:
+                first_duplicate = Finding(
                     n, index, cols, f"repeats solution {seen[cols]}", text(cols)
                 )
             continue
         seen[cols] = index
-        row.correct += 1
-    row.missing = len(expected) - row.correct
-    row.hints = explain(n, row.returned, row.invalid, row.duplicates, tally, expected)
-    if row.missing and row.error is None:
-        missing = next(cols for cols in expected if cols not in seen)
-        row.first_missing = Finding(
-            n, None, missing, f"missing ({row.missing} of {len(expected)} not found)", text(missing)
+        correct += 1
+    missing = len(expected) - correct
+    first_missing = None
+    if missing and error is None:
+        lost = next(cols for cols in expected if cols not in seen)
+        first_missing = Finding(
+            n, None, lost, f"missing ({missing} of {len(expected)} not found)", text(lost)
         )
-    return row
+    return CheckRow(
+        n,
+        len(expected),
+        returned=returned,
+        correct=correct,
+        invalid=invalid,
+        duplicates=duplicates,
+        missing=missing,
+        error=error,
+        first_missing=first_missing,
+        first_invalid=first_invalid,
+        first_duplicate=first_duplicate,
+        hints=tuple(explain(n, returned, invalid, duplicates, tally, expected)),
+    )
 
 
 def draw_attack(cols: Any, n: int, reason: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -47,69 +48,89 @@ def compare_file(n: int, items: Iterable[Any]) -> CheckRow:
     """
     if not 1 <= n <= FILE_UP_TO:
         raise CpQueensError(f"compare_file: n must be 1..{FILE_UP_TO}, got {n}")
-    row = CheckRow(n, 0)
-    all_keys, all_places = _valid_keys(row, n, items)
-    unique, hits = _duplicates(row, all_keys, all_places)
+    read = _Read(n)
+    all_keys, all_places = _valid_keys(read, items)
+    unique, hits, duplicates, first_duplicate = _duplicates(n, all_keys, all_places)
     found = np.zeros(len(unique), dtype=bool)
+    expected = 0
+    lost: tuple[int, ...] | None = None  # the first true solution not found
     for solutions in reference_blocks(n):
         truth = _keys(solutions)
         at = np.minimum(np.searchsorted(unique, truth), max(len(unique) - 1, 0))
         present = unique[at] == truth if len(unique) else np.zeros(len(truth), dtype=bool)
         found[at[present]] = True
-        if row.first_missing is None and not present.all():
-            missing = tuple(solutions[int(np.flatnonzero(~present)[0])].tolist())
-            row.first_missing = Finding(n, None, missing, "missing", text(missing))
-        row.expected += len(truth)
+        if lost is None and not present.all():
+            lost = tuple(solutions[int(np.flatnonzero(~present)[0])].tolist())
+        expected += len(truth)
+    first_invalid = read.first_invalid
     if not found.all():  # valid by verify(), unknown to the engine: a bug in one of them
         stray = np.isin(all_keys, unique[~found])
         position = int(all_places[stray].min())
-        row.invalid += int(stray.sum())
-        row.duplicates -= int((hits[~found] - 1).sum())
-        if row.first_invalid is None or position < (row.first_invalid.index or 0):
+        read.invalid += int(stray.sum())
+        duplicates -= int((hits[~found] - 1).sum())
+        if first_invalid is None or position < (first_invalid.index or 0):
             cols = _columns(int(all_keys[stray][np.argmin(all_places[stray])]), n)
             reason = "not a solution according to the reference engine"
-            row.first_invalid = Finding(n, position, cols, reason, text(cols))
-    row.correct = int(found.sum())
-    row.missing = row.expected - row.correct
-    if row.first_missing is not None:
-        missing_cols = row.first_missing.cols
-        row.first_missing = Finding(
-            n,
-            None,
-            missing_cols,
-            f"missing ({row.missing} of {row.expected} not found)",
-            row.first_missing.board,
-        )
-    return row
+            first_invalid = Finding(n, position, cols, reason, text(cols))
+    correct = int(found.sum())
+    missing = expected - correct
+    first_missing = None
+    if lost is not None:
+        said = f"missing ({missing} of {expected} not found)"
+        first_missing = Finding(n, None, lost, said, text(lost))
+    return CheckRow(
+        n,
+        expected,
+        returned=read.returned,
+        correct=correct,
+        invalid=read.invalid,
+        duplicates=duplicates,
+        missing=missing,
+        first_missing=first_missing,
+        first_invalid=first_invalid,
+        first_duplicate=first_duplicate,
+    )
 
 
-def _valid_keys(row: CheckRow, n: int, items: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
-    """Judge every placement read: the invalid ones go into ``row`` (the first with its
-    attacking pair), the valid ones come back as one 64-bit key each, with their 1-based
-    positions in the file."""
+@dataclass(slots=True)
+class _Read:
+    """What reading a file of size ``n`` has counted so far (made into a ``CheckRow``
+    once the file is judged)."""
+
+    n: int
+    returned: int = 0  # placements read
+    invalid: int = 0  # not solutions
+    first_invalid: Finding | None = None  # the first of them, its attacking pair drawn
+
+
+def _valid_keys(read: _Read, items: Iterable[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Judge every placement read: the invalid ones are counted in ``read`` (the first
+    with its attacking pair), the valid ones come back as one 64-bit key each, with their
+    1-based positions in the file."""
+    n = read.n
     problem = Problem(n)
     keys: list[np.ndarray] = []  # of the valid placements, in the file's order
     places: list[np.ndarray] = []  # their 1-based positions in the file
 
     def invalid(first: int, count: int, cols: Any) -> None:
-        row.invalid += count
-        if row.first_invalid is None:
+        read.invalid += count
+        if read.first_invalid is None:
             reason = verify(cols, problem).reason or "not a solution"
             shown = tuple(cols) if isinstance(cols, list | tuple) else (cols,)
-            row.first_invalid = Finding(n, first, shown, reason, draw_attack(shown, n, reason))
+            read.first_invalid = Finding(n, first, shown, reason, draw_attack(shown, n, reason))
 
     for item in items:
-        first = row.returned + 1
+        first = read.returned + 1
         if isinstance(item, np.ndarray) and item.ndim == 2:
             block = item
         else:
             one_row = _one_row(item, n)
             if one_row is None:
-                row.returned += 1
+                read.returned += 1
                 invalid(first, 1, item)
                 continue
             block = one_row
-        row.returned += len(block)
+        read.returned += len(block)
         if block.shape[1] != n:
             invalid(first, len(block), block[0].tolist())
             continue
@@ -173,18 +194,19 @@ def _columns(key: int, n: int) -> tuple[int, ...]:
     return tuple((key >> (4 * (n - 1 - r))) & 15 for r in range(n))
 
 
-def _duplicates(row: CheckRow, keys: np.ndarray, places: np.ndarray) -> tuple[Any, Any]:
-    """Count repeated placements, note the first repeat; the sorted distinct keys and
-    how often each occurs."""
+def _duplicates(
+    n: int, keys: np.ndarray, places: np.ndarray
+) -> tuple[Any, Any, int, Finding | None]:
+    """The sorted distinct keys and how often each occurs; how many placements repeat
+    one before them, and the first repeat."""
     unique, first, hits = np.unique(keys, return_index=True, return_counts=True)
-    row.duplicates = len(keys) - len(unique)
-    if row.duplicates:
-        repeat = np.ones(len(keys), dtype=bool)
-        repeat[first] = False  # np.unique's index is each key's first occurrence
-        which = int(np.argmin(np.where(repeat, places, np.iinfo(np.int64).max)))
-        original = int(places[first[np.searchsorted(unique, keys[which])]])
-        cols = _columns(int(keys[which]), row.n)
-        row.first_duplicate = Finding(
-            row.n, int(places[which]), cols, f"repeats solution {original}", text(cols)
-        )
-    return unique, hits
+    duplicates = len(keys) - len(unique)
+    if not duplicates:
+        return unique, hits, 0, None
+    repeat = np.ones(len(keys), dtype=bool)
+    repeat[first] = False  # np.unique's index is each key's first occurrence
+    which = int(np.argmin(np.where(repeat, places, np.iinfo(np.int64).max)))
+    original = int(places[first[np.searchsorted(unique, keys[which])]])
+    cols = _columns(int(keys[which]), n)
+    found = Finding(n, int(places[which]), cols, f"repeats solution {original}", text(cols))
+    return unique, hits, duplicates, found
