@@ -122,9 +122,41 @@ def test_the_timed_count_counts_as_the_plain_one() -> None:
 
 
 @needs_c
+@pytest.mark.parametrize(("n", "middle"), [(12, -1), (13, 4)])
+def test_every_cut_into_quarters_counts_a_class_as_the_statement(n: int, middle: int) -> None:
+    # A half is a pair of quarters cut after `rows` rows (meet.QUARTER_ROWS chooses per
+    # n): every cut, 1 .. k - 1 rows, on every path, makes the same halves.
+    for top in random_tops(n, middle, 3, seed=n * 11 + middle):
+        expected = mitm.count_class(n, middle, top)
+        found = {
+            C.count_class(n, middle, top, path, 0, rows)[0]
+            for path in PATHS
+            for rows in range(1, n // 2)
+        }
+        assert found == {expected}, hex(top)
+
+
+@needs_c
+def test_every_cut_into_quarters_counts_a_piece_alike() -> None:
+    n = 11
+    expected = mitm.count_range(n, 1, 0, mitm.classes(n)).solutions
+    for rows in range(1, n // 2):
+        assert C.count_range(n, 1, 0, mitm.classes(n), -1, 0, rows)[0] == expected, rows
+
+
+@needs_c
 def test_a_bad_split_is_refused() -> None:
     with pytest.raises(ValueError, match="split"):
         C.count_range(8, -1, 0, 1, -1, 63)
+
+
+@needs_c
+@pytest.mark.parametrize("rows", [-1, 4, 9])
+def test_a_bad_cut_into_quarters_is_refused(rows: int) -> None:
+    with pytest.raises(ValueError, match=r"rows must be 1\.\.3"):
+        C.count_range(8, -1, 0, 1, -1, 0, rows)
+    with pytest.raises(ValueError, match=r"rows must be 1\.\.3"):
+        C.count_class(8, -1, 0x0F, -1, 0, rows)
 
 
 def test_pieces_are_sized_per_n_and_per_worker() -> None:

@@ -5,12 +5,13 @@
  * extension, like _kernels.c. The searches release the GIL, and every loop looks at a
  * stop flag (request_stop) often enough that a count ends within milliseconds of it.
  *
- *   count_range(n, middle, lo, hi, path=-1, split=0) -> (solutions, representatives, nodes,
- *                                                        pairs, stopped)
- *   count_class(n, middle, top, path=-1, split=0) -> (pairs, nodes)
- * (split: joins of at least 2^split pairs split on a shared bit first; 0: the default)
- *   phases(n, middle, lo, hi, path=-1, split=0) -> (solutions, pairs, halves_s, join_s,
- *                                                   partition_s, scan_s, stopped)
+ *   count_range(n, middle, lo, hi, path=-1, split=0, rows=0) -> (solutions, representatives,
+ *                                                                nodes, pairs, stopped)
+ *   count_class(n, middle, top, path=-1, split=0, rows=0) -> (pairs, nodes)
+ * (split: joins of at least 2^split pairs split on a shared bit first; 0: the default;
+ *  rows: the rows of a half's first quarter, 1..k-1; 0: the default, k/2)
+ *   phases(n, middle, lo, hi, path=-1, split=0, rows=0) -> (solutions, pairs, halves_s,
+ *                                                           join_s, partition_s, scan_s, stopped)
  *   symmetric(n, quarter) -> (boards, nodes, stopped)
  *   request_stop(), clear_stop(), stop_requested() -> bool
  *   PATHS: the paths this CPU can run (0 scalar, 1 AVX2, 2 AVX-512); VARIANT: the chosen one.
@@ -144,7 +145,10 @@ static u64 colex_rank(u64 cols) {
  * set of columns (its colex rank among the n columns: entries start[r] .. start[r+1]-1),
  * each with its "/" sums (bit r+c), "\" differences (bit c-r+n-1) and key. A half of a
  * class is a pair of them (halves_q). The same for every middle queen (whose squares are
- * left out at the pairing), so a process builds them once per n and keeps them. */
+ * left out at the pairing), so a process builds them once per n and a, and keeps them.
+ * Where to cut (a) is the caller's: an uneven cut (a = 2 or 3 of k = 8) makes the second
+ * quarter's groups longer, so the vector pairing of halves_q runs fuller and the loop
+ * over the first quarter's placements shorter (measured: meet.QUARTER_ROWS). */
 typedef struct Quarters {
     int n, k, a;
     i64 *start1, *start2;
@@ -152,7 +156,7 @@ typedef struct Quarters {
     size_t bytes;
 } Quarters;
 
-static Quarters *quarters_cache[MAX_N + 1];
+static Quarters *quarters_cache[MAX_N + 1][MAX_N / 2 + 1];
 
 typedef struct Collect {
     int n, stop;
@@ -176,9 +180,13 @@ static void collect(Collect *c, int row, u64 cols, u64 sums, u64 diffs, u64 key)
         return;
     }
     int n = c->n;
-    for (int col = 0; col < n; col++) {
+    /* The open columns of this row: bit c of `sums >> row` is the "/" of (row, c), bit c
+     * of `diffs >> (n - 1 - row)` its "\\"; one test per placement, not per column. */
+    u64 open = (((u64)1 << n) - 1) & ~(cols | (sums >> row) | (diffs >> (n - 1 - row)));
+    while (open) {
+        int col = CTZ(open);
+        open &= open - 1;
         u64 cb = (u64)1 << col, sb = (u64)1 << (row + col), db = (u64)1 << (col - row + n - 1);
-        if ((cols & cb) || (sums & sb) || (diffs & db)) continue;
         collect(c, row + 1, cols | cb, sums | sb, diffs | db, key | c->keytab[row * 64 + col]);
     }
 }
@@ -236,16 +244,17 @@ static void quarters_free(Quarters *q) {
     free(q);
 }
 
-/* The quarters of board n, built at the first use and kept (call with the GIL held: the
- * cache is shared by the threads of a process). NULL when out of memory. */
-static Quarters *quarters_for(const Board *board) {
+/* The quarters of board n cut after `a` rows (1..k-1), built at the first use and kept
+ * (call with the GIL held: the cache is shared by the threads of a process). NULL when
+ * out of memory. */
+static Quarters *quarters_for(const Board *board, int a) {
     int n = board->n;
-    if (quarters_cache[n] != NULL) return quarters_cache[n];
+    if (quarters_cache[n][a] != NULL) return quarters_cache[n][a];
     Quarters *q = calloc(1, sizeof(Quarters));
     if (q == NULL) return NULL;
     q->n = n;
     q->k = board->k;
-    q->a = board->k / 2;
+    q->a = a;
     if (build_quarter(n, 0, q->a, board->keytab, &q->start1, &q->s1, &q->d1, &q->key1,
                       &q->bytes) != 0 ||
         build_quarter(n, q->a, q->k, board->keytab, &q->start2, &q->s2, &q->d2, &q->key2,
@@ -253,7 +262,7 @@ static Quarters *quarters_for(const Board *board) {
         quarters_free(q);
         return NULL;
     }
-    quarters_cache[n] = q;
+    quarters_cache[n][a] = q;
     return q;
 }
 
@@ -485,14 +494,18 @@ static u64 symmetric_search(Sym *s) {
 /* count_range and phases: the same arguments, the same count; phases also times it. */
 static PyObject *range_call(PyObject *args, int timed) {
     const char *name = timed ? "phases" : "count_range";
-    int n, middle, path = -1, split = 0;
+    int n, middle, path = -1, split = 0, rows = 0;
     unsigned long long lo, hi;
-    if (!PyArg_ParseTuple(args, "iiKK|ii", &n, &middle, &lo, &hi, &path, &split)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiKK|iii", &n, &middle, &lo, &hi, &path, &split, &rows))
+        return NULL;
     if (split < 0 || split > 62)
         return PyErr_Format(PyExc_ValueError, "%s: split must be 1..62 (0: the default)", name);
     Board board;
     const char *bad = make_board(&board, n, middle);
     if (bad) return PyErr_Format(PyExc_ValueError, "%s: %s", name, bad);
+    if (rows < 0 || rows >= board.k)
+        return PyErr_Format(PyExc_ValueError, "%s: rows must be 1..%d (0: the default)", name,
+                            board.k - 1);
     if (board.middle >= 0 && 2 * board.middle + 1 > n)
         return PyErr_Format(PyExc_ValueError,
                             "%s: the middle column must be at most (n-1)/2 (mirror)", name);
@@ -502,7 +515,7 @@ static PyObject *range_call(PyObject *args, int timed) {
                             name, (unsigned long long)classes);
     int p = pick_path(path);
     if (p < 0) return PyErr_Format(PyExc_ValueError, "%s: path %d is not available", name, path);
-    Quarters *quarters = quarters_for(&board);
+    Quarters *quarters = quarters_for(&board, rows ? rows : board.k / 2);
     Work work;
     if (quarters == NULL || work_init(&work, split ? split : SPLIT_DEFAULT) != 0) return PyErr_NoMemory();
     work.timed = timed;
@@ -531,22 +544,25 @@ static PyObject *count_range(PyObject *self, PyObject *args) { return range_call
 static PyObject *phases(PyObject *self, PyObject *args) { return range_call(args, 1); }
 
 static PyObject *count_class(PyObject *self, PyObject *args) {
-    int n, middle, path = -1, split = 0;
+    int n, middle, path = -1, split = 0, rows = 0;
     unsigned long long top;
-    if (!PyArg_ParseTuple(args, "iiK|ii:count_class", &n, &middle, &top, &path, &split))
+    if (!PyArg_ParseTuple(args, "iiK|iii:count_class", &n, &middle, &top, &path, &split, &rows))
         return NULL;
     if (split < 0 || split > 62)
         return PyErr_Format(PyExc_ValueError, "count_class: split must be 1..62 (0: the default)");
     Board board;
     const char *bad = make_board(&board, n, middle);
     if (bad) return PyErr_Format(PyExc_ValueError, "count_class: %s", bad);
+    if (rows < 0 || rows >= board.k)
+        return PyErr_Format(PyExc_ValueError, "count_class: rows must be 1..%d (0: the default)",
+                            board.k - 1);
     if ((top & ~board.all) || POPCOUNT(top) != board.k)
         return PyErr_Format(PyExc_ValueError,
                             "count_class: top must be %d of the board's columns, not the middle one",
                             board.k);
     int p = pick_path(path);
     if (p < 0) return PyErr_Format(PyExc_ValueError, "count_class: path %d is not available", path);
-    Quarters *quarters = quarters_for(&board);
+    Quarters *quarters = quarters_for(&board, rows ? rows : board.k / 2);
     Work work;
     if (quarters == NULL || work_init(&work, split ? split : SPLIT_DEFAULT) != 0) return PyErr_NoMemory();
     u64 out[4] = {0, 0, 0, 0};
@@ -588,14 +604,14 @@ static PyObject *stop_requested(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"count_range", count_range, METH_VARARGS,
-     "count_range(n, middle, lo, hi, path=-1, split=0) -> (solutions, representatives, nodes, "
-     "pairs, stopped): count the class orbits with representatives of rank lo..hi-1 (see "
+     "count_range(n, middle, lo, hi, path=-1, split=0, rows=0) -> (solutions, representatives, "
+     "nodes, pairs, stopped): count the class orbits with representatives of rank lo..hi-1 (see "
      "mitm.count_range)."},
     {"count_class", count_class, METH_VARARGS,
-     "count_class(n, middle, top, path=-1, split=0) -> (pairs, nodes): the solutions whose top rows "
+     "count_class(n, middle, top, path=-1, split=0, rows=0) -> (pairs, nodes): the solutions whose top rows "
      "use the columns `top` (see mitm.count_class)."},
     {"phases", phases, METH_VARARGS,
-     "phases(n, middle, lo, hi, path=-1, split=0) -> (solutions, pairs, halves_s, join_s, "
+     "phases(n, middle, lo, hi, path=-1, split=0, rows=0) -> (solutions, pairs, halves_s, join_s, "
      "partition_s, scan_s, stopped): count_range with its phases timed (CPU seconds)."},
     {"symmetric", symmetric, METH_VARARGS,
      "symmetric(n, quarter) -> (boards, nodes, stopped): the solutions a half turn (or, with "

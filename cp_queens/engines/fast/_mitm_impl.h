@@ -46,11 +46,30 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
     u64 low = ((u64)1 << width) - 1;
     i64 found = 0;
     u64 tried = 0;
-    u64 x = ((u64)1 << a) - 1, end = (u64)1 << k;
-    for (; x < end; x = next_subset(x)) {
-        u64 cols_a = K(deposit)(x, cls);
-        u64 cols_b = cls ^ cols_a;
-        i64 ra = (i64)colex_rank(cols_a), rb = (i64)colex_rank(cols_b);
+    /* The splits of the class (each a's columns x among the class's k), looked up AHEAD
+     * splits before they are paired: their groups of the second quarter are scattered
+     * over megabytes, and the prefetch has their first lines on the way meanwhile. */
+    enum { AHEAD = 4, RING = 8 };
+    i64 ring_a[RING], ring_b[RING];
+    int made = 0, used = 0;
+    u64 next = ((u64)1 << a) - 1, end = (u64)1 << k;
+    for (;;) {
+        while (made - used < AHEAD && next < end) {
+            u64 cols_a = K(deposit)(next, cls);
+            i64 ra = (i64)colex_rank(cols_a), rb = (i64)colex_rank(cls ^ cols_a);
+            i64 at = q->start2[rb];
+            PREFETCH(q->s2 + at);
+            PREFETCH(q->d2 + at);
+            PREFETCH(q->key2 + at);
+            PREFETCH(q->s1 + q->start1[ra]);
+            ring_a[made % RING] = ra;
+            ring_b[made % RING] = rb;
+            made++;
+            next = next_subset(next);
+        }
+        if (used == made) break;
+        i64 ra = ring_a[used % RING], rb = ring_b[used % RING];
+        used++;
         i64 first2 = q->start2[rb], last2 = q->start2[rb + 1];
         i64 many = last2 - first2;
         if (many == 0) continue;
@@ -259,6 +278,42 @@ KINLINE void K(slice)(const u64 *members, i64 count, int width, int words, u64 *
 #endif
 }
 
+/* One table of the bit-sliced join: row v (of `words` words) is the union of the bitsets
+ * of the `span` bits set in v (bits: the chunk's first bitset). AVX-512: the unions of
+ * the low four bits and of the high four are made first (in registers), and each row is
+ * one OR of the two; row by row from an earlier row, every row would wait on the store
+ * of the one before (the tables were half of a small join, at n = 17). */
+KINLINE void K(table)(const u64 *bits, int span, int words, u64 *t) {
+    int entries = 1 << span;
+#if MITM_PATH == 2
+    if (span == 8) {
+        for (int at = 0; at < words; at += 8) {
+            __m512i low[16], high[16];
+            low[0] = high[0] = _mm512_setzero_si512();
+            for (int v = 1; v < 16; v++) {
+                int bit = CTZ((u64)v);
+                low[v] = _mm512_or_si512(low[v & (v - 1)],
+                                         _mm512_loadu_si512((const void *)(bits + bit * words + at)));
+                high[v] = _mm512_or_si512(
+                    high[v & (v - 1)], _mm512_loadu_si512((const void *)(bits + (4 + bit) * words + at)));
+            }
+            for (int h = 0; h < 16; h++)
+                for (int l = 0; l < 16; l++)
+                    _mm512_storeu_si512((void *)(t + (i64)(16 * h + l) * words + at),
+                                        _mm512_or_si512(low[l], high[h]));
+        }
+        return;
+    }
+#endif
+    memset(t, 0, sizeof(u64) * (size_t)words);
+    for (int v = 1; v < entries; v++) {
+        const u64 *from = t + (i64)(v & (v - 1)) * words;
+        const u64 *add = bits + (i64)CTZ((u64)v) * words;
+        u64 *to = t + (i64)v * words;
+        for (int w = 0; w < words; w++) to[w] = from[w] | add[w];
+    }
+}
+
 /* Pairs (a in small, b in big) with a & b == 0, the keys compressed to `width` bits:
  * the small side is cut into blocks of at most BLOCK members, each block bit-sliced
  * into tables, and every key of the big side scans them. */
@@ -278,14 +333,7 @@ KATTR u64 K(sliced)(const u64 *small, i64 nsmall, const u64 *big, i64 nbig, int 
         for (int c = 0; c < chunks; c++) {
             u64 *t = rows + c * table;
             int span = width - 8 * c < 8 ? width - 8 * c : 8;
-            int entries = 1 << span;
-            memset(t, 0, sizeof(u64) * (size_t)words);
-            for (int v = 1; v < entries; v++) {
-                const u64 *from = t + (i64)(v & (v - 1)) * words;
-                const u64 *add = bits + (i64)(8 * c + CTZ((u64)v)) * words;
-                u64 *to = t + (i64)v * words;
-                for (int w = 0; w < words; w++) to[w] = from[w] | add[w];
-            }
+            K(table)(bits + (i64)(8 * c) * words, span, words, t);
         }
         u64 *pad = work->pad;
         for (int w = 0; w < words; w++) {

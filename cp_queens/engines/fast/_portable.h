@@ -1,5 +1,6 @@
 /* What the compiled kernels of the fast engine share to build with GCC, Clang and MSVC:
- * inlining hints and the bit operations (count trailing zeros, population count), for
+ * inlining hints, a prefetch hint and the bit operations (count trailing zeros, population
+ * count), for
  * 64-bit words (the includer defines u64 first). One copy, included by _kernels.c and
  * _mitm.c. */
 #ifndef CP_QUEENS_PORTABLE_H
@@ -22,11 +23,13 @@ static __inline int popcount_portable(u64 x) {
 }
 #define CTZ(x) ctz_msvc(x)
 #define POPCOUNT(x) popcount_portable(x)
+#define PREFETCH(p) ((void)(p))
 #else
 #define NOINLINE __attribute__((noinline))
 #define ALWAYS_INLINE __attribute__((always_inline))
 #define CTZ(x) __builtin_ctzll(x)
 #define POPCOUNT(x) __builtin_popcountll(x)
+#define PREFETCH(p) __builtin_prefetch(p)
 #endif
 
 #endif
