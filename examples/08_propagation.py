@@ -72,10 +72,10 @@ TIME_LIMIT = 10.0 if FULL else 3.0
 HEURISTIC = "propagate:consistency=arc:variable_order=first-fail-centre:value_order=centre"
 
 
-def short(run, task):
-    """The run renamed after its level and task, for one plot of both tasks."""
-    level = run.engine.split("=")[1]
-    return dataclasses.replace(run, engine=f"{level} ({task})")
+def as_task(run, task):
+    """The run with its task as its method, for one plot of both tasks: a level keeps its
+    colour and marker, the first solution's line dashed."""
+    return dataclasses.replace(run, method=task)
 
 
 class Picture:
@@ -125,7 +125,7 @@ nodes_table(first_runs, "first solution, rows in order")
 # One plot of the nodes for both tasks, drawn by compare's report.
 
 # %%
-both = [short(run, "all") for run in count_runs] + [short(run, "first") for run in first_runs]
+both = [as_task(run, "all") for run in count_runs] + [as_task(run, "first") for run in first_runs]
 if have("lesson 08", "plot", "matplotlib", doing="the plot"):
     with tempfile.TemporaryDirectory() as folder:
         picture = Path(folder) / "propagation_nodes.png"

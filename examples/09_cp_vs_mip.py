@@ -169,15 +169,30 @@ show(boards[8][1])
 if have("lesson 09", "plot", "matplotlib", doing="the plot"):
     import matplotlib.pyplot as plt
 
+    from cp_queens.compare.style import style
+
+    mip, cp = style("mip"), style("cpsat")  # each engine's colour in every plot
     figure, (trees, times) = plt.subplots(1, 2, figsize=(9, 3.5))
     sizes = [row[0] for row in rows]
-    trees.semilogy(sizes, [max(row[1], 1) for row in rows], "o-", label="MIP nodes")
-    trees.semilogy(sizes, [row[3] for row in rows], "s-", label="CP branches")
+    trees.semilogy(
+        sizes,
+        [max(row[1], 1) for row in rows],
+        marker=mip.marker,
+        color=mip.colour,
+        label="MIP nodes",
+    )
+    trees.semilogy(
+        sizes, [row[3] for row in rows], marker=cp.marker, color=cp.colour, label="CP branches"
+    )
     trees.set_xlabel("n")
     trees.set_title("search tree size (one board)")
     trees.legend()
-    times.plot(sizes, [row[2] for row in rows], "o-", label="MIP (SCIP)")
-    times.plot(sizes, [row[4] for row in rows], "s-", label="CP (CP-SAT)")
+    times.plot(
+        sizes, [row[2] for row in rows], marker=mip.marker, color=mip.colour, label="MIP (SCIP)"
+    )
+    times.plot(
+        sizes, [row[4] for row in rows], marker=cp.marker, color=cp.colour, label="CP (CP-SAT)"
+    )
     times.set_xlabel("n")
     times.set_ylabel("seconds")
     times.set_title("time to the first board")

@@ -7,15 +7,17 @@ Values that change from run to run are written ``...``: inside a line it stands 
 text (a wall time, a branch count); a line that is only ``...`` stands for any number
 of lines (a table's rows whose order or count depends on the machine).
 
-A command shown without its output must still run: it may not fail as a bad request
-(exit 2), a bug (70) or an unknown command (127), nor print a traceback. The
+A command shown without its output must still run: exit 0 (or the code its comment
+names: ``$ cp-queens dominate 13 --time-limit 10   # ...: exit 4``), and no traceback. The
 project's ``examples/`` folder is linked into the directory, as a reader in a clone has it,
 and the files a page shows a reader writing by hand (``board.txt``) are there, from
 ``tests/data/console/``.
 
-A block that cannot run here (it needs a Dask cluster, a Ctrl-C typed mid-run, a
-student's folder) says so on the line before it, in a comment the site does not show:
-``<!-- console: not run: why -->``.
+A block that needs more than that (a Dask cluster, a clone, a machine without bubblewrap)
+names it on the line before it, in a comment the site does not show:
+``<!-- console: needs: dask -->`` (``tests/console_needs.py`` says what each name sets
+up). A command whose output starts ``^C`` is interrupted as a reader would: once it has
+saved work (its ``--checkpoint`` file holds records).
 """
 
 from __future__ import annotations
@@ -23,24 +25,30 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
+import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.console_needs import NEEDS, Setting, serve
+
 #: A console block, and the comment line before it (if any).
 BLOCK = re.compile(r"(?:^(?P<before>[^\n]*)\n)?^```console\n(?P<body>.*?)^```", re.M | re.S)
-#: The comment that keeps a block from running, with its reason.
-NOT_RUN = re.compile(r"<!-- console: not run: (?P<why>.+?) -->")
+#: The comment naming what a block needs (``tests/console_needs.py``).
+NEEDS_LINE = re.compile(r"<!-- console: needs: (?P<what>.+?) -->")
 
 
 @dataclass(frozen=True)
 class Block:
-    """One ```console block of a page: its text, and why it is not run (``None``: it runs)."""
+    """One ```console block of a page: its text, and what it needs (``tests/console_needs.py``)."""
 
     page: Path
     text: str
-    not_run: str | None
+    needs: tuple[str, ...]
 
     @property
     def sessions(self) -> list[tuple[str, list[str]]]:
@@ -51,19 +59,25 @@ def blocks(page: Path) -> list[Block]:
     """The page's console blocks, in order."""
     found = []
     for match in BLOCK.finditer(page.read_text(encoding="utf-8")):
-        why = NOT_RUN.search(match["before"] or "")
-        found.append(Block(page, match["body"], why["why"] if why else None))
+        named = NEEDS_LINE.search(match["before"] or "")
+        needs = tuple(n.strip() for n in named["what"].split(",")) if named else ()
+        found.append(Block(page, match["body"], needs))
     return found
 
 
 def sessions(block: str) -> list[tuple[str, list[str]]]:
-    """``(command, expected output lines)`` for every ``$ `` line of a console block."""
+    """``(command, expected output lines)`` for every ``$ `` line of a console block (a
+    command whose line ends in a backslash goes on in the next line)."""
     steps: list[tuple[str, list[str]]] = []
+    going_on = False
     for line in block.splitlines():
-        if line.startswith("$ "):
+        if going_on:
+            steps[-1] = (steps[-1][0] + "\n" + line, [])
+        elif line.startswith("$ "):
             steps.append((line[2:], []))
         elif steps and line.strip():
             steps[-1][1].append(line)
+        going_on = line.endswith("\\") and bool(steps) and not steps[-1][1]
     return steps
 
 
@@ -95,12 +109,53 @@ def interleaves(expected: list[str], out: list[str], err: list[str]) -> bool:
     return match(0, 0, 0)
 
 
-#: Files a page shows a reader writing by hand, put in the page's directory.
+#: Files a page shows a reader writing by hand, put in the page's directory: a board, the
+#: teacher's seed, roster, rubric, decisions, the LMS's exports and download, a student's
+#: model; ``submissions/`` is a small class taken from the example assignment.
 GIVEN = Path(__file__).resolve().parent / "data" / "console"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+#: The small class (a right model, every solution twice, columns counted from 1), with
+#: the names and ids of the LMS exports given (``gradebook.csv``, ``worksheet.csv``).
+CLASS = {
+    "ada": ("Ada Lovelace", "lovelaceada_48213_900001", 1234501),
+    "dan": ("Dan Dahl", "dahldan_48214_900002", 1234502),
+    "eve": ("Eve Evans", "evanseve_48215_900003", 1234503),
+}
 
-#: Exit codes that say a command shown without output is stale: a bad request, a bug, a
-#: command that does not exist.
-STALE = (2, 70, 127)
+
+def given(cwd: Path) -> None:
+    """What a page's directory holds before its first command: the examples (linked, as in
+    a clone), the hand-written files, the small class."""
+    (cwd / "examples").symlink_to(EXAMPLES)
+    shutil.copytree(GIVEN, cwd, dirs_exist_ok=True)
+    for name, (full_name, canvas, moodle) in CLASS.items():
+        model = EXAMPLES / "assignment" / "submissions" / f"{name}.py"
+        for copy in (
+            cwd / "submissions" / f"{name}.py",
+            cwd / "canvas-download" / f"{canvas}_queens.py",
+            cwd / "moodle-download" / f"{full_name}_{moodle}_assignsubmission_file" / "queens.py",
+        ):
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(model, copy)
+
+
+def environment(setting: Setting | None = None) -> dict[str, str]:
+    """The commands' environment: this venv's scripts first on the PATH, an 80-column
+    terminal without colour, and what the block's setting adds."""
+    setting = setting or Setting()
+    rest = [] if setting.path_only else [os.environ.get("PATH", "")]
+    return {
+        **os.environ,
+        "PATH": os.pathsep.join([*setting.path, str(Path(sys.executable).parent), *rest]),
+        "COLUMNS": "80",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+        **setting.env,
+    }
+
+
+def bash(command: str) -> list[str]:
+    return [shutil.which("bash") or "/bin/bash", "-c", command]
 
 
 def run(command: str, cwd: Path, timeout: float = 300) -> tuple[list[str], list[str]]:
@@ -111,34 +166,65 @@ def run(command: str, cwd: Path, timeout: float = 300) -> tuple[list[str], list[
 
 
 def run_with_code(
-    command: str, cwd: Path, timeout: float = 300
+    command: str,
+    cwd: Path,
+    timeout: float = 300,
+    setting: Setting | None = None,
+    interrupt: bool = False,
 ) -> tuple[list[str], list[str], int]:
-    """``run``, and the command's exit code."""
-    bin_dir = str(Path(sys.executable).parent)
-    env = {
-        **os.environ,
-        "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-        "COLUMNS": "80",
-        "NO_COLOR": "1",
-        "TERM": "dumb",
-    }
-    done = subprocess.run(
-        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
-    )
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    return lines, [line for line in done.stderr.splitlines() if line.strip()], done.returncode
+    """``run``, and the command's exit code; with ``interrupt``, a Ctrl-C once its
+    ``--checkpoint`` file holds records."""
+    with subprocess.Popen(
+        bash(command),
+        cwd=cwd,
+        env=environment(setting),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    ) as process:
+        if interrupt:
+            wait_for_a_record(process, cwd, command, timeout)
+            os.killpg(process.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
+    lines = [line for line in stdout.splitlines() if line.strip()]
+    return lines, [line for line in stderr.splitlines() if line.strip()], process.returncode
 
 
-def mismatch(command: str, expected: list[str], cwd: Path) -> str | None:
+def wait_for_a_record(
+    process: subprocess.Popen[str], cwd: Path, command: str, timeout: float
+) -> None:
+    """Until the command's ``--checkpoint`` file holds two records past its header (the
+    first may be one a count makes before its subproblems: meeting in the middle's
+    symmetric boards)."""
+    named = re.search(r"--checkpoint (\S+)", command)
+    assert named, f"a Ctrl-C is shown only after a command with --checkpoint: {command}"
+    checkpoint, give_up = cwd / named[1], time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < give_up:
+        if checkpoint.exists() and len(checkpoint.read_bytes().splitlines()) >= 3:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"{command}: no record in {checkpoint} to interrupt after")
+
+
+def mismatch(
+    command: str, expected: list[str], cwd: Path, setting: Setting | None = None
+) -> str | None:
     """What differs between what ``command`` prints and ``expected`` (``None``: nothing);
-    a command shown without output only has to run (see ``STALE``)."""
-    examples = cwd / "examples"
-    if not examples.exists():
-        examples.symlink_to(Path(__file__).resolve().parents[1] / "examples")
-        for given in GIVEN.iterdir():
-            (cwd / given.name).write_bytes(given.read_bytes())
-    out, err, code = run_with_code(command, cwd)
-    if not expected and code not in STALE and not any("Traceback" in line for line in err):
+    a command shown without output must exit 0 (or as its comment says), without a
+    traceback; output that starts
+    ``^C`` is that of a command interrupted once it has saved work."""
+    interrupt = bool(expected) and expected[0] == "^C"
+    if interrupt:
+        expected = expected[1:]
+    out, err, code = run_with_code(command, cwd, setting=setting, interrupt=interrupt)
+    named = re.search(r"#.*\bexit (\d+)\s*$", command)
+    wanted = int(named[1]) if named else 0
+    if not expected and code == wanted and not any("Traceback" in line for line in err):
         return None
     if expected and interleaves(expected, out, err):
         return None
@@ -150,3 +236,27 @@ def mismatch(command: str, expected: list[str], cwd: Path) -> str | None:
         + "\n\nstderr:\n"
         + "\n".join(err)
     )
+
+
+def mismatches(block: Block, cwd: Path) -> list[str]:
+    """Every command of ``block`` run in ``cwd`` (given what it needs); what differs."""
+    failures = []
+    with ExitStack() as stack:
+        setting = Setting()
+        for name in block.needs:
+            more = NEEDS[name](cwd, stack)
+            setting.env.update(more.env)
+            setting.path += more.path
+            setting.path_only |= more.path_only
+            setting.replace.update(more.replace)
+            setting.servers.update(more.servers)
+        for command, expected in block.sessions:
+            for placeholder, value in setting.replace.items():
+                command = command.replace(placeholder, value)
+            server = next((s for s in setting.servers if command.startswith(s)), None)
+            if server is not None:
+                ready, times = setting.servers[server]
+                stack.enter_context(serve(bash(command), cwd, environment(setting), ready, times))
+            elif (found := mismatch(command, expected, cwd, setting)) is not None:
+                failures.append(found)
+    return failures

@@ -9,6 +9,7 @@ from a real solution or at random, blocked squares anywhere else.
 
 from __future__ import annotations
 
+import time
 from functools import cache
 
 import pytest
@@ -213,18 +214,20 @@ def test_verify_rejects_a_queen_on_a_blocked_square() -> None:
 @pytest.mark.parametrize("name", ["reference", "cpsat", "pyconstraint"])
 def test_a_nearly_full_board_of_1000_is_a_one_row_search(name: str) -> None:
     problem = generate(1000, 1, seed=3)
+    started = time.process_time()  # CPU of every thread: a busy machine does not add to it
     answer = engines.get(name).count(problem)
     assert answer.value == 1
-    assert answer.stats is not None and answer.stats.wall_time < 2
+    assert time.process_time() - started < 2  # a search of the whole board: minutes
 
 
 @pytest.mark.parametrize("name", ["reference", "cpsat", "pyconstraint"])
 def test_5521_with_5500_given_is_solved_on_its_residue(name: str) -> None:
     problem = generate(5521, 21, seed=0)
     expected = engines.get("reference").count(problem).value
+    started = time.process_time()
     answer = engines.get(name).count(problem)
     assert answer.value == expected >= 1
-    assert answer.stats is not None and answer.stats.wall_time < 5
+    assert time.process_time() - started < 5
     assert problem.admits(first_completion(problem, name))
 
 
@@ -307,7 +310,8 @@ def test_the_reference_keeps_its_time_limit_on_a_large_board() -> None:
     # At n = 3000 thousands of squares are rejected per queen placed: the clock must be
     # read between rejections too, not only between placements.
     # (0.1 s is some thousand placements already; the run spends CPU until its limit)
+    started = time.process_time()
     answer = engines.get("reference").first(Problem(3000), budget=Budget.of(time_limit=0.1))
     assert not answer.complete and answer.stats is not None
     assert answer.stats.status == "time_limit"
-    assert answer.stats.wall_time < 2
+    assert time.process_time() - started < 2  # the CPU of 0.1 s of wall, and its stop

@@ -62,8 +62,14 @@ def test_the_table_names_the_method_and_the_pool_start_apart() -> None:
 def test_each_engine_has_its_own_colour_and_marker_in_every_plot() -> None:
     assert len({look.colour for look in ENGINES.values()}) == len(ENGINES)
     assert style("cpsat") == ENGINES["cpsat"]  # not its place in any list
-    variants = {style(f"propagate:consistency={c}") for c in ("none", "forward", "arc")}
-    assert all(look.marker == ENGINES["propagate"].marker for look in variants)
+    levels = [style(f"propagate:consistency={c}") for c in ("none", "forward", "arc", "alldiff")]
+    assert len({look.colour for look in levels}) == len({look.marker for look in levels}) == 4
+    others = {look.colour for name, look in ENGINES.items() if name != "propagate"}
+    assert not others & {look.colour for look in levels}  # no level wears another engine's
+    methods = [style("cpsat:method=plain"), style("cpsat:method=fast"), ENGINES["cpsat"]]
+    assert len({look.colour for look in methods}) == 3 and not others & {methods[0].colour}
+    # a note in brackets (lesson 08: the task) keeps the line's look
+    assert style("propagate:consistency=arc (first)") == style("propagate:consistency=arc")
 
 
 def test_cpsat_names_its_method_and_bills_its_pool_apart() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
+import re
 import signal
 import socket
 import subprocess
@@ -30,6 +30,7 @@ from cp_queens.engines.fast.meet import MeetPart
 from cp_queens.errors import CpQueensError
 from cp_queens.parallel.checkpoint import Checkpoint
 from cp_queens.parallel.dask import Address, parse_address, probe
+from tests.certificates import certificates
 from tests.helpers import ENV, run_cli, total
 
 # -- addresses ----------------------------------------------------------------
@@ -153,26 +154,26 @@ def _framed_garbage(connection: socket.socket) -> None:
 def test_a_server_that_is_not_dask_is_named_in_bounded_time_and_memory(
     answer, says: str, handshake: float
 ) -> None:
+    # Bounded time without timing it: the server never closes a connection of its own
+    # accord (it holds every one until the test ends), so the probe came back on its
+    # own: at the bound its message names, or at once on what it was sent.
     with server(answer) as address:
         tracemalloc.start()
-        started = time.perf_counter()
         with pytest.raises(CpQueensError, match=says):
             probe(address, connect_timeout=1, handshake_timeout=handshake)
-        elapsed = time.perf_counter() - started
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-    assert elapsed < 2
     assert peak < 1 << 20  # nothing like the length the server claimed
 
 
 def test_nothing_listening_is_refused_at_once(capsys) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]  # free once closed: nothing listens there
-    started = time.perf_counter()
     code, _, err = run_cli(capsys, "count", "10", "--scheduler", f"tcp://127.0.0.1:{port}")
-    assert time.perf_counter() - started < 5
     assert code == ExitCode.BAD_INPUT
     assert err.count("\n") == 1 and "cannot reach the Dask scheduler" in err, err
+    # at once: the refusal itself, not a connect timeout waited out ("no connection within")
+    assert "Connection refused" in err, err
 
 
 def test_a_web_server_through_the_cli_is_one_line(capsys) -> None:
@@ -239,26 +240,26 @@ def scheduler() -> Iterator[tuple[Address, subprocess.Popen[bytes]]]:
         yield address, process
 
 
-def _cli(*argv: str, timeout: float = 120) -> tuple[subprocess.CompletedProcess[str], float]:
-    started = time.perf_counter()
-    done = subprocess.run(
+def _cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", "cp_queens", *argv],
         capture_output=True,
         text=True,
         timeout=timeout,
         env=ENV,
     )
-    return done, time.perf_counter() - started
 
 
 @pytest.mark.slow
 def test_a_scheduler_without_workers_is_one_line_within_the_time_limit() -> None:
     with scheduler() as (address, _):
-        done, elapsed = _cli("count", "10", "--scheduler", str(address), "--time-limit", "3")
+        done = _cli("count", "10", "--scheduler", str(address), "--time-limit", "3")
     assert done.returncode == ExitCode.BAD_INPUT, done.stderr
     assert done.stderr.count("\n") == 1 and "has no workers" in done.stderr, done.stderr
     assert f"dask worker {address}" in done.stderr
-    assert elapsed < 15  # Python and Dask start-up plus the 3 s
+    # the wait for a worker was bounded by the time limit (what is left of its 3 s)
+    waited = re.search(r"none joined within ([\d.]+) s", done.stderr)
+    assert waited and float(waited[1]) <= 3, done.stderr
 
 
 @pytest.mark.slow
@@ -279,46 +280,25 @@ def test_a_scheduler_killed_mid_run_is_one_line_and_the_checkpoint_resumes(tmp_p
             assert time.monotonic() < deadline
             time.sleep(0.1)
         os.killpg(process.pid, signal.SIGKILL)
-        lost = time.perf_counter()
         out, err = count.communicate(timeout=60)
-        after_loss = time.perf_counter() - lost
     assert count.returncode == ExitCode.IO_ERROR, err
     assert out == ""
     assert err.count("\n") == 1 and "lost the Dask cluster" in err, err
     assert "CancelledError" not in err and str(checkpoint) in err
-    assert after_loss < 15
+    # told at once by the cancelled tasks, not after waiting out the workers' return
+    assert "every worker of the" not in err, err
     saved = len(checkpoint.read_text().splitlines()) - 1
     assert saved >= 3
-    done, _ = _cli("count", "19", "--checkpoint", str(checkpoint), "--workers", "2")
+    done = _cli("count", "19", "--checkpoint", str(checkpoint), "--workers", "2")
     assert done.returncode == ExitCode.OK, done.stderr
     assert done.stdout.startswith(f"n=19: {total(19)} solutions")
     assert f"resumed={saved}" in done.stderr
 
 
-def _certificates(folder: Path) -> dict[str, str]:
-    """A throw-away certificate authority and one certificate it signed, by openssl."""
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl is needed to make test certificates")
-    quiet = {"check": True, "capture_output": True, "cwd": folder}
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=cp-queens test CA"], **quiet,
-    )  # fmt: skip
-    subprocess.run(
-        ["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "node.key",
-         "-out", "node.csr", "-subj", "/CN=node"], **quiet,
-    )  # fmt: skip
-    subprocess.run(
-        ["openssl", "x509", "-req", "-in", "node.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-         "-CAcreateserial", "-days", "1", "-out", "node.pem"], **quiet,
-    )  # fmt: skip
-    return {name: str(folder / name) for name in ("ca.pem", "node.pem", "node.key")}
-
-
 @pytest.mark.slow
 def test_a_tls_cluster_counts_with_dasks_tls_settings(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    files = _certificates(tmp_path)
+    files = certificates(tmp_path)
     tls = ["--tls-ca-file", files["ca.pem"], "--tls-cert", files["node.pem"],
            "--tls-key", files["node.key"]]  # fmt: skip
     port = _free_port()

@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rich.console import Console
+    from rich.measure import Measurement
 
     import cp_queens.compare.report as compare_report
     from cp_queens.budget import Budget
@@ -136,10 +137,13 @@ def run(args: argparse.Namespace) -> int:
         title += f" (interrupted: {len(runs)} of {interrupted.planned} cells)"
     document = FORMATS[args.format].document
     if not document:
+        grid = compare_report.table(runs, title=title)
         screen = Console()
-        if not screen.is_terminal:
-            screen = Console(width=160)  # piped or captured: do not squeeze the table to 80 columns
-        screen.print(compare_report.table(runs, title=title))
+        if not screen.is_terminal:  # piped or captured: the whole table, neither squeezed
+            # to 80 columns nor cut at some width (a report's last column read "ye")
+            wide = Console(width=100_000)
+            screen = Console(width=max(80, Measurement.get(wide, wide.options, grid).maximum))
+        screen.print(grid)
         legend = compare_report.family_legend(runs)
         if legend:
             screen.print(f"family: {legend}", highlight=False)

@@ -3,9 +3,12 @@
 Why fixed: colours that follow the order of the engines in a plot gave ``cpsat`` green in
 one figure of the benchmarks page and orange in the next, and a reader comparing the two
 compared the wrong lines. Here the engines of the registry have a colour and a marker of
-their own; an engine named with options (``cpsat:method=plain``) has its engine's marker
-in a shade of its engine's colour, and any other label (a lesson's own names) a colour
-and marker drawn from its text, never from its place in a list.
+their own, and so have the variants the docs and lessons draw side by side (``cpsat``'s
+two methods, ``propagate``'s four consistencies: shades of the engine's colour, lighter
+for less work per node, each with a marker of its own); any other engine named with
+options has its engine's marker in a shade of its engine's colour, and any other label a
+colour and marker drawn from its text, never from its place in a list. A label with a
+note in brackets (``propagate:consistency=arc (first)``) is drawn as the label before it.
 
 Examples:
     >>> style("cpsat")
@@ -14,6 +17,8 @@ Examples:
     True
     >>> style("cpsat:method=plain").marker, style("cpsat:method=plain").colour != "#2ca02c"
     ('s', True)
+    >>> style("propagate:consistency=arc (first)") == style("propagate:consistency=arc")
+    True
 """
 
 from __future__ import annotations
@@ -46,6 +51,16 @@ ENGINES: dict[str, Style] = {
     "template": Style("#000000", "."),
 }
 
+#: Variants drawn side by side in the docs and lessons: each told apart at a glance.
+VARIANTS: dict[str, Style] = {
+    "cpsat:method=plain": Style("#98df8a", "s"),
+    "cpsat:method=fast": Style("#1a6b1a", "D"),
+    "propagate:consistency=none": Style("#d9b9a9", "o"),
+    "propagate:consistency=forward": Style("#b0846f", "v"),
+    "propagate:consistency=arc": Style("#8c564b", "P"),
+    "propagate:consistency=alldiff": Style("#3f2520", "X"),
+}
+
 #: For labels that are no engine's name: a colour and a marker chosen by the label's text.
 OTHER_COLOURS = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
@@ -59,7 +74,8 @@ SHADES = (-0.45, 0.4, -0.25, 0.2)
 def style(label: str) -> Style:
     """The colour and marker of the line of ``label`` (an engine, ``engine:options``, or
     any other name)."""
-    own = ENGINES.get(label)
+    label = label.split(" (", 1)[0]
+    own = ENGINES.get(label) or VARIANTS.get(label)
     if own is not None:
         return own
     key = zlib.crc32(label.encode("utf-8"))  # stable across runs, unlike hash()
