@@ -146,8 +146,7 @@ def test_a_hostile_class_of_40_in_one_run(tmp_path: Path) -> None:
     seconds = time.monotonic() - started
     load = Path("/proc/loadavg").read_text().split()[0]
     print(f"\n{students} submissions graded in {seconds:.1f} s (load {load})")
-    assert done.returncode in (0, 1), done.stderr
-    assert seconds < 600
+    assert done.returncode in (0, 1), done.stderr  # within the run's hang guard (600 s)
     assert marked_processes() == []
     written = (out / "marks.csv").read_text(encoding="utf-8")
     rows = {row[0]: row for row in csv.reader(written.splitlines())}

@@ -401,9 +401,10 @@ def asleep(grader: psutil.Process) -> bool:
 )
 def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int, earlier: bool) -> None:
     """Three quick submissions, then two that sleep: SIGINT (or SIGTERM) once the first
-    sleeper runs. Exit 130 long before the sleeper would wake (it sleeps 600 s; the bound
-    is 120 s, not a quiet machine's figure: at load 18 the exit once took over 5 s), the
-    three quick ones in marks.csv, the sleepers' rooms gone. A whole class's marks.csv from
+    sleeper runs. Exit 130 without waiting for the sleeper (it sleeps 600 s: the hang
+    guard, 120 s, stops a grader that waits for it; no tighter wall-clock bound, as at
+    load 18 the exit once took over 5 s), the three quick ones in marks.csv, the
+    sleepers' rooms gone. A whole class's marks.csv from
     an earlier run is left as it was: the rows go to marks.partial.csv, which the next
     complete run removes."""
     folder = tmp_path / "class"
@@ -442,13 +443,9 @@ def test_ctrl_c_keeps_the_rows_graded_before_it(tmp_path: Path, stop: int, earli
     until = time.monotonic() + 0.5
     while time.monotonic() < until and not asleep(grader):
         time.sleep(0.01)
-    sent = time.monotonic()
     child.send_signal(stop)
-    _, stderr = child.communicate(timeout=120)
-    seconds = time.monotonic() - sent
-    print(f"\nexited {seconds:.2f} s after {signal.Signals(stop).name}")
+    _, stderr = child.communicate(timeout=120)  # a hang guard; the sleeper sleeps 600 s
     assert child.returncode == 130, stderr
-    assert seconds < 120  # the sleeper would hold a grader that waited for it 600 s
     written = out / ("marks.partial.csv" if earlier else "marks.csv")
     with open(written, encoding="utf-8") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
