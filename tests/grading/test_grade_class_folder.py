@@ -63,7 +63,7 @@ NO_SANDBOX = sandbox_room.unavailable()
 @pytest.fixture(autouse=True)
 def _without_bubblewrap_grade_unisolated(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where bubblewrap cannot run (an unprivileged container), these tests of the judging
-    grade with ``isolation = "none"``; tests/test_grade_hostile.py needs the sandbox."""
+    grade with ``isolation = "none"``; tests/grading/test_room_attacks.py needs the sandbox."""
     if NO_SANDBOX is None:
         return
     real_run = sandbox.run

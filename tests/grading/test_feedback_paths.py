@@ -23,8 +23,8 @@ from cp_queens.grading.marking import written
 from cp_queens.grading.marking.marks import write_feedback, write_marks
 from cp_queens.grading.results import StudentResult
 from cp_queens.grading.sandbox import room as sandbox_room
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).parent.parent
 RIGHT = "def model(n):\n    return [[0]] if n == 1 else []\n"
 ISOLATION = [] if sandbox_room.unavailable() is None else ["--isolation", "none"]
 EMOJI = "\N{GRINNING FACE}" * 70  # 280 bytes of UTF-8

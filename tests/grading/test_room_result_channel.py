@@ -15,8 +15,7 @@ import pytest
 from cp_queens.grading.sandbox import protocol
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.tasks.solutions.judge import reference_solutions
-
-ROOT = Path(__file__).parent.parent
+from tests.helpers import ROOT
 
 
 def test_a_line_is_stopped_as_it_streams_past_its_budget() -> None:

@@ -13,12 +13,12 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import users
+from tests.helpers import ROOT
 
 pytestmark = pytest.mark.skipif(
     sandbox_room.unavailable() is not None, reason=f"no sandbox: {sandbox_room.unavailable()}"
@@ -112,7 +112,7 @@ def _grade(how: str) -> dict:
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=Path(__file__).parent.parent,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.splitlines()[-1])
