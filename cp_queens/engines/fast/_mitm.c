@@ -50,12 +50,11 @@ typedef int64_t i64;
 static volatile int stop_flag = 0;
 #define STOPPED() (stop_flag != 0)
 
-/* One board's fixed data: the halves' rows, the middle queen, the key of each square. */
+/* One board's fixed data: the halves' rows and the middle queen. */
 typedef struct Board {
     int n, k, middle, width, places;
     u64 all;  /* the columns the halves share out (every column but the middle queen's) */
     u64 allow[32];
-    u64 keytab[32 * 64];
 } Board;
 
 /* Buffers of one count: the two sides' keys, the block's bitsets and tables. */
@@ -143,7 +142,7 @@ static u64 colex_rank(u64 cols) {
 /* The quarters of a board: every placement of queens on rows 0..a-1 (the first quarter)
  * and on rows a..k-1 (the second) that attack no one among themselves, grouped by their
  * set of columns (its colex rank among the n columns: entries start[r] .. start[r+1]-1),
- * each with its "/" sums (bit r+c), "\" differences (bit c-r+n-1) and key. A half of a
+ * each with its "/" sums (bit r+c) and "\" differences (bit c-r+n-1). A half of a
  * class is a pair of them (halves_q). The same for every middle queen (whose squares are
  * left out at the pairing), so a process builds them once per n and a, and keeps them.
  * Where to cut (a) is the caller's: an uneven cut (a = 2 or 3 of k = 8) makes the second
@@ -152,7 +151,7 @@ static u64 colex_rank(u64 cols) {
 typedef struct Quarters {
     int n, k, a;
     i64 *start1, *start2;
-    u64 *s1, *d1, *key1, *s2, *d2, *key2;
+    u64 *s1, *d1, *s2, *d2;
     size_t bytes;
 } Quarters;
 
@@ -160,13 +159,12 @@ static Quarters *quarters_cache[MAX_N + 1][MAX_N / 2 + 1];
 
 typedef struct Collect {
     int n, stop;
-    const u64 *keytab;
     i64 *next; /* fill cursor per rank, or NULL on the counting pass */
     i64 *count;
-    u64 *s, *d, *key;
+    u64 *s, *d;
 } Collect;
 
-static void collect(Collect *c, int row, u64 cols, u64 sums, u64 diffs, u64 key) {
+static void collect(Collect *c, int row, u64 cols, u64 sums, u64 diffs) {
     if (row == c->stop) {
         u64 rank = colex_rank(cols);
         if (c->next == NULL) {
@@ -175,7 +173,6 @@ static void collect(Collect *c, int row, u64 cols, u64 sums, u64 diffs, u64 key)
             i64 at = c->next[rank]++;
             c->s[at] = sums;
             c->d[at] = diffs;
-            c->key[at] = key;
         }
         return;
     }
@@ -187,13 +184,13 @@ static void collect(Collect *c, int row, u64 cols, u64 sums, u64 diffs, u64 key)
         int col = CTZ(open);
         open &= open - 1;
         u64 cb = (u64)1 << col, sb = (u64)1 << (row + col), db = (u64)1 << (col - row + n - 1);
-        collect(c, row + 1, cols | cb, sums | sb, diffs | db, key | c->keytab[row * 64 + col]);
+        collect(c, row + 1, cols | cb, sums | sb, diffs | db);
     }
 }
 
 /* Fill one quarter (rows first..stop-1, `members` columns each); 0, or -1 out of memory. */
-static int build_quarter(int n, int first, int stop, const u64 *keytab, i64 **start, u64 **s,
-                         u64 **d, u64 **key, size_t *bytes) {
+static int build_quarter(int n, int first, int stop, i64 **start, u64 **s, u64 **d,
+                         size_t *bytes) {
     int members = stop - first;
     u64 sets = binomial[n][members];
     i64 *count = calloc(sets + 1, sizeof(i64));
@@ -203,8 +200,8 @@ static int build_quarter(int n, int first, int stop, const u64 *keytab, i64 **st
         free(next);
         return -1;
     }
-    Collect c = {n, stop, keytab, NULL, count, NULL, NULL, NULL};
-    collect(&c, first, 0, 0, 0, 0);
+    Collect c = {n, stop, NULL, count, NULL, NULL};
+    collect(&c, first, 0, 0, 0);
     i64 total = 0;
     for (u64 r = 0; r < sets; r++) {
         i64 here = count[r];
@@ -216,18 +213,16 @@ static int build_quarter(int n, int first, int stop, const u64 *keytab, i64 **st
     *start = count;
     *s = malloc((size_t)(total + 1) * sizeof(u64));
     *d = malloc((size_t)(total + 1) * sizeof(u64));
-    *key = malloc((size_t)(total + 1) * sizeof(u64));
-    if (*s == NULL || *d == NULL || *key == NULL) {
+    if (*s == NULL || *d == NULL) {
         free(next);
         return -1;
     }
     c.next = next;
     c.s = *s;
     c.d = *d;
-    c.key = *key;
-    collect(&c, first, 0, 0, 0, 0);
+    collect(&c, first, 0, 0, 0);
     free(next);
-    *bytes += (size_t)(sets + 1) * sizeof(i64) + 3 * (size_t)(total + 1) * sizeof(u64);
+    *bytes += (size_t)(sets + 1) * sizeof(i64) + 2 * (size_t)(total + 1) * sizeof(u64);
     return 0;
 }
 
@@ -237,10 +232,8 @@ static void quarters_free(Quarters *q) {
     free(q->start2);
     free(q->s1);
     free(q->d1);
-    free(q->key1);
     free(q->s2);
     free(q->d2);
-    free(q->key2);
     free(q);
 }
 
@@ -255,10 +248,8 @@ static Quarters *quarters_for(const Board *board, int a) {
     q->n = n;
     q->k = board->k;
     q->a = a;
-    if (build_quarter(n, 0, q->a, board->keytab, &q->start1, &q->s1, &q->d1, &q->key1,
-                      &q->bytes) != 0 ||
-        build_quarter(n, q->a, q->k, board->keytab, &q->start2, &q->s2, &q->d2, &q->key2,
-                      &q->bytes) != 0) {
+    if (build_quarter(n, 0, q->a, &q->start1, &q->s1, &q->d1, &q->bytes) != 0 ||
+        build_quarter(n, q->a, q->k, &q->start2, &q->s2, &q->d2, &q->bytes) != 0) {
         quarters_free(q);
         return NULL;
     }
@@ -369,7 +360,6 @@ static const char *make_board(Board *board, int n, int middle) {
     board->places = n % 2 ? n - 1 : n;
     u64 full = ((u64)1 << n) - 1;
     board->all = board->middle >= 0 ? full & ~((u64)1 << middle) : full;
-    int lo = n - k; /* the first diagonal both halves can reach */
     for (int r = 0; r < k; r++) {
         u64 allow = board->all;
         if (board->middle >= 0) {
@@ -378,14 +368,6 @@ static const char *make_board(Board *board, int n, int middle) {
             if (middle - gap >= 0) allow &= ~((u64)1 << (middle - gap));
         }
         board->allow[r] = allow;
-        for (int c = 0; c < n; c++) {
-            u64 key = 0;
-            int sum = r + c, diff = c - r + n - 1;
-            if (sum >= lo && sum < lo + board->width) key |= (u64)1 << (sum - lo);
-            if (diff >= lo && diff < lo + board->width)
-                key |= (u64)1 << (board->width + diff - lo);
-            board->keytab[r * 64 + c] = key;
-        }
     }
     return NULL;
 }

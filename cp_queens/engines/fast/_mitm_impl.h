@@ -27,7 +27,11 @@ KINLINE u64 K(deposit)(u64 x, u64 mask) {
 
 /* The halves of one column class: every placement of queens in the top k rows that uses
  * exactly the columns `cls` and keeps clear of the middle queen, as its key (mitm.py:
- * halves); `as_bottom` swaps each key's two halves (the half turned upside down). Made
+ * halves); `as_bottom` swaps each key's two halves (the half turned upside down). A key
+ * is the window of the half's "/" and "\" diagonals that the other half can reach
+ * (from n - k, `width` of each: mitm.key_tables), cut out of the pair's sums and
+ * differences with a few shifts: the quarters need not hold keys of their own (a third
+ * less to read of the second quarter's groups, which is what the pairing waits for). Made
  * from the quarters (see Quarters in _mitm.c): each split of the class into the columns
  * A of rows 0..a-1 and B of rows a..k-1 pairs the placements of the two quarters on them
  * that share no diagonal (nor one of the middle queen's). A few AND-s per pair and no
@@ -44,6 +48,7 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
         d0 = (u64)1 << (middle - k + n - 1);
     }
     u64 low = ((u64)1 << width) - 1;
+    int lo = n - k, put_s = as_bottom ? width : 0, put_d = as_bottom ? 0 : width;
     i64 found = 0;
     u64 tried = 0;
     /* The splits of the class (each a's columns x among the class's k), looked up AHEAD
@@ -60,7 +65,6 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
             i64 at = q->start2[rb];
             PREFETCH(q->s2 + at);
             PREFETCH(q->d2 + at);
-            PREFETCH(q->key2 + at);
             PREFETCH(q->s1 + q->start1[ra]);
             ring_a[made % RING] = ra;
             ring_b[made % RING] = rb;
@@ -73,11 +77,11 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
         i64 first2 = q->start2[rb], last2 = q->start2[rb + 1];
         i64 many = last2 - first2;
         if (many == 0) continue;
-        const u64 *s2 = q->s2 + first2, *d2 = q->d2 + first2, *key2 = q->key2 + first2;
+        const u64 *s2 = q->s2 + first2, *d2 = q->d2 + first2;
         for (i64 i = q->start1[ra]; i < q->start1[ra + 1]; i++) {
             u64 s1 = q->s1[i], d1 = q->d1[i];
             if ((s1 & s0) | (d1 & d0)) continue;
-            u64 sums = s1 | s0, diffs = d1 | d0, key1 = q->key1[i];
+            u64 sums = s1 | s0, diffs = d1 | d0;
             if (found + many + 8 > *cap) {
                 i64 grown = *cap < 1024 ? 1024 : *cap;
                 while (grown < found + many + 8) grown *= 2;
@@ -90,16 +94,20 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
             tried += (u64)many;
 #if MITM_PATH == 2
             __m512i vs = _mm512_set1_epi64((long long)sums), vd = _mm512_set1_epi64((long long)diffs);
-            __m512i vk = _mm512_set1_epi64((long long)key1);
+            __m512i vs1 = _mm512_set1_epi64((long long)s1), vd1 = _mm512_set1_epi64((long long)d1);
+            __m512i vlow = _mm512_set1_epi64((long long)low);
+            __m128i from = _mm_cvtsi32_si128(lo), to_s = _mm_cvtsi32_si128(put_s),
+                    to_d = _mm_cvtsi32_si128(put_d);
             /* Eight partners a step, the last step masked (groups are often small). */
             for (i64 j = 0; j < many; j += 8) {
                 __mmask8 in = many - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (many - j)) - 1);
-                __m512i hit = _mm512_or_si512(
-                    _mm512_and_si512(vs, _mm512_maskz_loadu_epi64(in, (const void *)(s2 + j))),
-                    _mm512_and_si512(vd, _mm512_maskz_loadu_epi64(in, (const void *)(d2 + j))));
+                __m512i vs2 = _mm512_maskz_loadu_epi64(in, (const void *)(s2 + j));
+                __m512i vd2 = _mm512_maskz_loadu_epi64(in, (const void *)(d2 + j));
+                __m512i hit = _mm512_or_si512(_mm512_and_si512(vs, vs2), _mm512_and_si512(vd, vd2));
                 __mmask8 ok = _mm512_mask_testn_epi64_mask(in, hit, hit);
-                __m512i keys =
-                    _mm512_or_si512(vk, _mm512_maskz_loadu_epi64(in, (const void *)(key2 + j)));
+                __m512i ks = _mm512_and_si512(_mm512_srl_epi64(_mm512_or_si512(vs1, vs2), from), vlow);
+                __m512i kd = _mm512_and_si512(_mm512_srl_epi64(_mm512_or_si512(vd1, vd2), from), vlow);
+                __m512i keys = _mm512_or_si512(_mm512_sll_epi64(ks, to_s), _mm512_sll_epi64(kd, to_d));
                 /* Compressed in a register and stored whole (a compressing store to
                  * memory is microcoded on some CPUs); the buffer has 8 spare slots. */
                 _mm512_storeu_si512((void *)(out + found), _mm512_maskz_compress_epi64(ok, keys));
@@ -107,14 +115,13 @@ KATTR i64 K(halves_q)(const Quarters *q, int middle, u64 cls, int as_bottom, int
             }
 #else
             for (i64 j = 0; j < many; j++) {
-                out[found] = key1 | key2[j];
+                out[found] = ((((s1 | s2[j]) >> lo) & low) << put_s) |
+                             ((((d1 | d2[j]) >> lo) & low) << put_d);
                 found += ((sums & s2[j]) | (diffs & d2[j])) == 0;
             }
 #endif
         }
     }
-    if (as_bottom)
-        for (i64 i = 0; i < found; i++) (*buf)[i] = ((*buf)[i] >> width) | (((*buf)[i] & low) << width);
     *nodes += tried;
     return found;
 }

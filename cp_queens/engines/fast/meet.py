@@ -63,7 +63,7 @@ SPLIT = {16: 24, 17: 24, 18: 24, 19: 24, 20: 24}
 #: quarter make the second's groups longer, so the pairing runs in fuller vectors and
 #: its loop over the first quarter's placements is shorter, for more memory: measured
 #: whole counts on one core (2026-11-29), n = 16 0.93x and n = 17 ~0.75x the even cut;
-#: n = 18 the same either way (so the even cut, 24 MB instead of 70).
+#: n = 18 the same either way (so the even cut, 21 MB a process instead of 52).
 QUARTER_ROWS = {15: 2, 16: 3, 17: 2}
 #: The piece size of checkpoints written before pieces were sized per n and worker
 #: count (a fixed 512 pieces), so that they still resume.
@@ -75,11 +75,11 @@ SYMMETRIC = -2
 LARGEST_CLASS = {
     12: 132, 13: 88, 14: 570, 15: 374, 16: 2956, 17: 1969, 18: 17506, 19: 10924, 20: 114142,
 }  # fmt: skip
-#: The quarters of a board, MB (``Quarters`` in _mitm.c: 24 bytes a placement, cut as
-#: ``QUARTER_ROWS`` says), measured; beyond, about 1.4 times more a queen.
+#: The quarters of a board, MB (``Quarters`` in _mitm.c: 16 bytes a placement and 8 a set
+#: of columns, cut as ``QUARTER_ROWS`` says), counted; beyond, about 1.4 times more a queen.
 QUARTERS_MB = {
-    14: 0.3, 15: 2.2, 16: 3.5, 17: 34.9, 18: 8.6, 19: 12.3, 20: 31.4, 21: 43.4, 22: 344.9,
-    23: 493.0,
+    14: 0.2, 15: 1.5, 16: 2.3, 17: 23.3, 18: 5.8, 19: 8.3, 20: 21.2, 21: 29.2, 22: 230.7,
+    23: 329.7,
 }  # fmt: skip
 
 
