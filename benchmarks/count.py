@@ -269,7 +269,8 @@ def median(values: list[float]) -> float:
 
 def anchors(args: argparse.Namespace, cli: list[str]) -> int:
     """``--anchors``: cp-queens (one worker) beside N-Queens-Count-Sol and NQueensFAF (one
-    thread each), interleaved round by round, CPU ratios paired within each round."""
+    thread each), interleaved round by round, CPU ratios paired within each round; by
+    default n = 17..19, NQueensFAF up to 18 (issue 48's goals, one run)."""
     import anchors as public
 
     failed = False
@@ -292,7 +293,11 @@ def anchors(args: argparse.Namespace, cli: list[str]) -> int:
         print(f"kernels: {kernel_mode()}")
         print(f"rounds per n: {args.repeat} (the programs in turn, their order rotating)\n")
         header = ["n", "cp-queens 1w", "Kluev 1t", "FAF 1t", "cp/Kluev cpu", "cp/FAF cpu", "load"]
-        print("CPU seconds per whole process (medians of the rounds); ratios paired per round\n")
+        print(
+            "CPU seconds (wall seconds) per whole process, medians of the rounds; CPU ratios "
+            "paired within each round, their median; load average (1 min) at the row's start "
+            "and end\n"
+        )
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         for n in range(args.min_n, args.max_n + 1):
@@ -304,6 +309,7 @@ def anchors(args: argparse.Namespace, cli: list[str]) -> int:
             if n <= args.faf_max_n:
                 programs["faf"] = ([*faf, str(n), "1"], parse_c)
             times: dict[str, list[float]] = {name: [] for name in programs}
+            walls: dict[str, list[float]] = {name: [] for name in programs}
             started = load()
             try:
                 for round_ in range(args.repeat):
@@ -311,15 +317,19 @@ def anchors(args: argparse.Namespace, cli: list[str]) -> int:
                     names = names[round_ % len(names) :] + names[: round_ % len(names)]
                     for name in names:
                         command, parse = programs[name]
-                        times[name].append(best(1, command, n, parse)[1])
+                        wall, cpu = best(1, command, n, parse)
+                        times[name].append(cpu)
+                        walls[name].append(wall)
             except Mismatch as error:
                 print(f"n={n}: {error}")
                 failed = True
                 continue
             cp, kl = times["cp"], times["kluev"]
             fa = times.get("faf")
-            row = [str(n), f"{median(cp):.2f}", f"{median(kl):.2f}"]
-            row.append(f"{median(fa):.2f}" if fa else "-")
+            row = [str(n)] + [
+                f"{median(times[name]):.2f} ({median(walls[name]):.2f})" if name in times else "-"
+                for name in ("cp", "kluev", "faf")
+            ]
             row.append(f"{median([a / b for a, b in zip(cp, kl, strict=True)]):.3f}x")
             row.append(
                 f"{median([a / b for a, b in zip(cp, fa, strict=True)]):.3f}x" if fa else "-"
@@ -332,8 +342,8 @@ def anchors(args: argparse.Namespace, cli: list[str]) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--min-n", type=int, default=16)
-    parser.add_argument("--max-n", type=int, default=18)
+    parser.add_argument("--min-n", type=int, help="default 16 (with --anchors 17)")
+    parser.add_argument("--max-n", type=int, help="default 18 (with --anchors 19)")
     parser.add_argument("--repeat", type=int, default=1, help="best of R runs (default 1)")
     parser.add_argument("--dask", action="store_true", help="add cp-queens --cluster local:2")
     parser.add_argument("--faf", metavar="DIR", help="a checkout (or git directory) of NQueensFAF")
@@ -350,6 +360,10 @@ def main() -> int:
         "--faf-max-n", type=int, default=18, help="with --anchors: NQueensFAF up to this n"
     )
     args = parser.parse_args()
+    if args.min_n is None:
+        args.min_n = 17 if args.anchors else 16
+    if args.max_n is None:
+        args.max_n = 19 if args.anchors else 18
     if not set(range(args.min_n, args.max_n + 1)) <= set(EXPECTED):
         raise SystemExit(f"n must be within {min(EXPECTED)}..{max(EXPECTED)} (known counts)")
 

@@ -7,7 +7,8 @@ and each split (``split=``: joins of at least 2^split pairs are first partitione
 shared bit) the whole count runs once in this process with its phases timed
 (``_mitm.phases``, which reads the clock a few times per class and per block):
 
-* ``halves``: making the halves of each class from the precomputed quarters;
+* ``halves``: making the halves of each class from the precomputed quarters (cut where
+  the count cuts them, ``meet.QUARTER_ROWS``);
 * ``partition``: choosing the bit to split on (a sample's tally) and partitioning both
   sides on it;
 * ``tables``: the rest of the join: compressing the keys to the bits both sides use,
@@ -28,7 +29,7 @@ import sys
 import time
 
 from cp_queens import limits
-from cp_queens.engines.fast import loader, mitm
+from cp_queens.engines.fast import loader, meet, mitm
 
 
 def main() -> int:
@@ -51,13 +52,14 @@ def main() -> int:
     print("|" + "---|" * header.count(" | ") + "---|")
     wrong = False
     for n in args.n:
-        code.count_range(n, mitm.middles(n)[0], 0, 1)  # the quarters, built once per n
+        rows = meet.QUARTER_ROWS.get(n, 0)  # where the count cuts its quarters
+        code.count_range(n, mitm.middles(n)[0], 0, 1, -1, 0, rows)  # built once per n
         for split in splits:
             started = time.process_time()
             solutions = pairs = 0
             halves = join = partition = scan = 0.0
             for middle in mitm.middles(n):
-                found = code.phases(n, middle, 0, mitm.classes(n), -1, split)
+                found = code.phases(n, middle, 0, mitm.classes(n), -1, split, rows)
                 solutions += found[0]
                 pairs += found[1]
                 halves += found[2]

@@ -48,7 +48,7 @@ MAX_PIECES = 1 << 16
 #: CPU seconds a solution costs the counter on one core (AVX-512 path, this machine's
 #: EPYC), measured per n by benchmarks/mitm_phases.py; beyond, the last one and rising.
 SECONDS_PER_SOLUTION = {
-    14: 3.0e-8, 15: 1.5e-8, 16: 7.5e-9, 17: 1.05e-8, 18: 4.8e-9, 19: 5.0e-9, 20: 4.5e-9,
+    14: 3.0e-8, 15: 1.5e-8, 16: 7.5e-9, 17: 9.0e-9, 18: 4.8e-9, 19: 5.0e-9, 20: 4.5e-9,
 }  # fmt: skip
 #: Below this many CPU seconds (estimated) a count runs in this process by default: a
 #: pool's start (~0.2 CPU-s for two workers) and its slices of work cost more than a
