@@ -18,13 +18,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import pytest
+
 from cp_queens import Problem, engines
 from cp_queens.problem import Placement
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    import pytest
 
 #: OEIS A000170: number of ways to place n non-attacking queens, n = 1..20 (test oracle only).
 A000170 = [
@@ -377,6 +377,15 @@ def run_cli(capsys: Any, *argv: str) -> tuple[int, str, str]:
         code = exit_.code  # type: ignore[assignment]
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def refusal(path: Path, text: str, read: Callable[[Path], Any], error: type[Exception]) -> str:
+    """The one line ``read`` refuses ``path`` with once the file holds ``text``: an
+    ``error`` that names the file (a lecturer's rubric, overrides, roster)."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(error, match=re.escape(f"{path.name}: ")) as caught:
+        read(path)
+    return str(caught.value)
 
 
 #: A lesson's output must fit a terminal's default width (and a slide, and a page).

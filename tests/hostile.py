@@ -39,6 +39,17 @@ def marked_processes(mark: str = MARK) -> list[int]:
     return found
 
 
+def probes(output: str) -> dict[str, str]:
+    """What a probe printed (its output, as the grader kept it): ``PROBE name=value``
+    lines as a mapping."""
+    found = {}
+    for line in output.splitlines():
+        if line.startswith("PROBE "):
+            name, _, value = line[len("PROBE ") :].partition("=")
+            found[name] = value
+    return found
+
+
 def write_class(folder: Path, sources: dict[str, str], **values: Any) -> Path:
     """The submissions ``sources`` in ``folder``, their ``{KEY}`` templates filled."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -352,3 +363,18 @@ for pid in os.listdir("/proc"):
 def model(n):
     return []
 """
+
+
+#: The attacks every hostile class holds (the file each is handed in as): one run of the
+#: grader meets them all, with whatever else a test adds.
+ATTACKS = {
+    "forger.py": FORGER,
+    "forges.py": FORGES,
+    "toolkit.py": TOOLKIT,
+    "keys.py": KEYS,
+    "outside.py": OUTSIDE,
+    "sockets.py": SOCKETS,
+    "signals.py": SIGNALS + RIGHT,
+    "crash.py": CRASH,
+    "fills.py": FILLS,
+}

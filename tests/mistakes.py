@@ -108,44 +108,45 @@ def model(n):
 """
 
 #: The card's CP-SAT model, inside ``model(n)``: the start of every CP-SAT submission here.
-_CARD = TIME_LIMIT[
+CARD = TIME_LIMIT[
     TIME_LIMIT.index("    m = cp_model.CpModel()") : TIME_LIMIT.index("    solver.parameters")
 ]
-_CPSAT_HEAD = TIME_LIMIT.split("def model(n):")[0] + "def model(n):\n" + _CARD
+_CPSAT_HEAD = TIME_LIMIT.split("def model(n):")[0] + "def model(n):\n" + CARD
 _CPSAT_TAIL = "    collect = Collect(q)\n    solver.solve(m, collect)\n    return collect.found\n"
 
+
+def cpsat(settings: str) -> str:
+    """The card's CP-SAT model collecting every solution through a callback class, its
+    solver set by ``settings`` (lines of ``model``'s body, indented)."""
+    return _CPSAT_HEAD + settings + _CPSAT_TAIL
+
+
 #: Parallel enumeration, the parameters set through ``setattr`` from a dict.
-PARALLEL_SETATTR = (
-    _CPSAT_HEAD
-    + '    settings = {"enumerate_all_solutions": True, "num_workers": 8}\n'
-    + "    for key, value in settings.items():\n"
-    + "        setattr(solver.parameters, key, value)\n"
-    + _CPSAT_TAIL
+PARALLEL_SETATTR = cpsat(
+    '    settings = {"enumerate_all_solutions": True, "num_workers": 8}\n'
+    "    for key, value in settings.items():\n"
+    "        setattr(solver.parameters, key, value)\n"
 )
 
 #: Parallel enumeration given as SatParameters text (OR-Tools 9.15's ``parse_text_format``).
-PARALLEL_TEXT = (
-    _CPSAT_HEAD
-    + "    text = ' '.join(['enumerate_all_solutions: true', 'num_workers: ' + str(8)])\n"
-    + "    solver.parameters.parse_text_format(text)\n"
-    + _CPSAT_TAIL
+PARALLEL_TEXT = cpsat(
+    "    text = ' '.join(['enumerate_all_solutions: true', 'num_workers: ' + str(8)])\n"
+    "    solver.parameters.parse_text_format(text)\n"
 )
 
 #: Parallel enumeration merged in from another parameters object.
-PARALLEL_MERGE = (
-    _CPSAT_HEAD
-    + "    mine = cp_model.CpSolver().parameters\n"
-    + "    mine.enumerate_all_solutions = True\n"
-    + "    mine.num_workers = 2 * 4\n"
-    + "    solver.parameters.merge_from(mine)\n"
-    + _CPSAT_TAIL
+PARALLEL_MERGE = cpsat(
+    "    mine = cp_model.CpSolver().parameters\n"
+    "    mine.enumerate_all_solutions = True\n"
+    "    mine.num_workers = 2 * 4\n"
+    "    solver.parameters.merge_from(mine)\n"
 )
 
 #: A right model on 8 CP-SAT workers, no enumeration: one solve per solution, each found
 #: board forbidden before the next solve.
 EIGHT_WORKERS = (
     "from ortools.sat.python import cp_model\n\n\ndef model(n):\n"
-    + _CARD
+    + CARD
     + """\
     solver.parameters.num_workers = 8
     found = []

@@ -12,23 +12,16 @@ import pytest
 from cp_queens.grading import tasks
 from cp_queens.grading.grade import grade_file
 from cp_queens.grading.marking.marks import feedback, reason
-from cp_queens.grading.results import SizeResult, StudentResult
-from cp_queens.grading.rubric import load
+from cp_queens.grading.results import StudentResult
 from cp_queens.grading.tasks.solutions import causes
+from tests import mistakes
+from tests.grading.judged import marked
 
-PARALLEL = """
-from ortools.sat.python import cp_model
-
-WORKERS = 8
-
-
-def model(n):
-    m = cp_model.CpModel()
-    q = [m.new_int_var(0, n - 1, "q%d" % i) for i in range(n)]
-    m.add_all_different(q)
-    m.add_all_different([q[i] + i for i in range(n)])
-    m.add_all_different([q[i] - i for i in range(n)])
-    solver = cp_model.CpSolver()
+#: The card's model enumerating on ``{workers}`` workers (lines 14 and 15 set them).
+PARALLEL = (
+    "\nfrom ortools.sat.python import cp_model\n\nWORKERS = 8\n\n\ndef model(n):\n"
+    + mistakes.CARD
+    + """\
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = {workers}
     found = []
@@ -43,6 +36,7 @@ def model(n):
     solver.solve(m, Collect())
     return found
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -89,14 +83,7 @@ def test_every_way_of_saying_it_is_found(source: str) -> None:
 
 
 def judged(source: str, answers: dict[int, list[list[int]]]) -> StudentResult:
-    rubric = load()
-    sizes = []
-    for n, produced in answers.items():
-        row = tasks.judge("solutions", n, produced, tasks.reference("solutions", n))
-        worth = rubric.points_for(n)
-        status = row.verdict()
-        sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
-    return causes.settle(StudentResult("par", Path("par.py"), tuple(sizes)), source)
+    return causes.settle(marked(answers, student="par"), source)
 
 
 def run_of(seed: int) -> dict[int, list[list[int]]]:

@@ -19,6 +19,7 @@ import pytest
 from cp_queens.grading.as_graded import check_model
 from cp_queens.grading.grade import grade_file
 from cp_queens.grading.run import GUARD
+from tests import mistakes
 from tests.helpers import ROOT
 from tests.hostile import RIGHT
 
@@ -32,33 +33,10 @@ GUARDED = 'if __name__ == "__main__":\n' + "".join(
     f"    {line}\n" for line in CHECK.strip().splitlines()
 )
 
-CALLBACK = """
-import matplotlib
-from ortools.sat.python import cp_model
-
-
-class Collect(cp_model.CpSolverSolutionCallback):
-    def __init__(self, q):
-        super().__init__()
-        self.q, self.found = q, []
-
-    def on_solution_callback(self):
-        self.found.append([self.value(v) for v in self.q])
-
-
-def model(n):
-    m = cp_model.CpModel()
-    q = [m.new_int_var(0, n - 1, "q%d" % i) for i in range(n)]
-    m.add_all_different(q)
-    m.add_all_different([q[i] + i for i in range(n)])
-    m.add_all_different([q[i] - i for i in range(n)])
-    solver = cp_model.CpSolver()
-    solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1
-    collect = Collect(q)
-    solver.solve(m, collect)
-    return collect.found
-"""
+#: A CP-SAT model with a callback class, next to ``import matplotlib``.
+CALLBACK = "import matplotlib\n" + mistakes.cpsat(
+    "    solver.parameters.enumerate_all_solutions = True\n    solver.parameters.num_workers = 1\n"
+)
 
 NOTEBOOKS = {
     "imports_the_toolkit": [RIGHT, CHECK],

@@ -32,7 +32,7 @@ from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.sandbox import TOKEN_VARIABLE
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import watch as sandbox_watch
-from tests.helpers import ROOT
+from tests.helpers import ROOT, refusal
 from tests.hostile import RIGHT
 
 ASSIGNMENT = ROOT / "examples" / "assignment"
@@ -188,11 +188,7 @@ def test_the_default_rubric_and_an_override(tmp_path: Path) -> None:
     ],
 )
 def test_a_wrong_rubric_is_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "rubric.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(RubricError, match=r"rubric\.toml: ") as caught:
-        load(path)
-    assert message in str(caught.value)
+    assert message in refusal(tmp_path / "rubric.toml", text, load, RubricError)
 
 
 def test_a_notebook_is_read_as_its_code_cells(tmp_path: Path) -> None:

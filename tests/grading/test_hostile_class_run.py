@@ -92,15 +92,7 @@ def test_a_hostile_class_of_40_in_one_run(tmp_path: Path) -> None:
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(0.1)
     sources = {
-        "forger.py": hostile.FORGER,
-        "forges.py": hostile.FORGES,
-        "toolkit.py": hostile.TOOLKIT,
-        "keys.py": hostile.KEYS,
-        "outside.py": hostile.OUTSIDE,
-        "sockets.py": hostile.SOCKETS,
-        "signals.py": hostile.SIGNALS + hostile.RIGHT,
-        "crash.py": hostile.CRASH,
-        "fills.py": hostile.FILLS,
+        **hostile.ATTACKS,
         "cpsat8.py": hostile.CPSAT_8,
         "threads.py": hostile.THREADS,
         "bomb.py": hostile.FORK_BOMB,

@@ -24,7 +24,8 @@ from cp_queens.grading.marking.overrides import OverrideError, apply_overrides, 
 from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.rubric import RubricError, load
 from cp_queens.grading.tasks.dominate import DOMINATION_NUMBERS, DominateRow
-from tests.helpers import ROOT, run_cli
+from tests.grading.judged import marked as marked_as
+from tests.helpers import ROOT, refusal, run_cli
 
 ASSIGNMENT = ROOT / "examples" / "assignment"
 
@@ -47,14 +48,8 @@ def one_based(n: int) -> list[list[int]]:
 
 def marked(model, sizes=range(1, 8), rubric=None) -> StudentResult:  # type: ignore[no-untyped-def]
     """``model`` judged and marked as the grader does, without running it apart."""
-    rubric = rubric or load()
-    marks = []
-    for n in sizes:
-        row = tasks.judge("solutions", n, model(n), queens(n))
-        worth = rubric.points_for(n)
-        status = row.verdict()
-        marks.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
-    return StudentResult("student", Path("student.py"), tuple(marks))
+    answers = {n: model(n) for n in sizes}
+    return marked_as(answers, rubric=rubric, expected=lambda _, n: queens(n))
 
 
 @functools.cache
@@ -127,11 +122,7 @@ def test_a_rubric_has_a_name_and_a_digest_of_every_value(tmp_path: Path) -> None
     ],
 )
 def test_a_wrong_judging_key_is_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "rubric.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(RubricError, match=r"rubric\.toml: ") as caught:
-        load(path)
-    assert message in str(caught.value)
+    assert message in refusal(tmp_path / "rubric.toml", text, load, RubricError)
 
 
 # -- feedback: the patterns, the drawings' letters -------------------------------------------
@@ -193,11 +184,7 @@ def test_an_override_shows_in_marks_csv_and_the_feedback(tmp_path: Path) -> None
     ],
 )
 def test_a_wrong_overrides_file_is_one_clear_line(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "overrides.csv"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(OverrideError, match=r"overrides\.csv: ") as caught:
-        read_overrides(path)
-    assert message in str(caught.value)
+    assert message in refusal(tmp_path / "overrides.csv", text, read_overrides, OverrideError)
 
 
 def test_an_override_for_nobody_or_above_the_maximum_is_not_applied(tmp_path: Path) -> None:

@@ -19,8 +19,9 @@ import pytest
 from cp_queens.grading import tasks
 from cp_queens.grading.grade import grade, grade_file
 from cp_queens.grading.marking.marks import feedback, reason
-from cp_queens.grading.results import SizeResult, StudentResult
+from cp_queens.grading.results import StudentResult
 from cp_queens.grading.rubric import load
+from tests.grading.judged import marked
 from tests.hostile import RIGHT
 
 TASKS = ("solutions", "dominate")
@@ -99,14 +100,7 @@ def expected(task: str, n: int) -> Any:
 
 def result_of(task: str, answers: dict[int, Any]) -> StudentResult:
     """A submission's answers judged and marked as the grader does, without running it."""
-    rubric = load().for_task(task)
-    sizes = []
-    for n, produced in answers.items():
-        row = tasks.judge(task, n, produced, expected(task, n))
-        worth = rubric.points_for(n)
-        status = "error" if row.error is not None else row.verdict()
-        sizes.append(SizeResult(n, status, tasks.points(row, worth, rubric), worth, row))
-    return StudentResult("student", Path("student.py"), tuple(sizes), task=task)
+    return marked(answers, task, expected=expected)
 
 
 def test_a_count_is_told_it_is_an_int_not_that_all_is_right() -> None:

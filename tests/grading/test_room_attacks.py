@@ -90,12 +90,7 @@ def runs() -> Iterator[Runs]:
 
 def probes(result: StudentResult) -> dict[str, str]:
     """What a probe printed, ``PROBE name=value`` lines, as a mapping."""
-    found = {}
-    for line in result.output.splitlines():
-        if line.startswith("PROBE "):
-            name, _, value = line[len("PROBE ") :].partition("=")
-            found[name] = value
-    return found
+    return hostile.probes(result.output)
 
 
 SIZES = [1, 4, 5, 6]
@@ -184,17 +179,9 @@ def grade_the_class(
     folder = write_class(
         base / "class",
         {
-            "forger.py": hostile.FORGER,
-            "forges.py": hostile.FORGES,
-            "toolkit.py": hostile.TOOLKIT,
-            "keys.py": hostile.KEYS,
-            "outside.py": hostile.OUTSIDE,
-            "sockets.py": hostile.SOCKETS,
-            "signals.py": hostile.SIGNALS + hostile.RIGHT,
+            **hostile.ATTACKS,
             "environ.py": hostile.ENVIRON,
             "rich.py": "import rich\n" + hostile.RIGHT,  # installed, never allowed
-            "crash.py": hostile.CRASH,
-            "fills.py": hostile.FILLS,
             "threads8.py": THREADS_8,
             "right.py": hostile.RIGHT,
         },

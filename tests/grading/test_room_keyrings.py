@@ -19,6 +19,7 @@ import pytest
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import users
 from tests.helpers import ROOT
+from tests.hostile import probes
 
 pytestmark = pytest.mark.skipif(
     sandbox_room.unavailable() is not None, reason=f"no sandbox: {sandbox_room.unavailable()}"
@@ -118,15 +119,6 @@ def _grade(how: str) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def _probes(output: str) -> dict[str, str]:
-    found = {}
-    for line in output.splitlines():
-        if line.startswith("PROBE "):
-            name, _, value = line[len("PROBE ") :].partition("=")
-            found[name] = value
-    return found
-
-
 @pytest.mark.parametrize("how", ["one-after-another", "together"])
 def test_no_room_reads_or_writes_a_keyring(how: str) -> None:
     """Graded from a session keyring holding the lecturer's key: every key system call
@@ -134,7 +126,7 @@ def test_no_room_reads_or_writes_a_keyring(how: str) -> None:
     student plants reaches the grader's keyring or the next (or the simultaneous)
     student."""
     report = _grade(how)
-    runs = [_probes(output) for output in report["outputs"]]
+    runs = [probes(output) for output in report["outputs"]]
     assert len(runs) == 2 and all(runs), report
     for found in runs:
         calls = {name: value for name, value in found.items() if name != "proc-keys"}

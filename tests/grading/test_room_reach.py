@@ -25,7 +25,7 @@ from cp_queens.grading.sandbox import cgroup, protocol, users
 from cp_queens.grading.sandbox import room as sandbox_room
 from cp_queens.grading.sandbox import watch as sandbox_watch
 from cp_queens.grading.sandbox.watch import StopReason
-from tests.hostile import RIGHT
+from tests.hostile import RIGHT, probes
 
 pytestmark = pytest.mark.skipif(
     sandbox_room.unavailable() is not None, reason=f"no sandbox: {sandbox_room.unavailable()}"
@@ -243,22 +243,13 @@ def model(n):
 """
 
 
-def _probes(output: str) -> dict[str, str]:
-    found = {}
-    for line in output.splitlines():
-        if line.startswith("PROBE "):
-            name, _, value = line[len("PROBE ") :].partition("=")
-            found[name] = value
-    return found
-
-
 def test_the_room_reaches_nothing_of_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     """Graded as root (CI), the submission is an unprivileged uid of its own outside the
     room: no /proc/sys file opens for writing, the room's PID 1 cannot be traced nor its
     memory opened, and no process of the room shows the grader's environment."""
     monkeypatch.setenv("CPQ_ROOM_SECRET", "grader-secret-value")
     outcome = sandbox.run(REACH, [1], sandbox.Limits())
-    found = _probes(outcome.output)
+    found = probes(outcome.output)
     assert set(found) >= {"outside", "sysctl-writable", "ptrace-16", "mem", "environ"}, outcome
     outside = json_list(found["outside"])
     assert len(outside) == 1
@@ -326,7 +317,7 @@ def test_memory_resident_in_no_process_counts(
         monkeypatch.setattr(cgroup, "make", lambda memory, tasks: cgroup.Group())
     limits = sandbox.Limits(memory_mb=64, scratch_mb=128, wall_seconds=60)
     outcome = sandbox.run(HOARDS, [1], limits)
-    found = _probes(outcome.output)
+    found = probes(outcome.output)
     assert found.get("memfd") == "PermissionError", outcome.output
     assert found.get("shmget") == "False", outcome.output
     if control_group:  # the kernel charges each page as it is written
@@ -448,7 +439,7 @@ def test_a_submission_killing_what_it_can_reaches_only_itself() -> None:
     inside is ignored by the kernel (it is the harness, which then answers every size);
     the reboot trigger is not in the room. The grader, and this test, run on."""
     outcome = sandbox.run(KILLS_WHAT_IT_CAN, [1, 4, 5], sandbox.Limits(wall_seconds=20))
-    found = _probes(outcome.output)
+    found = probes(outcome.output)
     assert found["every"] == "ProcessLookupError", outcome.output
     assert found["sysrq"] in ("FileNotFoundError", "PermissionError", "OSError"), outcome.output
     assert outcome.stopped is None and len(outcome.messages) >= 3, outcome
@@ -491,7 +482,7 @@ def test_a_submission_cannot_exempt_itself_from_the_oom_killer_or_its_limits() -
     and a higher priority are all refused (the room's uid is nobody, mapped to an
     unprivileged uid outside); the submission is graded as any other."""
     outcome = sandbox.run(GRABS_RESOURCES, [1, 4], sandbox.Limits(wall_seconds=20))
-    found = _probes(outcome.output)
+    found = probes(outcome.output)
     assert found["oom"] == "PermissionError", outcome.output
     assert found["cpu"] == "ValueError", outcome.output  # above the hard limit: refused
     assert found["nice"] == "PermissionError", outcome.output
