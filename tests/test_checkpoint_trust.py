@@ -107,13 +107,7 @@ def test_an_edit_behind_a_recomputed_checksum_is_caught_by_the_residues(finished
 
 def test_recheck_finds_a_record_that_passes_every_test_of_form(finished: Path) -> None:
     """A wrong figure that is plausible everywhere is caught only by counting again."""
-    lines = lines_of(finished)
-    number = next(i for i, line in enumerate(lines) if i and json.loads(line)["total"] > 0)
-    record = json.loads(lines[number])
-    record["total"] += 8
-    record["unique"] += 1
-    lines[number] = forge(record)
-    finished.write_text("".join(lines))
+    _one_orbit_more(finished)
     # Nothing of its form is wrong: only the known total of the board gives it away...
     with pytest.raises(CpQueensError, match=rf"counts {total(N) + 8} .* has {total(N)} .*OEIS"):
         count(finished)
@@ -131,7 +125,9 @@ def test_recheck_of_a_sound_file_passes(finished: Path, capsys: Any) -> None:
     assert code == ExitCode.OK and f"{total(N)} solutions" in out
 
 
-def test_the_cli_fails_loudly_on_a_recheck_mismatch(finished: Path, capsys: Any) -> None:
+def _one_orbit_more(finished: Path) -> None:
+    """The first record that counts anything, one orbit more (8 solutions, 1 unique) and
+    forged to fit: nothing of its form is wrong."""
     lines = lines_of(finished)
     number = next(i for i, line in enumerate(lines) if i and json.loads(line)["total"] > 0)
     record = json.loads(lines[number])
@@ -139,6 +135,10 @@ def test_the_cli_fails_loudly_on_a_recheck_mismatch(finished: Path, capsys: Any)
     record["unique"] += 1
     lines[number] = forge(record)
     finished.write_text("".join(lines))
+
+
+def test_the_cli_fails_loudly_on_a_recheck_mismatch(finished: Path, capsys: Any) -> None:
+    _one_orbit_more(finished)
     code, out, err = run_cli(
         capsys, "count", str(N), "--checkpoint", str(finished), "--recheck", "1"
     )
