@@ -20,7 +20,8 @@ Examples:
     >>> path = os.path.join(tempfile.mkdtemp(), "out.jsonl")
     >>> with whole_file(path) as out:
     ...     _ = out.write("[1, 3, 0, 2]\\n")
-    >>> open(path).read()
+    >>> with open(path) as back:
+    ...     back.read()
     '[1, 3, 0, 2]\\n'
 """
 

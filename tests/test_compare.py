@@ -233,7 +233,8 @@ SAMPLE = [
 
 def test_csv_and_json_keep_every_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
     write_csv(SAMPLE, tmp_path / "r.csv")
-    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    with (tmp_path / "r.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
     assert [(row["engine"], row["n"], row["status"]) for row in rows] == [
         ("reference", "4", OK),
         ("reference", "5", TIMEOUT),

@@ -106,7 +106,7 @@ def test_fork_server_workers_die_with_a_killed_script(tmp_path: Path) -> None:
     worker = int(process.stdout.readline())
     assert Path(f"/proc/{worker}").exists()
     process.kill()
-    process.wait()
+    process.communicate()  # reaps it and closes its pipe
     deadline = time.monotonic() + 5
     while not _dead(worker) and time.monotonic() < deadline:
         time.sleep(0.01)

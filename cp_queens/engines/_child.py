@@ -321,11 +321,13 @@ def run_briefly(command: Sequence[str], *, seconds: float, what: str) -> str:
     Raises:
         SolverFailedError: it did not answer in time.
     """
-    process = spawn(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        out, _ = process.communicate(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        raise SolverFailedError(f"{what} did not answer within {seconds:g} s; killed it") from None
-    finally:
-        kill_group(process)
+    # ``with``: its pipe is closed however it ends (a timeout left it open till exit)
+    with spawn(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as process:
+        try:
+            out, _ = process.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            message = f"{what} did not answer within {seconds:g} s; killed it"
+            raise SolverFailedError(message) from None
+        finally:
+            kill_group(process)
     return out

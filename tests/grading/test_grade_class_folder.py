@@ -252,7 +252,8 @@ def test_a_tiny_class_costs_each_only_its_own_points(tmp_path: Path) -> None:
     assert "submissions may not start processes" in feedback(results["bombs"])
     assert graders_processes() == []
     write_marks(list(results.values()), tmp_path / "marks.csv", load())
-    rows = list(csv.reader((tmp_path / "marks.csv").open(encoding="utf-8")))
+    with (tmp_path / "marks.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
     assert rows[0] == [*COLUMNS, "n=1", "n=4", "n=5"]
     right = next(row for row in rows if row[0] == "right")
     assert right[:4] == ["right", "5", "5", "5"] and right[-3:] == ["ok", "ok", "ok"]

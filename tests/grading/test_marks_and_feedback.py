@@ -158,7 +158,8 @@ def test_an_override_shows_in_marks_csv_and_the_feedback(tmp_path: Path) -> None
     [ada, eve], _ = apply_overrides([ada, eve], read_overrides(decisions))
     assert (eve.points, eve.computed_points) == (10, 2)
     write_marks([ada, eve], tmp_path / "marks.csv", load())
-    rows = {row["student"]: row for row in csv.DictReader((tmp_path / "marks.csv").open())}
+    with (tmp_path / "marks.csv").open(encoding="utf-8") as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert rows["eve"]["points"] == "10" and rows["eve"]["computed"] == "2"
     assert rows["eve"]["reason"] == "override: right model, columns from 1: one point off"
     assert rows["ada"]["reason"] == "" and rows["ada"]["rubric"] == "default"

@@ -467,7 +467,8 @@ def test_without_bubblewrap_grading_is_refused_unless_isolation_none(
         0,
         1,
     )
-    rows = list(csv.reader((out / "marks.csv").open(encoding="utf-8")))
+    with (out / "marks.csv").open(encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
     assert rows[0][-1] == "isolation" and rows[1][-1] == "none"
 
 

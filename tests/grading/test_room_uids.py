@@ -76,7 +76,7 @@ def test_two_grader_processes_hold_different_uids_and_a_killed_ones_is_freed() -
         assert _locked_elsewhere(theirs)
     finally:
         other.kill()
-        other.wait()
+        other.communicate()  # reaps it and closes its pipes
         if mine is not None:
             users.release(mine)
     # Free now; another test worker's run may take it in between, and free it when done.
@@ -123,8 +123,12 @@ def _running_as(real: int, effective: int, saved: int, shape: str = "") -> subpr
 
 
 def _ended(process: subprocess.Popen[str]) -> int | None:
+    """Its exit code once it ends (its pipe closed then), ``None`` if it runs on."""
     with contextlib.suppress(subprocess.TimeoutExpired):
-        return process.wait(10)
+        code = process.wait(10)
+        if process.stdout is not None:
+            process.stdout.close()
+        return code
     return None
 
 
@@ -155,6 +159,8 @@ def test_kill_all_ends_every_process_of_the_uid_and_no_other(ids: str) -> None:
         for process in started:
             process.kill()
             process.wait()
+            if process.stdout is not None:
+                process.stdout.close()  # closing twice is harmless
         users.release(uid)
         users.release(neighbour)
 
