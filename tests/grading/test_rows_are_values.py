@@ -13,6 +13,7 @@ import pytest
 
 import cp_queens.grading.tasks as tasks
 from cp_queens.grading.intake.discover import Submission
+from cp_queens.grading.intake.roster import RosterStudent
 from cp_queens.grading.results import SizeResult, StudentResult
 from cp_queens.grading.tasks.dominate import DominateRow
 from cp_queens.grading.tasks.solutions.judge import CheckReport, CheckRow
@@ -21,6 +22,7 @@ from cp_queens.grading.tasks.solutions.judge import CheckReport, CheckRow
 ROWS = sorted(
     {
         Submission,
+        RosterStudent,
         SizeResult,
         StudentResult,
         CheckRow,

@@ -42,7 +42,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -124,17 +124,18 @@ class RosterError(CpQueensError):
     """A roster that cannot be read, has no key or name column, or a line without one."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class RosterStudent:
     """One student: the main id, the name, every key by kind, each roster file's line
-    (its columns as given, by file), and where it was first read."""
+    (its columns as given, by file), and where it was first read. A value: a later
+    roster's line joins it in a new one."""
 
     id: str
     name: str
-    columns: dict[str, str] = field(default_factory=dict)
+    columns: Mapping[str, str] = field(default_factory=dict)
     line: int = 0
-    keys: dict[str, str] = field(default_factory=dict)
-    lines: dict[int, dict[str, str]] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)
+    lines: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -302,9 +303,11 @@ def _join(students: list[RosterStudent], line: RosterStudent, source: str) -> No
         students.append(line)
         return
     student = shared[0]
+    keys = dict(student.keys)
     for kind, value in line.keys.items():
-        student.keys.setdefault(kind, value)
-    student.lines.update(line.lines)
+        keys.setdefault(kind, value)
+    at = next(index for index, one in enumerate(students) if one is student)
+    students[at] = replace(student, keys=keys, lines={**student.lines, **line.lines})
 
 
 def place(results: Sequence[StudentResult], roster: Roster, rubric: Rubric) -> list[StudentResult]:

@@ -30,7 +30,7 @@ all, no formula.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -310,7 +310,7 @@ def _names(column_header: str, asked: str) -> bool:
     return wanted in candidates
 
 
-def _line(result: StudentResult, source: RosterFile | None) -> dict[str, str]:
+def _line(result: StudentResult, source: RosterFile | None) -> Mapping[str, str]:
     """The student's line of the Canvas roster, as given (its name, its section)."""
     user = result.keys.get(lms.CANVAS_USER)
     for student in source.students if source is not None and user else []:
