@@ -66,6 +66,10 @@ def test_each_engine_has_its_own_colour_and_marker_in_every_plot() -> None:
     assert len({look.colour for look in levels}) == len({look.marker for look in levels}) == 4
     others = {look.colour for name, look in ENGINES.items() if name != "propagate"}
     assert not others & {look.colour for look in levels}  # no level wears another engine's
+    solvers = [
+        style(f"cpmpy:solver={s}") for s in ("choco", "exact", "pumpkin", "pysat", "ortools")
+    ]
+    assert len({look.colour for look in solvers}) == len({look.marker for look in solvers}) == 5
     methods = [style("cpsat:method=plain"), style("cpsat:method=fast"), ENGINES["cpsat"]]
     assert len({look.colour for look in methods}) == 3 and not others & {methods[0].colour}
     # a note in brackets (lesson 08: the task) keeps the line's look

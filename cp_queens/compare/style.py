@@ -4,11 +4,12 @@ Why fixed: colours that follow the order of the engines in a plot gave ``cpsat``
 one figure of the benchmarks page and orange in the next, and a reader comparing the two
 compared the wrong lines. Here the engines of the registry have a colour and a marker of
 their own, and so have the variants the docs and lessons draw side by side (``cpsat``'s
-two methods, ``propagate``'s four consistencies: shades of the engine's colour, lighter
-for less work per node, each with a marker of its own); any other engine named with
-options has its engine's marker in a shade of its engine's colour, and any other label a
-colour and marker drawn from its text, never from its place in a list. A label with a
-note in brackets (``propagate:consistency=arc (first)``) is drawn as the label before it.
+two methods, ``propagate``'s four consistencies, lighter for less work per node, CPMpy's
+five solvers: shades of the engine's colour, each with a marker of its own); any other
+engine named with options has its engine's marker in a shade of its engine's colour, and
+any other label a colour and marker drawn from its text, never from its place in a list.
+A label with a note in brackets (``propagate:consistency=arc (first)``) is drawn as the
+label before it.
 
 Examples:
     >>> style("cpsat")
@@ -53,12 +54,19 @@ ENGINES: dict[str, Style] = {
 
 #: Variants drawn side by side in the docs and lessons: each told apart at a glance.
 VARIANTS: dict[str, Style] = {
-    "cpsat:method=plain": Style("#98df8a", "s"),
+    "cpsat:method=plain": Style("#80c680", "s"),  # as compare.png draws it
     "cpsat:method=fast": Style("#1a6b1a", "D"),
     "propagate:consistency=none": Style("#d9b9a9", "o"),
     "propagate:consistency=forward": Style("#b0846f", "v"),
     "propagate:consistency=arc": Style("#8c564b", "P"),
     "propagate:consistency=alldiff": Style("#3f2520", "X"),
+    # CPMpy's solvers, light to dark (docs/solvers.md draws them together)
+    "cpmpy:solver=exact": Style("#ffbb78", "<"),
+    "cpmpy:solver=choco": Style("#ff7f0e", "p"),
+    "cpmpy:solver=ortools": Style("#d45f00", ">"),
+    "cpmpy:solver=pumpkin": Style("#a04800", "H"),
+    "cpmpy:solver=pysat": Style("#6e3000", "8"),
+    "minizinc:solver=gecode": ENGINES["minizinc"],
 }
 
 #: For labels that are no engine's name: a colour and a marker chosen by the label's text.
