@@ -205,6 +205,8 @@ class ExampleServer:
         if self.process.stdin is not None:
             self.process.stdin.close()
         self.process.wait(timeout=60)
+        if self.process.stdout is not None:  # else "unclosed file" at this process's exit
+            self.process.stdout.close()
 
 
 _server: ExampleServer | None = None
