@@ -513,10 +513,19 @@ class _InFlight:
     def restart(self, pool: _Pool, clock: Clock | None) -> bool:
         """A worker died: its pool is unusable. Start a fresh one for the rest; False when
         the clock ran out while it started."""
+        import gc
+        from concurrent.futures import Executor
+
         self.retry.extend(self.pending.values())
         self.pending.clear()
         self.ledger.restarts += 1
         stop_now(self.executor)
+        # The dead pool's queues hold named semaphores in reference cycles: collected at
+        # a random later moment, one may be finalized while the resource tracker holds
+        # its lock for the new pool's, which 3.12 refuses ("called reentrantly ... might
+        # leak"). Collect them now, before the new pool registers any.
+        self.executor = Executor()  # a stand-in that runs nothing, until `fresh`
+        gc.collect()
         fresh = pool.start(clock)
         if fresh is None:
             return False
