@@ -194,3 +194,31 @@ def test_a_ctrl_c_as_a_write_returns_writes_nothing_twice(tmp_path, monkeypatch)
         sink.flush_whole()
     os.close(fd)
     assert target.read_text() == "[1, 3, 0, 2]\n"
+
+
+def test_reading_a_stdin_that_refuses_a_flush_leaves_it_open_and_says_nothing_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A wrapper that closed stdin's buffer when collected printed "Exception ignored"
+    at a random later moment on 3.13 (pytest's captured stdin refuses the flush)."""
+    import gc
+    import io
+    import types
+    import warnings
+
+    from cp_queens.cli._output import open_input
+
+    class RefusesFlush(io.BytesIO):
+        def flush(self) -> None:
+            raise io.UnsupportedOperation("no flush here")
+
+    buffer = RefusesFlush(b"\xef\xbb\xbf[1, 3, 0, 2]\r\n")
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=buffer))
+    with open_input("-") as handle:
+        assert handle.read() == "[1, 3, 0, 2]\n"
+    unraisable: list[object] = []
+    monkeypatch.setattr("sys.unraisablehook", unraisable.append)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gc.collect()
+    assert unraisable == [] and not buffer.closed

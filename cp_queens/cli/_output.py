@@ -187,7 +187,7 @@ def open_input(path: str) -> Iterator[TextIO]:
         if buffer is None:  # a test's StringIO: already text
             handle: TextIO = sys.stdin
         else:
-            handle = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="strict")
+            handle = _Borrowed(buffer, encoding="utf-8-sig", errors="strict")
     else:
         try:
             handle = open(path, encoding="utf-8-sig", errors="strict")  # noqa: SIM115
@@ -208,7 +208,20 @@ def open_input(path: str) -> Iterator[TextIO]:
         if path != "-":
             handle.close()
         elif handle is not sys.stdin:
-            handle.detach()  # type: ignore[attr-defined]  # leave sys.stdin's own buffer open
+            # Leave sys.stdin's own buffer open. A stdin that refuses the flush detaching
+            # makes (pytest's capture) keeps its wrapper attached: ``_Borrowed`` then
+            # never closes it, not even when collected.
+            with contextlib.suppress(OSError, ValueError):
+                handle.detach()  # type: ignore[attr-defined]
+
+
+class _Borrowed(io.TextIOWrapper):
+    """Text read from a buffer this process does not own (stdin's): collected, it does
+    not close the buffer. (A plain ``TextIOWrapper`` closes it, flushing first; on 3.13
+    a stdin that refuses the flush printed "Exception ignored" at a random later moment.)"""
+
+    def __del__(self) -> None:
+        pass
 
 
 @contextlib.contextmanager
