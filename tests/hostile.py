@@ -50,6 +50,19 @@ def probes(output: str) -> dict[str, str]:
     return found
 
 
+def tagged(output: str, tag: str) -> dict[str, object]:
+    """What a submission told as ``TAG ["name", value]`` lines (JSON: values may be lists
+    or whole files), as a mapping."""
+    import json
+
+    found: dict[str, object] = {}
+    for line in output.splitlines():
+        if line.startswith(tag + " "):
+            name, value = json.loads(line[len(tag) + 1 :])
+            found[name] = value
+    return found
+
+
 def write_class(folder: Path, sources: dict[str, str], **values: Any) -> Path:
     """The submissions ``sources`` in ``folder``, their ``{KEY}`` templates filled."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ import cp_queens
 from cp_queens.grading import sandbox
 from cp_queens.grading.sandbox import neutral
 from cp_queens.grading.sandbox import room as sandbox_room
+from tests.hostile import tagged
 
 pytestmark = pytest.mark.skipif(
     sandbox_room.unavailable() is not None, reason=f"no sandbox: {sandbox_room.unavailable()}"
@@ -99,15 +100,6 @@ SIX = sorted(
 )
 
 
-def _looks(output: str) -> dict[str, object]:
-    found: dict[str, object] = {}
-    for line in output.splitlines():
-        if line.startswith("LOOK "):
-            name, value = json.loads(line[len("LOOK ") :])
-            found[name] = value
-    return found
-
-
 def _host_paths() -> dict[str, str]:
     """The paths a room must not show: this checkout, the grader's interpreter (its venv
     and the base it is built on), where the allowed modules are installed, the home."""
@@ -133,7 +125,7 @@ def _shown(text: str, path: str) -> bool:
 
 def test_the_room_shows_no_host_path_and_its_modules_work() -> None:
     outcome = sandbox.run(LOOKS, [6], sandbox.Limits(output_kb=1024, cpu_seconds=30))
-    looks = _looks(outcome.output)
+    looks = tagged(outcome.output, "LOOK")
     assert {"mountinfo", "maps", "sys.path", "__file__", "opt"} <= set(looks), outcome.output
     told = json.dumps(looks)
     seen = {name: path for name, path in _host_paths().items() if _shown(told, path)}
@@ -162,7 +154,7 @@ def test_a_tree_that_cannot_be_linked_is_bound_where_it_is_under_the_same_neutra
     the links would have left out (the interpreter's site-packages) is covered."""
     monkeypatch.setattr(neutral, "source", lambda path, inside, skip=(): path)
     outcome = sandbox.run(LOOKS, [6], sandbox.Limits(output_kb=1024, cpu_seconds=30))
-    looks = _looks(outcome.output)
+    looks = tagged(outcome.output, "LOOK")
     assert looks["opt"] == [], outcome.output
     assert looks["sys.executable"] == f"{sandbox_room.PYTHON}/bin/{sandbox_room.interpreter().name}"
     assert all(not _shown(json.dumps(looks["sys.path"]), p) for p in _host_paths().values())

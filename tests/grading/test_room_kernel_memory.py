@@ -12,14 +12,12 @@ hoard got the kernel to hold, as the submission counted it.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from cp_queens.grading import sandbox
 from cp_queens.grading.sandbox import cgroup, child
 from cp_queens.grading.sandbox import room as sandbox_room
-from tests.hostile import RIGHT
+from tests.hostile import RIGHT, tagged
 
 pytestmark = pytest.mark.skipif(
     sandbox_room.unavailable() is not None, reason=f"no sandbox: {sandbox_room.unavailable()}"
@@ -157,22 +155,13 @@ tell("pipe-bytes", total)
 )
 
 
-def _hoards(output: str) -> dict[str, object]:
-    found: dict[str, object] = {}
-    for line in output.splitlines():
-        if line.startswith("HOARD "):
-            name, value = json.loads(line[len("HOARD ") :])
-            found[name] = value
-    return found
-
-
 def test_memory_parked_in_the_kernel_is_refused_or_bounded_without_a_cgroup(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(cgroup, "make", lambda memory, tasks: cgroup.Group())
     limits = sandbox.Limits(memory_mb=256, cpu_seconds=30, wall_seconds=60, output_kb=256)
     outcome = sandbox.run(HOARDS, [6], limits)
-    held = _hoards(outcome.output)
+    held = tagged(outcome.output, "HOARD")
     assert "pipe-bytes" in held, outcome.output  # every hoard was tried, to the end
     # Files: /scratch (and /tmp, a link to it) and /dev/shm, size-capped tmpfs whose use the
     # watcher adds to the memory; nothing else writable.
